@@ -1,0 +1,129 @@
+// swift-tools-version: 6.2
+// clawtalk — the Linux voice and Talk-mode node for OpenClaw.
+//
+// One package, no outside Swift packages. C libraries come from Debian's -dev packages
+// (`scripts/setup` installs them); each sits behind one system-library target and, where Swift
+// cannot call the API directly (C++, variadic functions, macros), one small shim target.
+import PackageDescription
+
+/// Applied to every Swift target: explicit `any`, internal imports by default (so C modules
+/// never leak into public API) and member visibility that follows imports.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// A system library found through pkg-config, with the Debian package that provides it.
+func system(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "clawtalk",
+    products: [
+        .executable(name: "clawtalk", targets: ["clawtalk"])
+    ],
+    targets: [
+        // ---- C boundary: system libraries (module map + shim.h, nothing else) ----
+        system("CPulse", pkgConfig: "libpulse-simple", apt: ["libpulse-dev"]),
+        system("COpus", pkgConfig: "opus", apt: ["libopus-dev"]),
+        system("COpusFile", pkgConfig: "opusfile", apt: ["libopusfile-dev"]),
+        system("CMpg123", pkgConfig: "libmpg123", apt: ["libmpg123-dev"]),
+        system("CSoxr", pkgConfig: "soxr", apt: ["libsoxr-dev"]),
+        system("CEspeakNG", pkgConfig: "espeak-ng", apt: ["libespeak-ng-dev"]),
+        system(
+            "CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing",
+            apt: ["libwebrtc-audio-processing-dev"]),
+        system("CPocketSphinx", pkgConfig: "pocketsphinx", apt: ["libpocketsphinx-dev"]),
+        system("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
+        system("CLibWebSockets", pkgConfig: "libwebsockets", apt: ["libwebsockets-dev"]),
+
+        // ---- C boundary: shims where Swift cannot call the API itself ----
+        // WebRTC APM 0.3 is pure-virtual C++: an extern "C" create/process/destroy surface.
+        // SwiftPM drops pkg-config's -D flags, so the two defines are restated here.
+        .target(
+            name: "CAudioProcessing",
+            dependencies: ["CWebRTCAudioProcessing"],
+            cxxSettings: [
+                .define("WEBRTC_POSIX"),
+                .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD"),
+            ]
+        ),
+        // opus_encoder_ctl is C-variadic: fixed-argument setters.
+        .target(name: "COpusControl", dependencies: ["COpus"]),
+        // cmd_ln_init is C-variadic: a decoder constructor taking plain arguments.
+        .target(name: "CPocketSphinxShim", dependencies: ["CPocketSphinx"]),
+        // Ed25519, SHA-256 and randomness over libcrypto (EVP needs macros and out-params).
+        .target(name: "CCrypto", dependencies: ["COpenSSL"]),
+        // TFLite C API types only: the runtime is dlopen'ed, so a missing library is a clear
+        // error at run time rather than a link failure.
+        .target(name: "CTFLite", linkerSettings: [.linkedLibrary("dl")]),
+
+        // ---- Swift modules ----
+        .target(name: "ClawTalkSupport", swiftSettings: strict),
+        .target(name: "ClawTalkAudio", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
+        .target(
+            name: "ClawTalkCodecs",
+            dependencies: [
+                "ClawTalkAudio", "ClawTalkSupport", "CMpg123", "COpusFile", "COpus", "COpusControl",
+                "CSoxr",
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ClawTalkDevices",
+            dependencies: ["ClawTalkAudio", "ClawTalkSupport", "CPulse", "CAudioProcessing"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ClawTalkSpeech",
+            dependencies: [
+                "ClawTalkAudio", "ClawTalkSupport", "CEspeakNG", "CPocketSphinx", "CPocketSphinxShim",
+                "CTFLite",
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ClawTalkGateway",
+            dependencies: ["ClawTalkSupport", "CCrypto", "CLibWebSockets"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ClawTalkCLI",
+            dependencies: [
+                "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
+                "ClawTalkGateway",
+            ],
+            swiftSettings: strict
+        ),
+        // The executable is one file: parse, compose, run (everything else is testable in
+        // ClawTalkCLI, which an executable target would not let tests import).
+        .executableTarget(name: "clawtalk", dependencies: ["ClawTalkCLI"], swiftSettings: strict),
+
+        // ---- Tests: one target per module ----
+        .testTarget(name: "ClawTalkSupportTests", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkAudioTests", dependencies: ["ClawTalkAudio", "ClawTalkSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkCodecsTests", dependencies: ["ClawTalkCodecs", "ClawTalkAudio"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkDevicesTests", dependencies: ["ClawTalkDevices", "ClawTalkAudio"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkSpeechTests", dependencies: ["ClawTalkSpeech", "ClawTalkAudio"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkGatewayTests", dependencies: ["ClawTalkGateway", "ClawTalkSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkCLITests",
+            dependencies: ["ClawTalkCLI", "ClawTalkSupport"],
+            resources: [.copy("Snapshots")],
+            swiftSettings: strict
+        ),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,3 @@
+#pragma once
+// placeholder: replaced by the APM shim
+int capm_placeholder(void);

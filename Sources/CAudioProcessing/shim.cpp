@@ -1,0 +1,2 @@
+#include "CAudioProcessing.h"
+int capm_placeholder(void) { return 0; }

@@ -1,0 +1,2 @@
+#include "CCrypto.h"
+int CCrypto_placeholder(void) { return 0; }

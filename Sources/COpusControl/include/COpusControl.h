@@ -1,0 +1,2 @@
+#pragma once
+int COpusControl_placeholder(void);

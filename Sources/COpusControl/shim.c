@@ -1,0 +1,2 @@
+#include "COpusControl.h"
+int COpusControl_placeholder(void) { return 0; }

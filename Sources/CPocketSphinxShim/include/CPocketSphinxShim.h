@@ -1,0 +1,2 @@
+#pragma once
+int CPocketSphinxShim_placeholder(void);

@@ -1,0 +1,2 @@
+#include "CTFLite.h"
+int CTFLite_placeholder(void) { return 0; }

@@ -1,0 +1,1 @@
+// Flags and link line only: the C++ API is reached through CAudioProcessing.
