@@ -1,2 +1,0 @@
-#include "CCrypto.h"
-int CCrypto_placeholder(void) { return 0; }
