@@ -56,12 +56,16 @@ let package = Package(
         .target(name: "CPocketSphinxShim", dependencies: ["CPocketSphinx"]),
         // Ed25519, SHA-256 and randomness over libcrypto (EVP needs macros and out-params).
         .target(name: "CCrypto", dependencies: ["COpenSSL"]),
+        // libwebsockets client and (for the test gateway) server on its own service thread, with
+        // leaf-certificate SHA-256 pinning: callback-heavy, so the C side owns the event loop.
+        .target(name: "CWebSockets", dependencies: ["CLibWebSockets", "COpenSSL"]),
         // TFLite C API types only: the runtime is dlopen'ed, so a missing library is a clear
         // error at run time rather than a link failure.
         .target(name: "CTFLite", linkerSettings: [.linkedLibrary("dl")]),
 
         // ---- Swift modules ----
         .target(name: "ClawTalkSupport", swiftSettings: strict),
+        .target(name: "ClawTalkProtocol", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
         .target(name: "ClawTalkAudio", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
         .target(
             name: "ClawTalkCodecs",
@@ -86,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "ClawTalkGateway",
-            dependencies: ["ClawTalkSupport", "CCrypto", "CLibWebSockets"],
+            dependencies: ["ClawTalkProtocol", "ClawTalkSupport", "CCrypto", "CLibWebSockets", "CWebSockets"],
             swiftSettings: strict
         ),
         .target(
@@ -103,6 +107,9 @@ let package = Package(
 
         // ---- Tests: one target per module ----
         .testTarget(name: "ClawTalkSupportTests", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkProtocolTests", dependencies: ["ClawTalkProtocol", "ClawTalkSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "ClawTalkAudioTests", dependencies: ["ClawTalkAudio", "ClawTalkSupport"],
             swiftSettings: strict),

@@ -1,0 +1,2 @@
+#pragma once
+int cws_placeholder(void);

@@ -1,0 +1,2 @@
+#include "CWebSockets.h"
+int cws_placeholder(void) { return 0; }
