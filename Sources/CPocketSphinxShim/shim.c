@@ -1,2 +1,0 @@
-#include "CPocketSphinxShim.h"
-int CPocketSphinxShim_placeholder(void) { return 0; }

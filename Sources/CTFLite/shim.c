@@ -1,2 +1,0 @@
-#include "CTFLite.h"
-int CTFLite_placeholder(void) { return 0; }
