@@ -84,7 +84,7 @@ let package = Package(
             name: "ClawTalkSpeech",
             dependencies: [
                 "ClawTalkAudio", "ClawTalkSupport", "CEspeakNG", "CPocketSphinx", "CPocketSphinxShim",
-                "CTFLite",
+                "CTFLite", "CCrypto",
             ],
             swiftSettings: strict
         ),
