@@ -98,7 +98,9 @@ extension WAVFile {
             tag = load(UInt16.self, chunk, at: 24)
         }
         guard channels > 0 else { throw .invalidWAV(reason: "0 channels") }
-        guard channels <= maxChannels else { throw .invalidWAV(reason: "\(channels) channels (at most \(maxChannels))") }
+        guard channels <= maxChannels else {
+            throw .invalidWAV(reason: "\(channels) channels (at most \(maxChannels))")
+        }
         guard sampleRate > 0, sampleRate <= maxSampleRate else {
             throw .invalidWAV(reason: "sample rate \(sampleRate) Hz")
         }

@@ -19,20 +19,24 @@ struct ToolError: Error, CustomStringConvertible {
 }
 
 /// Runs a command-line tool found on PATH and fails if it exits non-zero.
+///
+/// stderr goes to a file, not a Pipe: reading a Pipe while the child exits can hit EINTR,
+/// which Foundation's FileHandle turns into a trap.
 func runTool(_ tool: String, _ arguments: [String]) throws {
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-tool-\(UUID().uuidString).log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: log) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [tool] + arguments
-    let errors = Pipe()
-    process.standardError = errors
+    process.standardError = try FileHandle(forWritingTo: log)
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
+        let stderr = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         throw ToolError(
-            description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-                + String(decoding: stderr, as: UTF8.self))
+            description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(stderr)")
     }
 }
 

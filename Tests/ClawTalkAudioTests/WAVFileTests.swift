@@ -166,7 +166,8 @@ import Testing
     }
 
     @Test func errorsDescribeThemselves() {
-        #expect(AudioError.truncated(what: "fmt chunk").description == "truncated audio: input ends inside the fmt chunk")
+        #expect(
+            AudioError.truncated(what: "fmt chunk").description == "truncated audio: input ends inside the fmt chunk")
         #expect(
             AudioError.unsupportedEncoding(formatTag: 0x55, bitsPerSample: 0).description
                 == "unsupported WAV encoding: format tag 0x55, 0 bits per sample")
