@@ -1,2 +1,0 @@
-#include "COpusControl.h"
-int COpusControl_placeholder(void) { return 0; }
