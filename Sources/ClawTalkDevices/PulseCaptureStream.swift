@@ -1,6 +1,7 @@
 internal import CPulse
 public import ClawTalkAudio
 
+// @unchecked Sendable: a C-owner box used by exactly one capture thread at a time (see above).
 /// Owner of one blocking PulseAudio record stream (pa_simple, s16le).
 ///
 /// Library rules:
@@ -10,7 +11,6 @@ public import ClawTalkAudio
 /// - The server converts from the device's own rate and channels to ``format``.
 /// - The fragment size asks the server to deliver every ``fragmentMilliseconds`` (20 ms default)
 ///   for low latency.
-// @unchecked Sendable: a C-owner box used by exactly one capture thread at a time (see above).
 public final class PulseCaptureStream: @unchecked Sendable {
     /// The format delivered by ``read(into:)``.
     public let format: AudioFormat

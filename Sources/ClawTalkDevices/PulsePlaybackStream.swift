@@ -1,6 +1,7 @@
 internal import CPulse
 public import ClawTalkAudio
 
+// @unchecked Sendable: a C-owner box used by exactly one playback thread at a time (see above).
 /// Owner of one blocking PulseAudio playback stream (pa_simple, s16le).
 ///
 /// Library rules:
@@ -11,7 +12,6 @@ public import ClawTalkAudio
 ///   ``flush()``, which drops the queued audio at once; the stop then takes at most one write
 ///   plus the flush, well under 50 ms.
 /// - The server converts ``format`` to the device's own rate and channels.
-// @unchecked Sendable: a C-owner box used by exactly one playback thread at a time (see above).
 public final class PulsePlaybackStream: @unchecked Sendable {
     /// The format ``write(_:)`` expects.
     public let format: AudioFormat

@@ -1,5 +1,5 @@
-public import ClawTalkAudio
 internal import CEspeakNG
+public import ClawTalkAudio
 import Synchronization
 
 /// The process's espeak-ng text-to-speech engine (`libespeak-ng`, GPL-3.0-or-later).
@@ -40,8 +40,9 @@ public final class EspeakEngine: Sendable {
     /// Initializes espeak-ng and selects `voice` (for example `en-us`, `en-gb`, `en-us+klatt`)
     /// speaking at `rateWPM` words per minute (80...450).
     public init(voice: String = "en-us", rateWPM: Int = 175) throws {
-        guard Self.slot.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
-            .exchanged
+        guard
+            Self.slot.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+                .exchanged
         else { throw SpeechError.engineInUse }
         // From here on a throw must give the slot back; deinit does not run for a failed init.
         do {

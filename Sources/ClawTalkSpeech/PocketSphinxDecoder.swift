@@ -1,6 +1,6 @@
-public import ClawTalkAudio
 internal import CPocketSphinx
 internal import CPocketSphinxShim
+public import ClawTalkAudio
 import Foundation
 import Synchronization
 

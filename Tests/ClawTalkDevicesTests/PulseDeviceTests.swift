@@ -113,8 +113,9 @@ struct PulseDeviceTests {
         let silence = at1k[0..<10].max() ?? 0
         let peak = at1k.max() ?? 0
         let toneWindows = at1k.filter { $0 > peak / 4 }.count
-        print("1 kHz Goertzel: silence \(silence), tone peak \(peak), windows with tone \(toneWindows), "
-            + "playback latency \(playbackLatency) µs")
+        print(
+            "1 kHz Goertzel: silence \(silence), tone peak \(peak), windows with tone \(toneWindows), "
+                + "playback latency \(playbackLatency) µs")
         #expect(peak > 1000 * (silence + 1), "tone not clearly above the silence before it")
         #expect(toneWindows >= 20 && toneWindows <= 27, "the 0.5 s tone should fill ~25 windows of 20 ms")
         let peakIndex = try #require(at1k.firstIndex(of: peak))

@@ -16,7 +16,8 @@ struct CryptoPrimitiveTests {
     }
 
     @Test func sha256KnownAnswers() {
-        #expect(Hex.lowercase(SHA256.hash([UInt8]())) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            Hex.lowercase(SHA256.hash([UInt8]())) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(Hex.lowercase(SHA256.hash("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
@@ -24,17 +25,23 @@ struct CryptoPrimitiveTests {
     @Test func rfc8032Vectors() throws {
         let key1 = try Ed25519PrivateKey(
             rawRepresentation: Self.bytes(hex: "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"))
-        #expect(Hex.lowercase(key1.publicKey.rawRepresentation) == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+        #expect(
+            Hex.lowercase(key1.publicKey.rawRepresentation)
+                == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
         #expect(
             Hex.lowercase(try key1.signature(for: []))
-                == "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b")
+                == "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+        )
 
         let key2 = try Ed25519PrivateKey(
             rawRepresentation: Self.bytes(hex: "4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb"))
-        #expect(Hex.lowercase(key2.publicKey.rawRepresentation) == "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
+        #expect(
+            Hex.lowercase(key2.publicKey.rawRepresentation)
+                == "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
         #expect(
             Hex.lowercase(try key2.signature(for: [0x72]))
-                == "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00")
+                == "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"
+        )
     }
 
     @Test func signVerifyRoundTripAndTamperDetection() throws {

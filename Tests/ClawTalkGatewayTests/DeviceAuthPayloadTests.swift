@@ -21,7 +21,8 @@ struct DeviceAuthPayloadTests {
             platform: "  IOS  ", deviceFamily: "  iPhone  ")
         #expect(
             payload.string
-                == "v3|dev-1|openclaw-macos|ui|operator|operator.admin,operator.read|1700000000000|tok-123|nonce-abc|ios|iphone")
+                == "v3|dev-1|openclaw-macos|ui|operator|operator.admin,operator.read|1700000000000|tok-123|nonce-abc|ios|iphone"
+        )
     }
 
     @Test func upstreamV3VectorWithoutTokenOrMetadata() {
@@ -71,7 +72,8 @@ struct DeviceAuthPayloadTests {
             version: .v2, deviceId: "d", clientId: "c", clientMode: "m", role: "r", scopes: [],
             signedAtMs: 1, token: testCase.token, deviceToken: testCase.deviceToken,
             bootstrapToken: testCase.bootstrapToken, nonce: "n")
-        #expect(payload.string.split(separator: "|", omittingEmptySubsequences: false)[7] == Substring(testCase.expected))
+        #expect(
+            payload.string.split(separator: "|", omittingEmptySubsequences: false)[7] == Substring(testCase.expected))
     }
 
     static let normalizationCases: [(String?, String)] = [

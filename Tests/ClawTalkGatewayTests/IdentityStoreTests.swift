@@ -58,7 +58,10 @@ struct IdentityStoreTests {
         }
     }
 
-    @Test(arguments: [(0o644, true), (0o640, true), (0o604, true), (0o660, true), (0o602, true), (0o400, false), (0o600, false)] as [(mode_t, Bool)])
+    @Test(
+        arguments: [
+            (0o644, true), (0o640, true), (0o604, true), (0o660, true), (0o602, true), (0o400, false), (0o600, false),
+        ] as [(mode_t, Bool)])
     func permissionCheck(_ fileMode: mode_t, _ refused: Bool) throws {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("identity.json")
@@ -67,7 +70,10 @@ struct IdentityStoreTests {
             try store.save(identity)
             try #require(chmod(url.path(percentEncoded: false), fileMode) == 0)
             if refused {
-                #expect(throws: IdentityError.insecurePermissions(path: url.path(percentEncoded: false), mode: UInt32(fileMode))) {
+                #expect(
+                    throws: IdentityError.insecurePermissions(
+                        path: url.path(percentEncoded: false), mode: UInt32(fileMode))
+                ) {
                     try store.load()
                 }
                 // loadOrCreate must refuse too, and must not replace the file.
@@ -137,7 +143,9 @@ struct IdentityStoreTests {
             json = original
             json.removeValue(forKey: "createdAtMs")
             try writeJSON(json, to: url)
-            #expect(throws: IdentityError.malformed(path: path, reason: "missing field createdAtMs")) { try store.load() }
+            #expect(throws: IdentityError.malformed(path: path, reason: "missing field createdAtMs")) {
+                try store.load()
+            }
         }
     }
 
@@ -158,7 +166,10 @@ struct IdentityStoreTests {
             let replacement = try DeviceIdentity.generate()
             try store.save(replacement)
             #expect(try store.load() == replacement)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)) == ["identity.json"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)) == [
+                    "identity.json"
+                ])
         }
     }
 
@@ -173,7 +184,10 @@ struct IdentityStoreTests {
             #expect(throws: IdentityError.notRegularFile(path: store.fileURL.path(percentEncoded: false))) {
                 try store.load()
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)) == ["identity.json"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)) == [
+                    "identity.json"
+                ])
         }
     }
 }

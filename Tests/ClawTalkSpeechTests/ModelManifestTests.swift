@@ -40,7 +40,9 @@ import Testing
         #expect(checks[2] == .missing(path: "c.bin"))
     }
 
-    @Test(arguments: ["a.bin\tsrc\tMIT", "a.bin\tsrc\tMIT\tnothex", "a.bin src MIT " + String(repeating: "0", count: 64)])
+    @Test(arguments: [
+        "a.bin\tsrc\tMIT", "a.bin\tsrc\tMIT\tnothex", "a.bin src MIT " + String(repeating: "0", count: 64),
+    ])
     func malformedLinesAreRejectedWithTheLineNumber(_ line: String) {
         #expect(throws: SpeechError.self) { try ModelManifest.parse("# header\n" + line, file: "MANIFEST") }
         do {

@@ -1,6 +1,7 @@
-@testable import ClawTalkSpeech
 import Foundation
 import Testing
+
+@testable import ClawTalkSpeech
 
 /// The TF Lite runtime installed by `scripts/setup` (see BRIEF: ~/.local/share/clawtalk/lib) and
 /// the microWakeWord models in `Models/microwakeword`.

@@ -1,5 +1,5 @@
-public import Foundation
 internal import CCrypto
+public import Foundation
 
 /// `Models/MANIFEST`: one line per model file with its source package, licence and SHA-256.
 ///
