@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Binary exit codes")
+struct BinaryExitCodeTests {
+    @Test func unknownOptionIsAUsageError() throws {
+        let result = try ClawTalkBinary.run(["say", "--bogus"])
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        #expect(
+            result.error == """
+                Error: Unknown option '--bogus'
+                Usage: clawtalk say [--local] [--file <path>] [--last] [--voice <name>] [<text>]
+                  See 'clawtalk say --help' for more information.
+
+                """)
+    }
+
+    @Test func unknownSubcommandSuggestsTheNearestName() throws {
+        let result = try ClawTalkBinary.run(["devics"])
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        #expect(
+            result.error == """
+                Error: Unknown subcommand 'devics'. Did you mean 'devices'?
+                Usage: clawtalk <subcommand>
+                  See 'clawtalk --help' for more information.
+
+                """)
+    }
+
+    static let usageErrors: [(arguments: [String], firstLine: String)] = [
+        (
+            ["run", "--log-level", "loud"],
+            "Error: The value 'loud' is invalid for '--log-level <level>': expected one of trace, debug, info, notice, warning, error"
+        ),
+        (
+            ["--log-format=xml"],
+            "Error: The value 'xml' is invalid for '--log-format <format>': expected one of text, json"
+        ),
+        (["run", "--config"], "Error: Missing value for '--config <path>'"),
+        (["run", "extra"], "Error: Unexpected argument 'extra'"),
+        (["say", "one", "two"], "Error: Unexpected argument 'two'"),
+        (["say", "hi", "--last"], "Error: Give only one of <text>, --file and --last."),
+        (["pair", "--token", "a", "--password", "b"], "Error: Use either --token or --password, not both."),
+        (["status", "--json=yes"], "Error: Unexpected value 'yes' for '--json'"),
+        (["ptt", "strat"], "Error: Unknown subcommand 'strat'. Did you mean 'start'?"),
+        (["ptt", "start", "now"], "Error: Unexpected argument 'now'"),
+        (["help", "nope"], "Error: Unknown subcommand 'nope'"),
+    ]
+
+    @Test(arguments: usageErrors)
+    func usageErrorsExit64WithUsage(arguments: [String], firstLine: String) throws {
+        let result = try ClawTalkBinary.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        let lines = result.error.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.first == firstLine)
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: clawtalk") == true)
+        #expect(lines.last?.hasPrefix("  See 'clawtalk") == true)
+        #expect(lines.last?.hasSuffix(" --help' for more information.") == true)
+    }
+
+    static let pending: [(arguments: [String], message: String)] = [
+        (["pair"], "'clawtalk pair' is not available yet (tracked in issue #3)."),
+        (["pair", "CODE", "--tls-fingerprint", "ab"], "'clawtalk pair' is not available yet (tracked in issue #3)."),
+        (["status", "--json", "--watch"], "'clawtalk status' is not available yet (tracked in issue #3)."),
+        (["devices", "--json"], "'clawtalk devices' is not available yet (tracked in issue #4)."),
+        (["say", "hello"], "'clawtalk say' is not available yet (tracked in issue #6)."),
+        (["say", "--local", "hello"], "'clawtalk say' is not available yet (tracked in issue #4)."),
+        (["ptt", "start"], "'clawtalk ptt start' is not available yet (tracked in issue #6)."),
+        (["ptt", "once"], "'clawtalk ptt once' is not available yet (tracked in issue #6)."),
+        (["bench", "cpu"], "'clawtalk bench cpu' is not available yet (tracked in issue #7)."),
+        (["doctor", "--json"], "'clawtalk doctor' is not available yet."),
+    ]
+
+    @Test(arguments: pending)
+    func pendingCommandsFailAtRunTime(arguments: [String], message: String) throws {
+        let result = try ClawTalkBinary.run(arguments)
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.error == "Error: \(message)\n")
+    }
+
+    @Test func versionPrintsTheVersionConstant() throws {
+        let result = try ClawTalkBinary.run(["version"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("clawtalk "))
+        #expect(result.output.hasSuffix("\n"))
+        #expect(result.output.split(separator: " ").count == 2)
+    }
+}
+
+@Suite("Binary service lifecycle", .timeLimit(.minutes(1)))
+struct BinaryServiceTests {
+    static let cases: [(arguments: [String], signal: Int32, started: String, stopping: String)] = [
+        (["run"], SIGTERM, " info service.started ", " info service.stopping signal=TERM"),
+        ([], SIGTERM, " info service.started ", " info service.stopping signal=TERM"),
+        (["--log-level", "debug"], SIGINT, " info service.started ", " info service.stopping signal=INT"),
+        (
+            ["run", "--log-format", "json"], SIGTERM, "\"event\":\"service.started\"",
+            "\"event\":\"service.stopping\",\"signal\":\"TERM\""
+        ),
+    ]
+
+    @Test(arguments: cases)
+    func stopsCleanlyOnSignal(arguments: [String], signal: Int32, started: String, stopping: String) throws {
+        let process = try ClawTalkBinary.process(arguments)
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        let errorText = Mutex<String>("")
+        error.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+
+        let startDeadline = Date().addingTimeInterval(10)
+        while !errorText.withLock({ $0.contains(started) }), process.isRunning, Date() < startDeadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let startLog = errorText.withLock { $0 }
+        guard process.isRunning, startLog.contains(started) else {
+            error.fileHandleForReading.readabilityHandler = nil
+            if process.isRunning { process.terminate() }
+            Issue.record("service did not log its start within 10 s; stderr: \(startLog)")
+            return
+        }
+
+        kill(process.processIdentifier, signal)
+        let stopDeadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < stopDeadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let stoppedInTime = !process.isRunning
+        if !stoppedInTime { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+
+        #expect(stoppedInTime, "still running 2 s after the signal")
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        error.fileHandleForReading.readabilityHandler = nil
+        let rest = error.fileHandleForReading.readDataToEndOfFile()
+        let log = errorText.withLock { $0 + String(decoding: rest, as: UTF8.self) }
+        #expect(log.contains(stopping), "stderr: \(log)")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The built `clawtalk` executable, run as a child process.
+///
+/// SwiftPM puts executables in the products directory next to the test bundle and its resource
+/// bundles, so the binary is found beside `Bundle.module`; `CLAWTALK_BINARY` overrides that.
+enum ClawTalkBinary {
+    /// What one run produced.
+    struct Result {
+        var status: Int32
+        var reason: Process.TerminationReason
+        var output: String
+        var error: String
+    }
+
+    /// Where the executable is expected.
+    static var url: URL {
+        if let override = ProcessInfo.processInfo.environment["CLAWTALK_BINARY"] {
+            return URL(fileURLWithPath: override)
+        }
+        return Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("clawtalk")
+    }
+
+    /// Fails the test (rather than skipping) when the executable was not built.
+    static func require() throws -> URL {
+        let url = url
+        try #require(
+            FileManager.default.isExecutableFile(atPath: url.path),
+            "clawtalk executable not found at \(url.path); build it with 'swift build' or set CLAWTALK_BINARY")
+        return url
+    }
+
+    /// A process for `arguments` with stdin from /dev/null and a stable environment.
+    static func process(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = try require()
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CLAWTALK_") }
+        environment["LC_ALL"] = "C"
+        process.environment = environment
+        return process
+    }
+
+    /// Runs `arguments` to completion and collects both output streams.
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = try process(arguments)
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Drain stderr on another thread so neither pipe can fill up and block the child.
+        let errorData = Mutex<Data>(Data())
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+            drained.signal()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, reason: process.terminationReason,
+            output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    }
+}
