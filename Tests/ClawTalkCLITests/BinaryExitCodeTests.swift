@@ -67,7 +67,6 @@ struct BinaryExitCodeTests {
         (["pair"], "'clawtalk pair' is not available yet (tracked in issue #3)."),
         (["pair", "CODE", "--tls-fingerprint", "ab"], "'clawtalk pair' is not available yet (tracked in issue #3)."),
         (["status", "--json", "--watch"], "'clawtalk status' is not available yet (tracked in issue #3)."),
-        (["devices", "--json"], "'clawtalk devices' is not available yet (tracked in issue #4)."),
         (["say", "hello"], "'clawtalk say' is not available yet (tracked in issue #6)."),
         (["say", "--local", "hello"], "'clawtalk say' is not available yet (tracked in issue #4)."),
         (["ptt", "start"], "'clawtalk ptt start' is not available yet (tracked in issue #6)."),

@@ -33,20 +33,21 @@ enum ClawTalkBinary {
     }
 
     /// A process for `arguments` with stdin from /dev/null and a stable environment.
-    static func process(_ arguments: [String]) throws -> Process {
+    static func process(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = try require()
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CLAWTALK_") }
         environment["LC_ALL"] = "C"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         return process
     }
 
     /// Runs `arguments` to completion and collects both output streams.
-    static func run(_ arguments: [String]) throws -> Result {
-        let process = try process(arguments)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = try process(arguments, environment: environment)
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
