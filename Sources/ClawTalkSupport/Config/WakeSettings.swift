@@ -1,0 +1,43 @@
+/// Voice wake (`wake.*`).
+public struct WakeSettings: Sendable, Equatable {
+    /// Listen for wake words. Default true.
+    public var enabled = true
+    /// Detector. Default `auto`: microWakeWord for triggers with a model, PocketSphinx otherwise.
+    public var engine = WakeEngine.auto
+    /// Where a wake command goes. Default `voice-transcript`.
+    public var route = WakeRoute.voiceTranscript
+    /// A wake command starts Talk mode as its first turn. Default false.
+    public var startsTalk = false
+    /// On the `agent` route, prefix the prompt with a line saying it came by voice. Default true.
+    public var promptHint = true
+    /// Sound after the trigger word. Default `builtin`.
+    public var triggerChime = ChimeSource.builtin
+    /// Sound when a command is sent. Default `builtin`.
+    public var sendChime = ChimeSource.builtin
+    /// Detection thresholds (probability 0–1) by wake model name, overriding each model's
+    /// manifest cutoff. Default empty.
+    public var thresholds: [String: Double] = [:]
+
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// Wake word detector (`wake.engine`).
+public enum WakeEngine: String, Sendable, CaseIterable {
+    /// microWakeWord where a model exists, else PocketSphinx keyphrase spotting.
+    case auto
+    /// microWakeWord (TFLite) only.
+    case microwakeword
+    /// PocketSphinx keyphrase spotting only.
+    case pocketsphinx
+}
+
+/// Delivery route of a wake command (`wake.route`, Talk contract §3.1).
+public enum WakeRoute: String, Sendable, CaseIterable {
+    /// `node.event voice.transcript` on the node connection.
+    case voiceTranscript = "voice-transcript"
+    /// Operator `chat.send`.
+    case chatSend = "chat-send"
+    /// Operator `agent` (macOS style).
+    case agent
+}

@@ -1,0 +1,87 @@
+import Synchronization
+import Testing
+
+@testable import ClawTalkSupport
+
+@Suite("Concurrency helpers", .timeLimit(.minutes(1)))
+struct ConcurrencyTests {
+    @Test func timesOutASlowOperationAndCancelsIt() async {
+        let cancelled = Mutex(false)
+        let start = ContinuousClock.now
+        await #expect(throws: TimeoutError.self) {
+            try await withTimeout(.milliseconds(50)) {
+                do {
+                    try await Task.sleep(for: .seconds(10))
+                } catch {
+                    cancelled.withLock { $0 = true }
+                    throw error
+                }
+                return 1
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed < .seconds(2))
+        #expect(elapsed >= .milliseconds(50))
+        #expect(cancelled.withLock { $0 })
+    }
+
+    @Test func returnsTheResultWhenInTime() async throws {
+        let value = try await withTimeout(.seconds(5), clock: ContinuousClock()) {
+            try await Task.sleep(for: .milliseconds(10))
+            return "done"
+        }
+        #expect(value == "done")
+    }
+
+    @Test func operationErrorsPassThrough() async {
+        struct Boom: Error, Equatable {}
+        await #expect(throws: Boom()) {
+            try await withTimeout(.seconds(5)) { () async throws -> Int in throw Boom() }
+        }
+    }
+
+    @Test func timeoutErrorDescribesTheLimit() async {
+        do {
+            _ = try await withTimeout(.milliseconds(20)) {
+                try await Task.sleep(for: .seconds(5))
+                return 0
+            }
+            Issue.record("expected a timeout")
+        } catch let error as TimeoutError {
+            #expect(error.description == "timed out after 0.02 seconds")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    final class Counter: Sendable {
+        let value = Mutex(0)
+        func increment() { value.withLock { $0 += 1 } }
+    }
+
+    @Test func onceRunsExactlyOnceAcrossTasks() async {
+        let once = Once()
+        let runs = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<32 {
+                group.addTask { once.run { runs.increment() } }
+            }
+        }
+        #expect(runs.value.withLock { $0 } == 1)
+        #expect(once.isClaimed)
+        #expect(once.claim() == false)
+    }
+
+    @Test func resumeOnceIgnoresLateResumes() async throws {
+        let results = Mutex<[Bool]>([])
+        let value: Int = try await withCheckedThrowingContinuation { continuation in
+            let gate = ResumeOnce(continuation)
+            results.withLock { $0.append(gate.resume(returning: 7)) }
+            results.withLock { $0.append(gate.resume(throwing: CancellationError())) }
+            results.withLock { $0.append(gate.resume(returning: 8)) }
+            results.withLock { $0.append(gate.isResumed) }
+        }
+        #expect(value == 7)
+        #expect(results.withLock { $0 } == [true, false, false, true])
+    }
+}
