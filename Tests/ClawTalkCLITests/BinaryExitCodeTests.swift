@@ -72,7 +72,6 @@ struct BinaryExitCodeTests {
         (["ptt", "start"], "'clawtalk ptt start' is not available yet (tracked in issue #6)."),
         (["ptt", "once"], "'clawtalk ptt once' is not available yet (tracked in issue #6)."),
         (["bench", "cpu"], "'clawtalk bench cpu' is not available yet (tracked in issue #7)."),
-        (["doctor", "--json"], "'clawtalk doctor' is not available yet."),
     ]
 
     @Test(arguments: pending)
@@ -95,9 +94,9 @@ struct BinaryExitCodeTests {
 @Suite("Binary service lifecycle", .timeLimit(.minutes(1)))
 struct BinaryServiceTests {
     static let cases: [(arguments: [String], signal: Int32, started: String, stopping: String)] = [
-        (["run"], SIGTERM, " info service.started ", " info service.stopping signal=TERM"),
-        ([], SIGTERM, " info service.started ", " info service.stopping signal=TERM"),
-        (["--log-level", "debug"], SIGINT, " info service.started ", " info service.stopping signal=INT"),
+        (["run"], SIGTERM, " info clawtalk.service service.started ", " service.stopping signal=TERM"),
+        ([], SIGTERM, " info clawtalk.service service.started ", " service.stopping signal=TERM"),
+        (["--log-level", "debug"], SIGINT, " info clawtalk.service service.started ", " service.stopping signal=INT"),
         (
             ["run", "--log-format", "json"], SIGTERM, "\"event\":\"service.started\"",
             "\"event\":\"service.stopping\",\"signal\":\"TERM\""
@@ -106,7 +105,9 @@ struct BinaryServiceTests {
 
     @Test(arguments: cases)
     func stopsCleanlyOnSignal(arguments: [String], signal: Int32, started: String, stopping: String) throws {
-        let process = try ClawTalkBinary.process(arguments)
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let process = try ClawTalkBinary.process(arguments, environment: home.environment)
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -147,5 +148,10 @@ struct BinaryServiceTests {
         let rest = error.fileHandleForReading.readDataToEndOfFile()
         let log = errorText.withLock { $0 + String(decoding: rest, as: UTF8.self) }
         #expect(log.contains(stopping), "stderr: \(log)")
+        // The first start created the device identity, private to the user.
+        let identity = home.state + "/clawtalk/identity.json"
+        let mode = try FileManager.default.attributesOfItem(atPath: identity)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(log.contains("deviceId"))
     }
 }

@@ -1,3 +1,9 @@
+import ClawTalkDevices
+import ClawTalkGateway
+import ClawTalkSpeech
+import ClawTalkSupport
+import Foundation
+
 /// `clawtalk doctor`: checks the setup and prints the effective settings with their sources.
 public struct DoctorCommand: Command {
     /// The command name.
@@ -6,14 +12,15 @@ public struct DoctorCommand: Command {
     public static let abstract = "Check the setup and print the effective settings and where each came from."
     /// What is checked.
     public static let discussion = """
-        Checks the sound server, the audio devices, the speech models, the wake-word runtime \
-        and the gateway connection. Tokens and passwords are redacted.
+        Checks the configuration, the sound server and its default devices, the speech models \
+        against Models/MANIFEST, the wake-word runtime and the state directory, then prints every \
+        setting with its source. Tokens and passwords are redacted. Exits 1 when a check fails.
         """
     /// Config file and output format.
     public static let options: [OptionSpec] = [
         .option(
             "config", valueName: "path", help: "Configuration file to read.",
-            default: "~/.config/clawtalk/clawtalk.json5"),
+            default: "~/.config/clawtalk/config.json5"),
         .flag("json", help: "Print machine-readable JSON."),
     ]
 
@@ -28,8 +35,135 @@ public struct DoctorCommand: Command {
         json = parsed.flag("json")
     }
 
-    /// Not wired yet.
+    /// Runs every check, prints checks then settings; exit 1 if any check failed.
     public func run(context: CommandContext) async throws -> Int32 {
-        throw CLIError.notAvailableYet(command: context.commandLine, issue: nil)
+        var checks: [DoctorCheck] = []
+        var effective: EffectiveSettings?
+        do {
+            let loaded = try ConfigLoader(environment: context.environment, configPath: configPath).load()
+            effective = loaded
+            let file = loaded.configFileLoaded ? loaded.configFile : "\(loaded.configFile) (absent, defaults used)"
+            checks.append(DoctorCheck(name: "configuration", status: .ok, detail: file))
+            for warning in loaded.warnings {
+                checks.append(DoctorCheck(name: "configuration", status: .warn, detail: warning))
+            }
+        } catch {
+            checks.append(
+                DoctorCheck(
+                    name: "configuration", status: .fail, detail: "\(error)",
+                    fix: "correct the setting named above (see config/clawtalk.json5 for every key)"))
+        }
+        checks.append(Self.checkSoundServer())
+        checks.append(Self.checkModels())
+        checks.append(Self.checkTFLite(environment: context.environment))
+        checks.append(Self.checkState(paths: XDGPaths(environment: context.environment)))
+
+        context.io.writeOutput(json ? Self.renderJSON(checks, effective) : Self.renderText(checks, effective))
+        return checks.contains { $0.status == .fail } ? ExitCode.failure.rawValue : ExitCode.success.rawValue
+    }
+
+    static func checkSoundServer() -> DoctorCheck {
+        do {
+            let devices = try PulseDeviceCatalog().devices()
+            let source = devices.first { $0.kind == .source && $0.isDefault }
+            let sink = devices.first { $0.kind == .sink && $0.isDefault }
+            let detail =
+                "default source \(source?.name ?? "none"), default sink \(sink?.name ?? "none"); "
+                + "\(devices.count) devices"
+            if source == nil || sink == nil {
+                return DoctorCheck(
+                    name: "sound server", status: .warn, detail: detail,
+                    fix: "choose devices with --mic-device/--snd-device (see 'clawtalk devices')")
+            }
+            return DoctorCheck(name: "sound server", status: .ok, detail: detail)
+        } catch {
+            return DoctorCheck(
+                name: "sound server", status: .fail, detail: "\(error)",
+                fix: "start PulseAudio or PipeWire (pipewire-pulse) for this user session")
+        }
+    }
+
+    static func checkModels() -> DoctorCheck {
+        do {
+            let directory = try ModelDirectory.locate()
+            let results = try ModelManifest(directory: directory).verify()
+            let bad = results.filter { if case .ok = $0 { false } else { true } }
+            guard bad.isEmpty else {
+                return DoctorCheck(
+                    name: "models", status: .fail,
+                    detail: "\(bad.count) of \(results.count) files differ from MANIFEST: \(bad.map { "\($0)" })",
+                    fix: "restore Models/ from the repository (git checkout -- Models)")
+            }
+            return DoctorCheck(
+                name: "models", status: .ok, detail: "\(results.count) files match MANIFEST in \(directory.path)")
+        } catch {
+            return DoctorCheck(
+                name: "models", status: .fail, detail: "\(error)",
+                fix: "run clawtalk from its source tree or set CLAWTALK_MODELS_DIR to the Models directory")
+        }
+    }
+
+    static func checkTFLite(environment: [String: String]) -> DoctorCheck {
+        do {
+            let runtime = try TFLiteRuntime(searching: TFLiteRuntime.defaultSearchPaths(environment: environment))
+            return DoctorCheck(
+                name: "wake-word runtime", status: .ok,
+                detail: "TFLite \(runtime.version) (\(runtime.libraryPath))")
+        } catch {
+            return DoctorCheck(
+                name: "wake-word runtime", status: .fail, detail: "\(error)",
+                fix: "run scripts/setup, or set CLAWTALK_TFLITE_LIB to libtensorflowlite_c.so")
+        }
+    }
+
+    static func checkState(paths: XDGPaths) -> DoctorCheck {
+        let identityPath = paths.stateDirectory + "/identity.json"
+        guard FileManager.default.fileExists(atPath: identityPath) else {
+            return DoctorCheck(
+                name: "identity", status: .warn, detail: "none yet in \(paths.stateDirectory)",
+                fix: "'clawtalk run' creates it on first start")
+        }
+        do {
+            let identity = try IdentityStore(fileURL: URL(fileURLWithPath: identityPath)).load()
+            return DoctorCheck(name: "identity", status: .ok, detail: "device \(identity.deviceId)")
+        } catch {
+            return DoctorCheck(
+                name: "identity", status: .fail, detail: "\(error)",
+                fix: "fix the file's permissions (chmod 600), or move it away to create a new device identity")
+        }
+    }
+
+    static func renderText(_ checks: [DoctorCheck], _ effective: EffectiveSettings?) -> String {
+        var out = "CHECKS:\n"
+        for check in checks {
+            out += "  \(check.status.rawValue.uppercased().padding(toLength: 5, withPad: " ", startingAt: 0))"
+            out += "\(check.name): \(check.detail)\n"
+            if let fix = check.fix, check.status != .ok { out += "        fix: \(fix)\n" }
+        }
+        if let effective {
+            out += "\nSETTINGS (value and where it came from):\n"
+            out += SettingsReport.lines(effective).map { "  " + $0 }.joined(separator: "\n") + "\n"
+        }
+        return out
+    }
+
+    static func renderJSON(_ checks: [DoctorCheck], _ effective: EffectiveSettings?) -> String {
+        var object: [String: Any] = [
+            "checks": checks.map { check -> [String: Any] in
+                var entry: [String: Any] = [
+                    "name": check.name, "status": check.status.rawValue, "detail": check.detail,
+                ]
+                if let fix = check.fix { entry["fix"] = fix }
+                return entry
+            }
+        ]
+        if let effective {
+            object["settings"] = SettingsReport.rows(effective).map {
+                ["key": $0.key, "value": $0.value, "source": $0.source]
+            }
+        }
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -1,3 +1,5 @@
+import ClawTalkGateway
+import ClawTalkSupport
 import Foundation
 
 /// `clawtalk run`: the voice node service in the foreground (the default subcommand).
@@ -16,16 +18,16 @@ public struct RunCommand: Command {
     public static let options: [OptionSpec] = [
         .option(
             "config", valueName: "path", help: "Configuration file to read.",
-            default: "~/.config/clawtalk/clawtalk.json5"),
+            default: "~/.config/clawtalk/config.json5"),
         .option("gateway-url", valueName: "url", help: "WebSocket URL of the gateway (ws:// or wss://)."),
         .option("mic-device", valueName: "name", help: "Sound server source to capture from (see 'clawtalk devices')."),
         .option("snd-device", valueName: "name", help: "Sound server sink to play to (see 'clawtalk devices')."),
         .option(
             "log-level", valueName: "level", help: "Lowest level of log lines to write.", default: "info",
-            allowedValues: LogLineFormatter.Level.allCases.map(\.rawValue)),
+            allowedValues: LogLevel.allCases.map(\.rawValue)),
         .option(
             "log-format", valueName: "format", help: "Format of log lines on standard error.", default: "text",
-            allowedValues: LogLineFormatter.Format.allCases.map(\.rawValue)),
+            allowedValues: ["text", "json"]),
         .flag("log-sensitive", help: "Log transcripts, spoken text and tokens instead of redacting them."),
         .option(
             "debug-audio-dir", valueName: "dir",
@@ -34,55 +36,60 @@ public struct RunCommand: Command {
 
     /// `--config`.
     public var configPath: String?
-    /// `--gateway-url`.
-    public var gatewayURL: String?
-    /// `--mic-device`.
-    public var micDevice: String?
-    /// `--snd-device`.
-    public var sndDevice: String?
-    /// `--log-level`.
-    public var logLevel: LogLineFormatter.Level?
-    /// `--log-format`.
-    public var logFormat: LogLineFormatter.Format?
-    /// `--log-sensitive`.
-    public var logSensitive: Bool
+    /// Settings given as options, by dotted key (`gateway.url`, `log.level`, …).
+    public var settingFlags: [String: String]
     /// `--debug-audio-dir`.
     public var debugAudioDir: String?
 
-    /// Reads the arguments (absent options stay nil so lower-precedence settings can apply).
+    /// Reads the arguments (absent options stay unset so lower-precedence settings can apply).
     public init(parsed: ParsedArguments) {
         configPath = parsed.string("config")
-        gatewayURL = parsed.string("gateway-url")
-        micDevice = parsed.string("mic-device")
-        sndDevice = parsed.string("snd-device")
-        logLevel = parsed.value("log-level", as: LogLineFormatter.Level.self)
-        logFormat = parsed.value("log-format", as: LogLineFormatter.Format.self)
-        logSensitive = parsed.flag("log-sensitive")
+        var flags: [String: String] = [:]
+        for (option, key) in Self.settingOptions {
+            if let value = parsed.string(option) { flags[key] = value }
+        }
+        if parsed.flag("log-sensitive") { flags["log.sensitive"] = "true" }
+        settingFlags = flags
         debugAudioDir = parsed.string("debug-audio-dir")
     }
 
+    /// Options that set a configuration key.
+    static let settingOptions: [(option: String, key: String)] = [
+        ("gateway-url", "gateway.url"), ("mic-device", "mic.device"), ("snd-device", "speaker.device"),
+        ("log-level", "log.level"), ("log-format", "log.format"),
+    ]
+
     /// Runs the service until SIGTERM or SIGINT, logging start and stop to standard error.
     public func run(context: CommandContext) async throws -> Int32 {
-        let formatter = LogLineFormatter(format: logFormat ?? .text, minimumLevel: logLevel ?? .info)
-        let io = context.io
+        let service = try ServiceEnvironment.load(
+            flags: settingFlags, configPath: configPath, environment: context.environment, io: context.io)
+        let logger = service.logger.child(category: "service")
+        let settings = service.effective.settings
         let runner = ServiceRunner(work: ServiceRunner.idle) { event in
-            let line: String?
             switch event {
             case .started:
-                line = formatter.line(
-                    .info, event: "service.started",
-                    fields: [
-                        "version": ClawTalkVersion.current, "pid": String(ProcessInfo.processInfo.processIdentifier),
+                logger.info(
+                    "service.started",
+                    [
+                        "version": .string(ClawTalkVersion.current),
+                        "pid": .int(Int(ProcessInfo.processInfo.processIdentifier)),
+                        "deviceId": .string(service.identity.deviceId),
+                        "config": .string(
+                            service.effective.configFileLoaded ? service.effective.configFile : "none"),
+                        "gateway": .string(settings.gateway.url ?? "unconfigured"),
                     ])
+                if settings.gateway.url == nil {
+                    logger.notice(
+                        "gateway.unconfigured",
+                        ["hint": "pair with 'clawtalk pair <setup code>' or set gateway.url"])
+                }
             case .stopping(.signal(let number)):
-                line = formatter.line(.info, event: "service.stopping", fields: ["signal": Self.signalName(number)])
+                logger.info("service.stopping", ["signal": .string(Self.signalName(number))])
             case .stopping(.finished):
-                line = formatter.line(.info, event: "service.stopping", fields: ["reason": "finished"])
+                logger.info("service.stopping", ["reason": "finished"])
             case .stopping(.failed(let message)):
-                line = formatter.line(
-                    .error, event: "service.stopping", fields: ["reason": "failed", "error": message])
+                logger.error("service.stopping", ["reason": "failed", "error": .string(message)])
             }
-            if let line { io.writeError(line) }
         }
         return try await runner.run()
     }

@@ -3,16 +3,21 @@
 public enum SettingsReport {
     /// One line per setting, in table order.
     public static func lines(_ effective: EffectiveSettings) -> [String] {
-        let rows = SettingDescriptor.all.map { descriptor -> (key: String, value: String, source: String) in
-            let value = descriptor.value(in: effective.settings)
-            let shown = value.isNull ? "<unset>" : descriptor.display(value)
-            let unit = descriptor.unit.map { value.isNull ? "" : " \($0)" } ?? ""
-            return (descriptor.key, shown + unit, effective.source(of: descriptor.key).description)
-        }
+        let rows = rows(effective)
         let keyWidth = rows.map(\.key.count).max() ?? 0
         let valueWidth = rows.map(\.value.count).max() ?? 0
         return rows.map { row in
             pad(row.key, keyWidth) + " = " + pad(row.value, valueWidth) + "   (\(row.source))"
+        }
+    }
+
+    /// Every setting as displayed text: key, value with unit (secrets redacted) and source.
+    public static func rows(_ effective: EffectiveSettings) -> [(key: String, value: String, source: String)] {
+        SettingDescriptor.all.map { descriptor in
+            let value = descriptor.value(in: effective.settings)
+            let shown = value.isNull ? "<unset>" : descriptor.display(value)
+            let unit = descriptor.unit.map { value.isNull ? "" : " \($0)" } ?? ""
+            return (descriptor.key, shown + unit, effective.source(of: descriptor.key).description)
         }
     }
 
