@@ -26,29 +26,32 @@ let package = Package(
     ],
     targets: [
         // ---- C boundary: system libraries (module map + shim.h, nothing else) ----
-        system("CPulse", pkgConfig: "libpulse-simple", apt: ["libpulse-dev"]),
+        // libpulse's and webrtc-audio-processing's pkg-config files carry -D/-pthread flags that
+        // SwiftPM refuses (a warning on every build), so these two are found without pkg-config:
+        // the headers are in /usr/include and the module maps name the libraries.
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         system("COpus", pkgConfig: "opus", apt: ["libopus-dev"]),
         system("COpusFile", pkgConfig: "opusfile", apt: ["libopusfile-dev"]),
         system("CMpg123", pkgConfig: "libmpg123", apt: ["libmpg123-dev"]),
         system("CSoxr", pkgConfig: "soxr", apt: ["libsoxr-dev"]),
         system("CEspeakNG", pkgConfig: "espeak-ng", apt: ["libespeak-ng-dev"]),
-        system(
-            "CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing",
-            apt: ["libwebrtc-audio-processing-dev"]),
+        .systemLibrary(name: "CWebRTCAudioProcessing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         system("CPocketSphinx", pkgConfig: "pocketsphinx", apt: ["libpocketsphinx-dev"]),
         system("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
         system("CLibWebSockets", pkgConfig: "libwebsockets", apt: ["libwebsockets-dev"]),
 
         // ---- C boundary: shims where Swift cannot call the API itself ----
         // WebRTC APM 0.3 is pure-virtual C++: an extern "C" create/process/destroy surface.
-        // SwiftPM drops pkg-config's -D flags, so the two defines are restated here.
+        // The include path and the two defines pkg-config would give are stated here.
         .target(
             name: "CAudioProcessing",
             dependencies: ["CWebRTCAudioProcessing"],
             cxxSettings: [
                 .define("WEBRTC_POSIX"),
                 .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD"),
-            ]
+                .unsafeFlags(["-I/usr/include/webrtc_audio_processing"]),
+            ],
+            linkerSettings: [.linkedLibrary("webrtc_audio_processing")]
         ),
         // opus_encoder_ctl is C-variadic: fixed-argument setters.
         .target(name: "COpusControl", dependencies: ["COpus"]),
