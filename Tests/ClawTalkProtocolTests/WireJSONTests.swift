@@ -149,7 +149,7 @@ struct WireJSONTests {
 
     @Test("Codable bridge round-trips through JSONEncoder/JSONDecoder")
     func codable() throws {
-        let value: WireJSON = ["a": [1, 2.5, "x", nil, true], "b": ["c": "d"]]
+        let value: WireJSON = ["a": [1, 2.5, "x", .null, true], "b": ["c": "d"]]
         let data = try JSONEncoder().encode(value)
         let back = try JSONDecoder().decode(WireJSON.self, from: data)
         #expect(back == value)

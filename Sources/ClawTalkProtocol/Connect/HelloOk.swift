@@ -42,7 +42,7 @@ public struct HelloOk: Sendable, Hashable, Encodable {
         let policy = try Policy(json: reader["policy"])
         self.init(
             protocolVersion: try reader.requiredInt("protocol"), server: Server(json: reader["server"]),
-            features: Features(json: reader["features"]), snapshot: reader["snapshot"].flatMap { $0.isNull ? nil : $0 },
+            features: Features(json: reader["features"]), snapshot: reader["snapshot"].nonNull,
             auth: reader["auth"].flatMap(Auth.init(json:)), policy: policy)
     }
 

@@ -30,7 +30,7 @@ public struct ErrorShape: Error, Sendable, Hashable, Encodable, CustomStringConv
         let reader = try PayloadReader(json, what: "error")
         self.init(
             code: reader.string("code") ?? "", message: reader.string("message") ?? "",
-            details: reader["details"].flatMap { $0.isNull ? nil : $0 }, retryable: reader.bool("retryable"),
+            details: reader["details"].nonNull, retryable: reader.bool("retryable"),
             retryAfterMs: reader.int("retryAfterMs").flatMap { $0 >= 0 ? $0 : nil })
     }
 

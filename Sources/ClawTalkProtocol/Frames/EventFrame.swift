@@ -28,7 +28,7 @@ public struct EventFrame: Sendable, Hashable {
         guard let event = object["event"]?.stringValue else { throw .malformedFrame("event without name") }
         let seq = object["seq"]?.intValue.flatMap { $0 >= 0 ? $0 : nil }
         self.init(
-            event: event, payload: object["payload"].flatMap { $0.isNull ? nil : $0 }, seq: seq,
+            event: event, payload: object["payload"].nonNull, seq: seq,
             stateVersion: object["stateVersion"].flatMap(StateVersion.init(json:)))
     }
 

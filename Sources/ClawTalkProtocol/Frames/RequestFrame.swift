@@ -29,7 +29,7 @@ public struct RequestFrame: Sendable, Hashable {
         guard let method = object["method"]?.stringValue, !method.isEmpty else {
             throw .malformedFrame("request without method")
         }
-        self.init(id: id, method: method, params: object["params"].flatMap { $0.isNull ? nil : $0 })
+        self.init(id: id, method: method, params: object["params"].nonNull)
     }
 
     /// The frame as JSON, keys in order `type, id, method, params`.

@@ -27,7 +27,7 @@ public struct ResponseFrame: Sendable, Hashable {
         guard let id = object["id"]?.stringValue else { throw .malformedFrame("response without id") }
         guard let ok = object["ok"]?.boolValue else { throw .malformedFrame("response without ok") }
         let error = object["error"].flatMap { try? ErrorShape(json: $0) }
-        self.init(id: id, ok: ok, payload: object["payload"].flatMap { $0.isNull ? nil : $0 }, error: error)
+        self.init(id: id, ok: ok, payload: object["payload"].nonNull, error: error)
     }
 
     /// The frame as JSON, keys in order `type, id, ok, payload, error`.

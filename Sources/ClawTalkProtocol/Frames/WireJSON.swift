@@ -118,6 +118,14 @@ extension WireJSON {
     }
 }
 
+extension Optional where Wrapped == WireJSON {
+    /// The value unless it is absent or JSON `null`.
+    public var nonNull: WireJSON? {
+        guard case .some(let value) = self, !value.isNull else { return .none }
+        return value
+    }
+}
+
 extension WireJSON: Equatable {
     /// Semantic equality: numbers compare by value across `integer`/`number`, objects by members.
     public static func == (lhs: WireJSON, rhs: WireJSON) -> Bool {
@@ -165,12 +173,12 @@ extension WireJSON: Hashable {
     }
 }
 
-extension WireJSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+// Deliberately not ExpressibleByNilLiteral: `cond ? nil : value` would silently build `.null`
+// instead of an absent optional.
+extension WireJSON: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    /// `nil` literal: JSON `null`.
-    public init(nilLiteral: ()) { self = .null }
     /// Boolean literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// Integer literal.
