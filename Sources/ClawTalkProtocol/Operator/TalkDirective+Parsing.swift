@@ -5,9 +5,8 @@ extension TalkDirective {
     /// and parses as a JSON object; then that line, the blank lines before it and one blank
     /// line after it are removed. Otherwise the reply is returned unchanged with no directive.
     public static func parse(reply: String) -> (directive: TalkDirective?, text: String) {
-        let lines = reply.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
-        }
+        // "\r\n" is one Character in Swift, so both separators are listed.
+        let lines = reply.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         guard let index = lines.firstIndex(where: { !String($0).trimmingWhitespace().isEmpty }) else {
             return (nil, reply)
         }
