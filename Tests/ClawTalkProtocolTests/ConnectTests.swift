@@ -23,7 +23,8 @@ struct ConnectTests {
             caps: [.talk, .voiceWake], permissions: [.microphone: true, .speechRecognition: true],
             auth: .deviceToken(Vector.deviceToken),
             device: DeviceProof(
-                id: Vector.deviceId, publicKey: Vector.publicKey, signature: Vector.signatureV3, signedAt: Vector.signedAt,
+                id: Vector.deviceId, publicKey: Vector.publicKey, signature: Vector.signatureV3,
+                signedAt: Vector.signedAt,
                 nonce: Vector.nonce),
             locale: "en-US")
     }
@@ -31,11 +32,15 @@ struct ConnectTests {
     /// Fails on any key outside the allowed set, at every level of connect params.
     static func checkClosedKeySet(_ params: WireJSON, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let object = try #require(params.objectValue, sourceLocation: sourceLocation)
-        #expect(Set(object.keys).isSubset(of: allowedParams), "extra params keys: \(Set(object.keys).subtracting(allowedParams))", sourceLocation: sourceLocation)
+        #expect(
+            Set(object.keys).isSubset(of: allowedParams),
+            "extra params keys: \(Set(object.keys).subtracting(allowedParams))", sourceLocation: sourceLocation)
         let client = try #require(object["client"]?.objectValue, sourceLocation: sourceLocation)
         #expect(Set(client.keys).isSubset(of: allowedClient), "extra client keys", sourceLocation: sourceLocation)
         if let device = object["device"] {
-            #expect(Set(try #require(device.objectValue).keys) == allowedDevice, "device keys", sourceLocation: sourceLocation)
+            #expect(
+                Set(try #require(device.objectValue).keys) == allowedDevice, "device keys",
+                sourceLocation: sourceLocation)
         }
         if let auth = object["auth"] {
             let keys = Set(try #require(auth.objectValue).keys)
@@ -43,7 +48,9 @@ struct ConnectTests {
             #expect(keys.count == 1, "exactly one credential", sourceLocation: sourceLocation)
         }
         if let permissions = object["permissions"] {
-            #expect(Set(try #require(permissions.objectValue).keys).isSubset(of: allowedPermissions), sourceLocation: sourceLocation)
+            #expect(
+                Set(try #require(permissions.objectValue).keys).isSubset(of: allowedPermissions),
+                sourceLocation: sourceLocation)
         }
         #expect(!params.containsNull, "no nulls", sourceLocation: sourceLocation)
         #expect(!params.encodedString().contains(#":"""#), "no empty strings", sourceLocation: sourceLocation)
@@ -112,14 +119,18 @@ struct ConnectTests {
     @Test("minimal node connect omits every optional, keeps role and empty scopes")
     func minimalNode() throws {
         let params = ConnectParams.node(
-            version: "0.2.0", displayName: "", modelIdentifier: "", instanceId: "", permissions: [:], auth: ConnectAuth(token: ""),
+            version: "0.2.0", displayName: "", modelIdentifier: "", instanceId: "", permissions: [:],
+            auth: ConnectAuth(token: ""),
             locale: "")
         let wire = try WireJSON(encoding: params)
         try Self.checkClosedKeySet(wire)
         #expect(
             Set(try #require(wire.objectValue).keys)
                 == ["minProtocol", "maxProtocol", "client", "caps", "commands", "role", "scopes", "userAgent"])
-        #expect(Set(try #require(wire["client"]?.objectValue).keys) == ["id", "version", "platform", "deviceFamily", "mode"])
+        #expect(
+            Set(try #require(wire["client"]?.objectValue).keys) == [
+                "id", "version", "platform", "deviceFamily", "mode",
+            ])
         #expect(wire["role"] == "node")
         #expect(wire["scopes"] == .array([]))
         #expect(wire["caps"] == ["talk"])
@@ -198,20 +209,22 @@ struct ConnectTests {
         var testDescription: String { payload }
     }
 
-    @Test("connect.challenge: nonce trimmed once, ts only when an integer", arguments: [
-        ChallengeCase(payload: #"{"nonce":"abc","ts":1754640000000}"#, nonce: "abc", ts: 1_754_640_000_000),
-        ChallengeCase(payload: #"{"nonce":"  abc \n","ts":5}"#, nonce: "abc", ts: 5),
-        ChallengeCase(payload: "{\"nonce\":\"\\u00a0abc\\u2028\"}", nonce: "abc", ts: nil),
-        ChallengeCase(payload: #"{"nonce":"abc","ts":"1754640000000"}"#, nonce: "abc", ts: nil),
-        ChallengeCase(payload: #"{"nonce":"abc","ts":1754640000000.5}"#, nonce: "abc", ts: nil),
-        ChallengeCase(payload: #"{"nonce":"abc","ts":1754640000000.0}"#, nonce: "abc", ts: 1_754_640_000_000),
-        ChallengeCase(payload: #"{"nonce":"abc","extra":true}"#, nonce: "abc", ts: nil),
-        ChallengeCase(payload: #"{"nonce":"   "}"#, nonce: nil, ts: nil),
-        ChallengeCase(payload: #"{"nonce":""}"#, nonce: nil, ts: nil),
-        ChallengeCase(payload: #"{"nonce":42}"#, nonce: nil, ts: nil),
-        ChallengeCase(payload: #"{"ts":5}"#, nonce: nil, ts: nil),
-        ChallengeCase(payload: #"[]"#, nonce: nil, ts: nil),
-    ])
+    @Test(
+        "connect.challenge: nonce trimmed once, ts only when an integer",
+        arguments: [
+            ChallengeCase(payload: #"{"nonce":"abc","ts":1754640000000}"#, nonce: "abc", ts: 1_754_640_000_000),
+            ChallengeCase(payload: #"{"nonce":"  abc \n","ts":5}"#, nonce: "abc", ts: 5),
+            ChallengeCase(payload: "{\"nonce\":\"\\u00a0abc\\u2028\"}", nonce: "abc", ts: nil),
+            ChallengeCase(payload: #"{"nonce":"abc","ts":"1754640000000"}"#, nonce: "abc", ts: nil),
+            ChallengeCase(payload: #"{"nonce":"abc","ts":1754640000000.5}"#, nonce: "abc", ts: nil),
+            ChallengeCase(payload: #"{"nonce":"abc","ts":1754640000000.0}"#, nonce: "abc", ts: 1_754_640_000_000),
+            ChallengeCase(payload: #"{"nonce":"abc","extra":true}"#, nonce: "abc", ts: nil),
+            ChallengeCase(payload: #"{"nonce":"   "}"#, nonce: nil, ts: nil),
+            ChallengeCase(payload: #"{"nonce":""}"#, nonce: nil, ts: nil),
+            ChallengeCase(payload: #"{"nonce":42}"#, nonce: nil, ts: nil),
+            ChallengeCase(payload: #"{"ts":5}"#, nonce: nil, ts: nil),
+            ChallengeCase(payload: #"[]"#, nonce: nil, ts: nil),
+        ])
     func challenge(testCase: ChallengeCase) throws {
         let json = try WireJSON(parsing: testCase.payload)
         if let nonce = testCase.nonce {
@@ -250,8 +263,14 @@ struct ConnectTests {
         #expect(hello.auth?.issuedAtMs == 1_754_640_000_123)
         #expect(
             hello.auth?.deviceTokens
-                == [HelloOk.IssuedDeviceToken(deviceToken: "dtok_operator_example", role: "operator", scopes: ["operator.read"], issuedAtMs: 1_754_640_000_124)])
-        #expect(hello.policy == HelloOk.Policy(maxPayload: 26_214_400, maxBufferedBytes: 52_428_800, tickIntervalMs: 30_000))
+                == [
+                    HelloOk.IssuedDeviceToken(
+                        deviceToken: "dtok_operator_example", role: "operator", scopes: ["operator.read"],
+                        issuedAtMs: 1_754_640_000_124)
+                ])
+        #expect(
+            hello.policy == HelloOk.Policy(maxPayload: 26_214_400, maxBufferedBytes: 52_428_800, tickIntervalMs: 30_000)
+        )
         #expect(hello.policy.watchdogMs == 60_000)
         #expect(hello.snapshot?["futureField"] == true)
     }
@@ -259,7 +278,10 @@ struct ConnectTests {
     @Test("hello-ok: old servers without auth/features, and required fields")
     func helloOkMinimal() throws {
         let minimal = try HelloOk(
-            json: ["type": "hello-ok", "protocol": 3, "policy": ["maxPayload": 524_288, "maxBufferedBytes": 1_572_864, "tickIntervalMs": 15_000]])
+            json: [
+                "type": "hello-ok", "protocol": 3,
+                "policy": ["maxPayload": 524_288, "maxBufferedBytes": 1_572_864, "tickIntervalMs": 15_000],
+            ])
         #expect(minimal.auth == nil)
         #expect(minimal.features.methods.isEmpty)
         #expect(minimal.server.version == "")
@@ -270,7 +292,10 @@ struct ConnectTests {
             try HelloOk(json: ["protocol": 4, "policy": ["maxPayload": 1, "maxBufferedBytes": 1]])
         }
         #expect(throws: ProtocolError.self) {
-            try HelloOk(json: ["type": "hello-nope", "protocol": 4, "policy": ["maxPayload": 1, "maxBufferedBytes": 1, "tickIntervalMs": 1]])
+            try HelloOk(json: [
+                "type": "hello-nope", "protocol": 4,
+                "policy": ["maxPayload": 1, "maxBufferedBytes": 1, "tickIntervalMs": 1],
+            ])
         }
         #expect(throws: ProtocolError.self) {
             try HelloOk(json: ["policy": ["maxPayload": 1, "maxBufferedBytes": 1, "tickIntervalMs": 1]])

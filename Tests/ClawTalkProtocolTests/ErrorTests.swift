@@ -33,7 +33,10 @@ struct ErrorTests {
     @Test("unknown codes stay raw")
     func unknownCodes() throws {
         let shape = try ErrorShape(
-            json: ["code": "BRAND_NEW", "message": "m", "details": ["code": "AUTH_FUTURE", "recommendedNextStep": "dance"]])
+            json: [
+                "code": "BRAND_NEW", "message": "m",
+                "details": ["code": "AUTH_FUTURE", "recommendedNextStep": "dance"],
+            ])
         #expect(shape.gatewayCode == nil)
         #expect(shape.code == "BRAND_NEW")
         #expect(shape.detailCode == "AUTH_FUTURE")
@@ -51,7 +54,9 @@ struct ErrorTests {
         let shape = try ErrorShape(
             json: [
                 "code": "FORBIDDEN", "message": "missing scope: operator.write",
-                "details": ["code": "MISSING_SCOPE", "missingScope": "operator.write", "requiredScopes": ["operator.write"]],
+                "details": [
+                    "code": "MISSING_SCOPE", "missingScope": "operator.write", "requiredScopes": ["operator.write"],
+                ],
             ])
         #expect(shape.isMissingScope)
         #expect(shape.missingScope == "operator.write")
@@ -62,8 +67,10 @@ struct ErrorTests {
     @Test("every §3 connect detail code is known")
     func allDetailCodes() {
         let spec = [
-            "AUTH_REQUIRED", "AUTH_UNAUTHORIZED", "AUTH_TOKEN_MISSING", "AUTH_TOKEN_MISMATCH", "AUTH_TOKEN_NOT_CONFIGURED",
-            "AUTH_PASSWORD_MISSING", "AUTH_PASSWORD_MISMATCH", "AUTH_PASSWORD_NOT_CONFIGURED", "AUTH_BOOTSTRAP_TOKEN_INVALID",
+            "AUTH_REQUIRED", "AUTH_UNAUTHORIZED", "AUTH_TOKEN_MISSING", "AUTH_TOKEN_MISMATCH",
+            "AUTH_TOKEN_NOT_CONFIGURED",
+            "AUTH_PASSWORD_MISSING", "AUTH_PASSWORD_MISMATCH", "AUTH_PASSWORD_NOT_CONFIGURED",
+            "AUTH_BOOTSTRAP_TOKEN_INVALID",
             "AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_SCOPE_MISMATCH", "AUTH_RATE_LIMITED", "AUTH_TAILSCALE_IDENTITY_MISSING",
             "AUTH_TAILSCALE_PROXY_MISSING", "AUTH_TAILSCALE_WHOIS_FAILED", "AUTH_TAILSCALE_IDENTITY_MISMATCH",
             "AUTH_IDENTITY_HEADER_REQUIRED", "AUTH_VERIFIED_USER_REQUIRED", "AUTHENTICATED_PROFILE_UNAVAILABLE",
@@ -78,14 +85,16 @@ struct ErrorTests {
         #expect(
             Set(GatewayErrorCode.allCases.map(\.rawValue))
                 == [
-                    "NOT_LINKED", "NOT_PAIRED", "AGENT_TIMEOUT", "AGENT_RESULT_NOT_FOUND", "INVALID_REQUEST", "FORBIDDEN",
+                    "NOT_LINKED", "NOT_PAIRED", "AGENT_TIMEOUT", "AGENT_RESULT_NOT_FOUND", "INVALID_REQUEST",
+                    "FORBIDDEN",
                     "APPROVAL_NOT_FOUND", "UNAVAILABLE",
                 ])
     }
 
     static let pauseSet: Set<String> = [
         "AUTH_TOKEN_MISSING", "AUTH_TOKEN_NOT_CONFIGURED", "AUTH_PASSWORD_MISSING", "AUTH_PASSWORD_MISMATCH",
-        "AUTH_PASSWORD_NOT_CONFIGURED", "AUTH_BOOTSTRAP_TOKEN_INVALID", "AUTH_DEVICE_TOKEN_MISMATCH", "AUTH_TOKEN_MISMATCH",
+        "AUTH_PASSWORD_NOT_CONFIGURED", "AUTH_BOOTSTRAP_TOKEN_INVALID", "AUTH_DEVICE_TOKEN_MISMATCH",
+        "AUTH_TOKEN_MISMATCH",
         "AUTH_SCOPE_MISMATCH", "AUTH_VERIFIED_USER_REQUIRED", "PAIRING_REQUIRED", "PAIRING_EXPIRED", "PAIRING_REJECTED",
         "DEVICE_IDENTITY_REQUIRED", "DEVICE_AUTH_SIGNATURE_INVALID", "PROTOCOL_MISMATCH", "CLIENT_VERSION_MISMATCH",
     ]
@@ -105,20 +114,30 @@ struct ErrorTests {
         var testDescription: String { "\(details.encodedString()) retryable=\(String(describing: retryable))" }
     }
 
-    @Test("PAIRING_REQUIRED pauses unless a retry hint is present", arguments: [
-        PairingCase(details: ["code": "PAIRING_REQUIRED", "requestId": "r-1"], retryable: nil, pauses: true),
-        PairingCase(details: ["code": "PAIRING_REQUIRED", "recommendedNextStep": "wait_then_retry"], retryable: nil, pauses: false),
-        PairingCase(details: ["code": "PAIRING_REQUIRED"], retryable: true, pauses: false),
-        PairingCase(details: ["code": "PAIRING_REQUIRED", "pauseReconnect": false], retryable: nil, pauses: false),
-        PairingCase(details: ["code": "PAIRING_REQUIRED", "pauseReconnect": true], retryable: nil, pauses: true),
-        PairingCase(details: ["code": "PAIRING_REQUIRED"], retryable: false, pauses: true),
-        PairingCase(details: ["code": "PAIRING_EXPIRED", "recommendedNextStep": "wait_then_retry"], retryable: nil, pauses: false),
-        PairingCase(details: ["code": "PAIRING_EXPIRED"], retryable: nil, pauses: true),
-        PairingCase(details: ["code": "PAIRING_REJECTED", "recommendedNextStep": "wait_then_retry"], retryable: nil, pauses: true),
-    ])
+    @Test(
+        "PAIRING_REQUIRED pauses unless a retry hint is present",
+        arguments: [
+            PairingCase(details: ["code": "PAIRING_REQUIRED", "requestId": "r-1"], retryable: nil, pauses: true),
+            PairingCase(
+                details: ["code": "PAIRING_REQUIRED", "recommendedNextStep": "wait_then_retry"], retryable: nil,
+                pauses: false),
+            PairingCase(details: ["code": "PAIRING_REQUIRED"], retryable: true, pauses: false),
+            PairingCase(details: ["code": "PAIRING_REQUIRED", "pauseReconnect": false], retryable: nil, pauses: false),
+            PairingCase(details: ["code": "PAIRING_REQUIRED", "pauseReconnect": true], retryable: nil, pauses: true),
+            PairingCase(details: ["code": "PAIRING_REQUIRED"], retryable: false, pauses: true),
+            PairingCase(
+                details: ["code": "PAIRING_EXPIRED", "recommendedNextStep": "wait_then_retry"], retryable: nil,
+                pauses: false),
+            PairingCase(details: ["code": "PAIRING_EXPIRED"], retryable: nil, pauses: true),
+            PairingCase(
+                details: ["code": "PAIRING_REJECTED", "recommendedNextStep": "wait_then_retry"], retryable: nil,
+                pauses: true),
+        ])
     func pairing(testCase: PairingCase) {
         let rejection = ConnectRejection(
-            ErrorShape(code: "NOT_PAIRED", message: "pairing required", details: testCase.details, retryable: testCase.retryable))
+            ErrorShape(
+                code: "NOT_PAIRED", message: "pairing required", details: testCase.details,
+                retryable: testCase.retryable))
         #expect(rejection.pausesReconnect == testCase.pauses)
     }
 
@@ -147,25 +166,32 @@ struct ErrorTests {
         #expect(rejection.approvalCommand == "openclaw devices approve abc")
     }
 
-    @Test("request ids are validated before building a command", arguments: [
-        ("r-9c1", true), ("A", true), ("a.b_c:d-e", true), (String(repeating: "a", count: 128), true),
-        (String(repeating: "a", count: 129), false), ("", false), ("-r", false), ("r 1", false), ("r;rm -rf /", false),
-        ("r$(x)", false), ("é", false),
-    ])
+    @Test(
+        "request ids are validated before building a command",
+        arguments: [
+            ("r-9c1", true), ("A", true), ("a.b_c:d-e", true), (String(repeating: "a", count: 128), true),
+            (String(repeating: "a", count: 129), false), ("", false), ("-r", false), ("r 1", false),
+            ("r;rm -rf /", false),
+            ("r$(x)", false), ("é", false),
+        ])
     func requestIdValidation(id: String, valid: Bool) {
         #expect(ConnectRejection.isValidRequestId(id) == valid)
         let rejection = ConnectRejection(
-            ErrorShape(code: "NOT_PAIRED", message: "m", details: ["code": "PAIRING_REQUIRED", "requestId": .string(id)]))
+            ErrorShape(
+                code: "NOT_PAIRED", message: "m", details: ["code": "PAIRING_REQUIRED", "requestId": .string(id)]))
         #expect((rejection.approvalCommand != nil) == valid)
     }
 
-    @Test("gateway starting: retryAfterMs clamped to 100–2000, default 500", arguments: [
-        (Int?.none, 500), (50, 100), (100, 100), (750, 750), (2000, 2000), (9000, 2000),
-    ])
+    @Test(
+        "gateway starting: retryAfterMs clamped to 100–2000, default 500",
+        arguments: [
+            (Int?.none, 500), (50, 100), (100, 100), (750, 750), (2000, 2000), (9000, 2000),
+        ])
     func startup(hint: Int?, expected: Int) {
         let rejection = ConnectRejection(
             ErrorShape(
-                code: "UNAVAILABLE", message: "gateway starting", details: ["reason": "startup-sidecars"], retryable: true,
+                code: "UNAVAILABLE", message: "gateway starting", details: ["reason": "startup-sidecars"],
+                retryable: true,
                 retryAfterMs: hint))
         #expect(rejection.isStartingUp)
         #expect(rejection.isRetryable)
@@ -177,7 +203,8 @@ struct ErrorTests {
     func startupVariants() {
         let byFlag = ConnectRejection(ErrorShape(code: "UNAVAILABLE", message: "m", retryable: true))
         #expect(byFlag.isStartingUp)
-        let byReason = ConnectRejection(ErrorShape(code: "UNAVAILABLE", message: "m", details: ["reason": "startup-sidecars"]))
+        let byReason = ConnectRejection(
+            ErrorShape(code: "UNAVAILABLE", message: "m", details: ["reason": "startup-sidecars"]))
         #expect(byReason.isStartingUp)
         let neither = ConnectRejection(ErrorShape(code: "UNAVAILABLE", message: "m"))
         #expect(!neither.isStartingUp)
@@ -187,7 +214,8 @@ struct ErrorTests {
     @Test("rate limit: never pauses, passes the hint through unclamped")
     func rateLimited() {
         let rejection = ConnectRejection(
-            ErrorShape(code: "INVALID_REQUEST", message: "m", details: ["code": "AUTH_RATE_LIMITED"], retryAfterMs: 90_000))
+            ErrorShape(
+                code: "INVALID_REQUEST", message: "m", details: ["code": "AUTH_RATE_LIMITED"], retryAfterMs: 90_000))
         #expect(rejection.isRateLimited)
         #expect(!rejection.pausesReconnect)
         #expect(rejection.isRetryable)
@@ -199,7 +227,10 @@ struct ErrorTests {
         let rejection = ConnectRejection(
             ErrorShape(
                 code: "INVALID_REQUEST", message: "m",
-                details: ["code": "AUTH_TOKEN_MISMATCH", "canRetryWithDeviceToken": true, "recommendedNextStep": "retry_with_device_token"]))
+                details: [
+                    "code": "AUTH_TOKEN_MISMATCH", "canRetryWithDeviceToken": true,
+                    "recommendedNextStep": "retry_with_device_token",
+                ]))
         #expect(rejection.canRetryWithDeviceToken)
         #expect(rejection.recommendedNextStep == .retryWithDeviceToken)
         #expect(rejection.pausesReconnect)  // after the single retry, per §15

@@ -14,7 +14,8 @@ struct FrameTests {
         #expect(response == .response(ResponseFrame(id: "a", ok: true, payload: ["y": 2])))
 
         let event = try GatewayFrame.decode(
-            text: #"{"type":"event","event":"tick","payload":{"ts":5},"seq":7,"stateVersion":{"presence":1,"health":2}}"#)
+            text:
+                #"{"type":"event","event":"tick","payload":{"ts":5},"seq":7,"stateVersion":{"presence":1,"health":2}}"#)
         guard case .event(let frame) = event else {
             Issue.record("expected an event")
             return
@@ -42,17 +43,19 @@ struct FrameTests {
         #expect(frame == .unknown(type: type))
     }
 
-    @Test("malformed frames throw malformedFrame with a short reason", arguments: [
-        ("@not json", "unexpected character"),
-        ("[1,2]", "expected a JSON object"),
-        (#"{"id":"x"}"#, "missing frame type"),
-        (#"{"type":5}"#, "missing frame type"),
-        (#"{"type":"res","ok":true}"#, "response without id"),
-        (#"{"type":"res","id":"x"}"#, "response without ok"),
-        (#"{"type":"event","payload":{}}"#, "event without name"),
-        (#"{"type":"req","id":"","method":"m"}"#, "request without id"),
-        (#"{"type":"req","id":"x"}"#, "request without method"),
-    ])
+    @Test(
+        "malformed frames throw malformedFrame with a short reason",
+        arguments: [
+            ("@not json", "unexpected character"),
+            ("[1,2]", "expected a JSON object"),
+            (#"{"id":"x"}"#, "missing frame type"),
+            (#"{"type":5}"#, "missing frame type"),
+            (#"{"type":"res","ok":true}"#, "response without id"),
+            (#"{"type":"res","id":"x"}"#, "response without ok"),
+            (#"{"type":"event","payload":{}}"#, "event without name"),
+            (#"{"type":"req","id":"","method":"m"}"#, "request without id"),
+            (#"{"type":"req","id":"x"}"#, "request without method"),
+        ])
     func malformed(text: String, reason: String) {
         #expect {
             try GatewayFrame.decode(text: text)
@@ -100,7 +103,10 @@ struct FrameTests {
         let first = try RequestFrame(id: "1", method: "chat.send", encoding: params).encodedText()
         let second = try RequestFrame(id: "1", method: "chat.send", encoding: params).encodedText()
         #expect(first == second)
-        #expect(first.contains(#""params":{"idempotencyKey":"k","message":"hi","sessionKey":"main","thinking":"low","timeoutMs":30000}"#))
+        #expect(
+            first.contains(
+                #""params":{"idempotencyKey":"k","message":"hi","sessionKey":"main","thinking":"low","timeoutMs":30000}"#
+            ))
     }
 
     @Test("size-checked encoding refuses oversize frames")
@@ -116,9 +122,12 @@ struct FrameTests {
     @Test("response and event frames round-trip")
     func roundTrips() throws {
         let response = ResponseFrame(
-            id: "r", ok: false, error: ErrorShape(code: "UNAVAILABLE", message: "m", details: ["reason": "x"], retryable: true, retryAfterMs: 500))
+            id: "r", ok: false,
+            error: ErrorShape(
+                code: "UNAVAILABLE", message: "m", details: ["reason": "x"], retryable: true, retryAfterMs: 500))
         #expect(try GatewayFrame.decode(text: response.encodedText()) == .response(response))
-        let event = EventFrame(event: "chat", payload: ["runId": "r"], seq: 3, stateVersion: StateVersion(presence: 1, health: nil))
+        let event = EventFrame(
+            event: "chat", payload: ["runId": "r"], seq: 3, stateVersion: StateVersion(presence: 1, health: nil))
         #expect(try GatewayFrame.decode(text: event.encodedText()) == .event(event))
     }
 

@@ -8,15 +8,19 @@ struct OperatorTests {
     @Test("golden: chat.send request")
     func chatSendGolden() throws {
         let params = ChatSendParams(
-            sessionKey: "main", message: "what's on my calendar", idempotencyKey: "1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6")
-        let frame = try RequestFrame(id: "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f", method: OperatorMethod.chatSend.rawValue, encoding: params)
+            sessionKey: "main", message: "what's on my calendar", idempotencyKey: "1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6"
+        )
+        let frame = try RequestFrame(
+            id: "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f", method: OperatorMethod.chatSend.rawValue, encoding: params)
         #expect(try WireJSON(parsing: frame.encodedText()) == (try Fixture.json("chat-send")))
         #expect(WireID.isLowercaseUUIDv4(ChatSendParams(sessionKey: "s", message: "m").idempotencyKey))
     }
 
     @Test("chat.send result is lenient")
     func chatSendResult() {
-        #expect(ChatSendResult(json: ["runId": "r1", "status": "started", "extra": 1]) == ChatSendResult(runId: "r1", status: "started"))
+        #expect(
+            ChatSendResult(json: ["runId": "r1", "status": "started", "extra": 1])
+                == ChatSendResult(runId: "r1", status: "started"))
         #expect(ChatSendResult(json: ["status": "ok"]).runId == nil)
         #expect(ChatSendResult(json: nil).runId == nil)
     }
@@ -35,7 +39,9 @@ struct OperatorTests {
         #expect(event.message?.role == "assistant")
         #expect(event.text == "Hello world.!")
 
-        let stringContent = try ChatEvent(json: ["runId": "r", "sessionKey": "s", "state": "delta", "message": ["role": "assistant", "content": "Hi"]])
+        let stringContent = try ChatEvent(json: [
+            "runId": "r", "sessionKey": "s", "state": "delta", "message": ["role": "assistant", "content": "Hi"],
+        ])
         #expect(stringContent.text == "Hi")
         #expect(stringContent.chatState?.isTerminal == false)
 
@@ -55,16 +61,32 @@ struct OperatorTests {
         var testDescription: String { payload }
     }
 
-    @Test("agent event: assistant text and lifecycle end", arguments: [
-        AgentCase(payload: #"{"runId":"r","stream":"assistant","data":{"text":"Hi"}}"#, lifecycleEnd: false, assistantText: "Hi"),
-        AgentCase(payload: #"{"runId":"r","stream":"lifecycle","data":{"phase":"end"}}"#, lifecycleEnd: true, assistantText: nil),
-        AgentCase(payload: #"{"runId":"r","stream":"lifecycle","data":{"status":"ok"}}"#, lifecycleEnd: true, assistantText: nil),
-        AgentCase(payload: #"{"runId":"r","stream":"lifecycle","phase":"end"}"#, lifecycleEnd: true, assistantText: nil),
-        AgentCase(payload: #"{"runId":"r","stream":"lifecycle","status":"ok","data":{}}"#, lifecycleEnd: true, assistantText: nil),
-        AgentCase(payload: #"{"runId":"r","stream":"lifecycle","data":{"phase":"start"}}"#, lifecycleEnd: false, assistantText: nil),
-        AgentCase(payload: #"{"runId":"r","stream":"tool","data":{"phase":"end"}}"#, lifecycleEnd: false, assistantText: nil),
-        AgentCase(payload: #"{"runId":"r","stream":"assistant","data":"oops"}"#, lifecycleEnd: false, assistantText: nil),
-    ])
+    @Test(
+        "agent event: assistant text and lifecycle end",
+        arguments: [
+            AgentCase(
+                payload: #"{"runId":"r","stream":"assistant","data":{"text":"Hi"}}"#, lifecycleEnd: false,
+                assistantText: "Hi"),
+            AgentCase(
+                payload: #"{"runId":"r","stream":"lifecycle","data":{"phase":"end"}}"#, lifecycleEnd: true,
+                assistantText: nil),
+            AgentCase(
+                payload: #"{"runId":"r","stream":"lifecycle","data":{"status":"ok"}}"#, lifecycleEnd: true,
+                assistantText: nil),
+            AgentCase(
+                payload: #"{"runId":"r","stream":"lifecycle","phase":"end"}"#, lifecycleEnd: true, assistantText: nil),
+            AgentCase(
+                payload: #"{"runId":"r","stream":"lifecycle","status":"ok","data":{}}"#, lifecycleEnd: true,
+                assistantText: nil),
+            AgentCase(
+                payload: #"{"runId":"r","stream":"lifecycle","data":{"phase":"start"}}"#, lifecycleEnd: false,
+                assistantText: nil),
+            AgentCase(
+                payload: #"{"runId":"r","stream":"tool","data":{"phase":"end"}}"#, lifecycleEnd: false,
+                assistantText: nil),
+            AgentCase(
+                payload: #"{"runId":"r","stream":"assistant","data":"oops"}"#, lifecycleEnd: false, assistantText: nil),
+        ])
     func agentEvent(testCase: AgentCase) throws {
         let event = try AgentEvent(json: WireJSON(parsing: testCase.payload))
         #expect(event.isLifecycleEnd == testCase.lifecycleEnd)
@@ -74,7 +96,8 @@ struct OperatorTests {
     @Test("golden: talk.speak params (§7.1 closed set)")
     func talkSpeakGolden() throws {
         let params = TalkSpeakParams(
-            text: "Hello there.", voiceId: "21m00Tcm4TlvDq8ikWAM", modelId: "eleven_v3", outputFormat: "pcm_24000", speed: 1.0,
+            text: "Hello there.", voiceId: "21m00Tcm4TlvDq8ikWAM", modelId: "eleven_v3", outputFormat: "pcm_24000",
+            speed: 1.0,
             rateWpm: 175, stability: 0.5, similarity: 0.75, style: 0, speakerBoost: true, seed: 42, normalize: "auto",
             language: "en", latencyTier: 2)
         let wire = try WireJSON(encoding: params)
@@ -92,7 +115,9 @@ struct OperatorTests {
         #expect(try WireJSON(encoding: TTSSpeakParams(text: "Hi")).encodedString() == #"{"text":"Hi"}"#)
     }
 
-    @Test("talk.speak timeout formula", arguments: [(0, 30_000), (100, 30_000), (250, 35_000), (500, 65_000), (1_000, 95_000), (100_000, 95_000)])
+    @Test(
+        "talk.speak timeout formula",
+        arguments: [(0, 30_000), (100, 30_000), (250, 35_000), (500, 65_000), (1_000, 95_000), (100_000, 95_000)])
     func talkSpeakTimeout(characters: Int, expected: Int) {
         #expect(TalkSpeakParams.timeoutMs(forCharacterCount: characters) == expected)
     }
@@ -102,7 +127,8 @@ struct OperatorTests {
         let audio = Data([0x49, 0x44, 0x33, 0x04, 0xFF])
         let result = try TalkSpeakResult(
             json: [
-                "audioBase64": .string(audio.base64EncodedString()), "provider": "elevenlabs", "outputFormat": "mp3_44100_128",
+                "audioBase64": .string(audio.base64EncodedString()), "provider": "elevenlabs",
+                "outputFormat": "mp3_44100_128",
                 "voiceCompatible": false, "mimeType": "audio/mpeg", "fileExtension": ".mp3", "future": true,
             ])
         #expect(result.audioData() == audio)
@@ -119,10 +145,14 @@ struct OperatorTests {
 
     @Test("talk.speak failure reasons and fallback eligibility")
     func talkSpeakFailure() {
-        let shape = ErrorShape(code: "UNAVAILABLE", message: "m", details: ["reason": "talk_unconfigured", "fallbackEligible": true])
+        let shape = ErrorShape(
+            code: "UNAVAILABLE", message: "m", details: ["reason": "talk_unconfigured", "fallbackEligible": true])
         #expect(shape.reason.flatMap(TalkSpeakFailureReason.init(rawValue:)) == .talkUnconfigured)
         #expect(shape.fallbackEligible == true)
-        #expect(TalkSpeakFailureReason.allCases.filter(\.isFallbackEligible) == [.talkUnconfigured, .talkProviderUnsupported, .methodUnavailable])
+        #expect(
+            TalkSpeakFailureReason.allCases.filter(\.isFallbackEligible) == [
+                .talkUnconfigured, .talkProviderUnsupported, .methodUnavailable,
+            ])
     }
 
     @Test("talk.config: resolved provider, aliases, redacted key, locale, session")
@@ -150,7 +180,9 @@ struct OperatorTests {
                     "talk": [
                         "provider": "elevenlabs",
                         "providers": ["elevenlabs": ["voiceId": "from-providers", "modelId": "m1"]],
-                        "resolved": ["provider": "elevenlabs", "config": ["voiceId": "from-resolved", "apiKey": "sk-real"]],
+                        "resolved": [
+                            "provider": "elevenlabs", "config": ["voiceId": "from-resolved", "apiKey": "sk-real"],
+                        ],
                     ]
                 ]
             ])
@@ -166,16 +198,20 @@ struct OperatorTests {
         #expect(empty.silenceTimeoutMs == 700)
         #expect(empty.interruptOnSpeech)
         #expect(empty.sessionMainKey == "main")
-        let legacy = try TalkConfig(json: ["config": ["talk": ["voiceId": "v", "apiKey": "${ELEVENLABS_API_KEY}", "silenceTimeoutMs": 0]]])
+        let legacy = try TalkConfig(json: [
+            "config": ["talk": ["voiceId": "v", "apiKey": "${ELEVENLABS_API_KEY}", "silenceTimeoutMs": 0]]
+        ])
         #expect(legacy.voiceId == "v")
         #expect(!legacy.hasAPIKey)
         #expect(legacy.silenceTimeoutMs == 700)
     }
 
-    @Test("secret placeholders", arguments: [
-        ("__OPENCLAW_REDACTED__", true), ("${ELEVENLABS_API_KEY}", true), (" ${X} ", true), ("", true),
-        ("sk-abc", false), ("${", false), ("$HOME", false),
-    ])
+    @Test(
+        "secret placeholders",
+        arguments: [
+            ("__OPENCLAW_REDACTED__", true), ("${ELEVENLABS_API_KEY}", true), (" ${X} ", true), ("", true),
+            ("sk-abc", false), ("${", false), ("$HOME", false),
+        ])
     func placeholders(value: String, placeholder: Bool) {
         #expect(TalkConfig.isSecretPlaceholder(value) == placeholder)
     }
@@ -183,8 +219,11 @@ struct OperatorTests {
     @Test("talk.mode params and event")
     func talkMode() throws {
         #expect(try WireJSON(encoding: TalkModeParams(enabled: false)).encodedString() == #"{"enabled":false}"#)
-        #expect(try WireJSON(encoding: TalkModeParams(enabled: true, phase: .listening)).encodedString() == #"{"enabled":true,"phase":"listening"}"#)
-        #expect(try WireJSON(encoding: TalkModeParams(enabled: true, phase: "")).encodedString() == #"{"enabled":true}"#)
+        #expect(
+            try WireJSON(encoding: TalkModeParams(enabled: true, phase: .listening)).encodedString()
+                == #"{"enabled":true,"phase":"listening"}"#)
+        #expect(
+            try WireJSON(encoding: TalkModeParams(enabled: true, phase: "")).encodedString() == #"{"enabled":true}"#)
         let event = try TalkModeEvent(json: ["enabled": true, "phase": .null, "ts": 5])
         #expect(event == TalkModeEvent(enabled: true, phase: nil, ts: 5))
         #expect(try TalkModeEvent(json: ["enabled": false, "phase": "speaking"]).talkPhase == .speaking)
@@ -200,16 +239,18 @@ struct OperatorTests {
         #expect(try WireJSON(encoding: set).encodedString() == #"{"triggers":["Jarvis"]}"#)
     }
 
-    @Test("voicewake normalization per talk-contract §6.1", arguments: [
-        ([" openclaw ", "", "  ", "computer"], ["openclaw", "computer"]),
-        ([], VoiceWakeTriggers.defaults),
-        (["", " \n"], VoiceWakeTriggers.defaults),
-        ([String(repeating: "x", count: 70)], [String(repeating: "x", count: 64)]),
-        // A surrogate pair at the cut (units 64–65) is dropped whole: 63 units remain.
-        ([String(repeating: "x", count: 63) + "😀" + "y"], [String(repeating: "x", count: 63)]),
-        // A pair ending exactly at unit 64 is kept.
-        ([String(repeating: "x", count: 62) + "😀" + "y"], [String(repeating: "x", count: 62) + "😀"]),
-    ])
+    @Test(
+        "voicewake normalization per talk-contract §6.1",
+        arguments: [
+            ([" openclaw ", "", "  ", "computer"], ["openclaw", "computer"]),
+            ([], VoiceWakeTriggers.defaults),
+            (["", " \n"], VoiceWakeTriggers.defaults),
+            ([String(repeating: "x", count: 70)], [String(repeating: "x", count: 64)]),
+            // A surrogate pair at the cut (units 64–65) is dropped whole: 63 units remain.
+            ([String(repeating: "x", count: 63) + "😀" + "y"], [String(repeating: "x", count: 63)]),
+            // A pair ending exactly at unit 64 is kept.
+            ([String(repeating: "x", count: 62) + "😀" + "y"], [String(repeating: "x", count: 62) + "😀"]),
+        ])
     func voiceWakeNormalize(input: [String], expected: [String]) {
         let result = VoiceWakeTriggers.normalize(input)
         #expect(result == expected)

@@ -14,7 +14,8 @@ struct PairingTests {
 
     @Test("accepts raw code, oc-pair:// (any case), raw JSON and a pasted message")
     func acceptedForms() throws {
-        let json = #"{"url":"wss://gw.example.ts.net:443","bootstrapToken":"Qm9vdHN0cmFw","expiresAtMs":1754640600000,"tlsFingerprint":"sha256:\#(Self.pin)"}"#
+        let json =
+            #"{"url":"wss://gw.example.ts.net:443","bootstrapToken":"Qm9vdHN0cmFw","expiresAtMs":1754640600000,"tlsFingerprint":"sha256:\#(Self.pin)"}"#
         let code = Self.code(json)
         let inputs = [
             code,
@@ -50,7 +51,8 @@ struct PairingTests {
     @Test("fallback urls: ordered, deduplicated, at most 8 endpoints in total")
     func fallbacks() throws {
         let urls = (1...10).map { "\"wss://gw\($0).example.com\"" }.joined(separator: ",")
-        let json = #"{"url":"wss://gw1.example.com","urls":["wss://gw1.example.com",\#(urls),"wss://gw2.example.com"],"bootstrapToken":"t"}"#
+        let json =
+            #"{"url":"wss://gw1.example.com","urls":["wss://gw1.example.com",\#(urls),"wss://gw2.example.com"],"bootstrapToken":"t"}"#
         let setup = try SetupCode.parse(Self.code(json), now: Self.now)
         #expect(setup.endpoints.count == 8)
         #expect(setup.endpoints.map(\.host) == (1...8).map { "gw\($0).example.com" })
@@ -63,16 +65,19 @@ struct PairingTests {
         #expect(tlsDefault.endpoint.urlString == "wss://gw.example.com:443/")
         #expect(tlsDefault.token == "shared")
         #expect(tlsDefault.connectAuth == .token("shared"))
-        let plain = try SetupCode.parse(Self.code(#"{"host":"10.0.0.7","port":18789,"tls":false,"password":"pw"}"#), now: Self.now)
+        let plain = try SetupCode.parse(
+            Self.code(#"{"host":"10.0.0.7","port":18789,"tls":false,"password":"pw"}"#), now: Self.now)
         #expect(plain.endpoint.urlString == "ws://10.0.0.7:18789/")
         #expect(plain.connectAuth == .password("pw"))
-        let tlsPort = try SetupCode.parse(Self.code(#"{"host":"gw.example.com","port":8443,"tls":true,"bootstrapToken":"b"}"#), now: Self.now)
+        let tlsPort = try SetupCode.parse(
+            Self.code(#"{"host":"gw.example.com","port":8443,"tls":true,"bootstrapToken":"b"}"#), now: Self.now)
         #expect(tlsPort.endpoint.urlString == "wss://gw.example.com:8443/")
     }
 
     @Test("context path is preserved exactly")
     func contextPath() throws {
-        let setup = try SetupCode.parse(Self.code(#"{"url":"ws://127.0.0.1:18789/openclaw-gw","bootstrapToken":"t"}"#), now: Self.now)
+        let setup = try SetupCode.parse(
+            Self.code(#"{"url":"ws://127.0.0.1:18789/openclaw-gw","bootstrapToken":"t"}"#), now: Self.now)
         #expect(setup.endpoint.path == "/openclaw-gw")
         #expect(setup.endpoint.gatewayKey == "127.0.0.1:18789/openclaw-gw")
     }
@@ -86,15 +91,21 @@ struct PairingTests {
         var testDescription: String { name }
     }
 
-    static let bigJSON = #"{"url":"wss://a.example.com","bootstrapToken":"t","pad":"\#(String(repeating: "p", count: 4100))"}"#
+    static let bigJSON =
+        #"{"url":"wss://a.example.com","bootstrapToken":"t","pad":"\#(String(repeating: "p", count: 4100))"}"#
 
     static let rejections: [RejectCase] = [
         RejectCase(name: "empty", input: "   ", error: .empty),
-        RejectCase(name: "code > 2048 chars", input: String(repeating: "A", count: 2049), error: .codeTooLong(length: 2049)),
+        RejectCase(
+            name: "code > 2048 chars", input: String(repeating: "A", count: 2049), error: .codeTooLong(length: 2049)),
         RejectCase(
             name: "long JSON makes the code exceed 2048 chars first",
-            input: code(#"{"url":"wss://a.example.com","bootstrapToken":"t","pad":"\#(String(repeating: "p", count: 4100))"}"#),
-            error: .codeTooLong(length: code(#"{"url":"wss://a.example.com","bootstrapToken":"t","pad":"\#(String(repeating: "p", count: 4100))"}"#).count)),
+            input: code(
+                #"{"url":"wss://a.example.com","bootstrapToken":"t","pad":"\#(String(repeating: "p", count: 4100))"}"#),
+            error: .codeTooLong(
+                length: code(
+                    #"{"url":"wss://a.example.com","bootstrapToken":"t","pad":"\#(String(repeating: "p", count: 4100))"}"#
+                ).count)),
         RejectCase(name: "raw JSON > 4 KiB", input: bigJSON, error: .payloadTooLarge(bytes: bigJSON.utf8.count)),
         RejectCase(
             name: "bootstrapToken > 512",
@@ -104,13 +115,16 @@ struct PairingTests {
         RejectCase(name: "base64 of non-JSON", input: code("hello world"), error: .undecodable("not JSON")),
         RejectCase(name: "JSON array", input: code("[1,2]"), error: .undecodable("not a JSON object")),
         RejectCase(
-            name: "expired", input: code(#"{"url":"wss://a.example.com","bootstrapToken":"t","expiresAtMs":1754640000000}"#),
+            name: "expired",
+            input: code(#"{"url":"wss://a.example.com","bootstrapToken":"t","expiresAtMs":1754640000000}"#),
             error: .expired(expiresAtMs: 1_754_640_000_000)),
         RejectCase(
-            name: "tlsFingerprint with ws://", input: code(#"{"url":"ws://192.168.1.2:18789","bootstrapToken":"t","tlsFingerprint":"\#(pin)"}"#),
+            name: "tlsFingerprint with ws://",
+            input: code(#"{"url":"ws://192.168.1.2:18789","bootstrapToken":"t","tlsFingerprint":"\#(pin)"}"#),
             error: .fingerprintWithPlaintext),
         RejectCase(
-            name: "invalid fingerprint", input: code(#"{"url":"wss://a.example.com","bootstrapToken":"t","tlsFingerprint":"sha256:abc"}"#),
+            name: "invalid fingerprint",
+            input: code(#"{"url":"wss://a.example.com","bootstrapToken":"t","tlsFingerprint":"sha256:abc"}"#),
             error: .invalidFingerprint),
         RejectCase(
             name: "ws:// to non-local host", input: code(#"{"url":"ws://gw.example.com:18789","bootstrapToken":"t"}"#),
@@ -122,18 +136,24 @@ struct PairingTests {
         RejectCase(
             name: "legacy tls:false to public host", input: code(#"{"host":"gw.example.com","tls":false,"token":"t"}"#),
             error: .insecureRemote(host: "gw.example.com")),
-        RejectCase(name: "https join URL", input: "https://gw.example.com/j/AbC123", error: .invalidURL(.joinURLNotSupported)),
-        RejectCase(name: "http URL", input: "http://gw.example.com:18789", error: .invalidURL(.unsupportedScheme("http"))),
+        RejectCase(
+            name: "https join URL", input: "https://gw.example.com/j/AbC123", error: .invalidURL(.joinURLNotSupported)),
+        RejectCase(
+            name: "http URL", input: "http://gw.example.com:18789", error: .invalidURL(.unsupportedScheme("http"))),
         RejectCase(
             name: "https url field", input: code(#"{"url":"https://gw.example.com/j/x","bootstrapToken":"t"}"#),
             error: .invalidURL(.joinURLNotSupported)),
         RejectCase(name: "no url", input: code(#"{"bootstrapToken":"t"}"#), error: .missingURL),
         RejectCase(name: "no credential", input: code(#"{"url":"wss://a.example.com"}"#), error: .missingCredential),
-        RejectCase(name: "url not a string", input: code(#"{"url":5,"bootstrapToken":"t"}"#), error: .invalidField("url")),
         RejectCase(
-            name: "expiresAtMs not an integer", input: code(#"{"url":"wss://a.example.com","bootstrapToken":"t","expiresAtMs":"soon"}"#),
+            name: "url not a string", input: code(#"{"url":5,"bootstrapToken":"t"}"#), error: .invalidField("url")),
+        RejectCase(
+            name: "expiresAtMs not an integer",
+            input: code(#"{"url":"wss://a.example.com","bootstrapToken":"t","expiresAtMs":"soon"}"#),
             error: .invalidField("expiresAtMs")),
-        RejectCase(name: "message without a code", input: "hello there, no code here", error: .undecodable("no setup code found in the text")),
+        RejectCase(
+            name: "message without a code", input: "hello there, no code here",
+            error: .undecodable("no setup code found in the text")),
     ]
 
     @Test("every rejection rule", arguments: rejections)
@@ -153,7 +173,9 @@ struct PairingTests {
 
     @Test("a code that expires one millisecond from now is accepted")
     func notYetExpired() throws {
-        let setup = try SetupCode.parse(Self.code(#"{"url":"wss://a.example.com","bootstrapToken":"t","expiresAtMs":1754640000001}"#), now: Self.now)
+        let setup = try SetupCode.parse(
+            Self.code(#"{"url":"wss://a.example.com","bootstrapToken":"t","expiresAtMs":1754640000001}"#), now: Self.now
+        )
         #expect(setup.expiresAtMs == 1_754_640_000_001)
     }
 
@@ -183,19 +205,21 @@ struct PairingTests {
 
     // MARK: - Fingerprints
 
-    @Test("TLS fingerprint normalization", arguments: [
-        (pin, pin),
-        ("sha256:" + pin, pin),
-        ("SHA256:" + pin.uppercased(), pin),
-        ("sha-256:" + pin, pin),
-        (stride(from: 0, to: 64, by: 2).map { i in String(Array(pin)[i..<i + 2]) }.joined(separator: ":"), pin),
-        ("  " + pin.prefix(32) + " \n" + pin.suffix(32) + " ", pin),
-        (String(pin.dropLast()), nil),
-        (pin + "0", nil),
-        (String(pin.dropLast()) + "g", nil),
-        ("md5:" + pin, nil),
-        ("", nil),
-    ] as [(String, String?)])
+    @Test(
+        "TLS fingerprint normalization",
+        arguments: [
+            (pin, pin),
+            ("sha256:" + pin, pin),
+            ("SHA256:" + pin.uppercased(), pin),
+            ("sha-256:" + pin, pin),
+            (stride(from: 0, to: 64, by: 2).map { i in String(Array(pin)[i..<i + 2]) }.joined(separator: ":"), pin),
+            ("  " + pin.prefix(32) + " \n" + pin.suffix(32) + " ", pin),
+            (String(pin.dropLast()), nil),
+            (pin + "0", nil),
+            (String(pin.dropLast()) + "g", nil),
+            ("md5:" + pin, nil),
+            ("", nil),
+        ] as [(String, String?)])
     func fingerprints(input: String, expected: String?) {
         #expect(TLSFingerprint.normalize(input) == expected)
         #expect(TLSFingerprint(input)?.hex == expected)
@@ -203,27 +227,31 @@ struct PairingTests {
 
     // MARK: - Endpoints
 
-    @Test("endpoint parsing", arguments: [
-        ("ws://127.0.0.1:18789", "ws://127.0.0.1:18789/", "127.0.0.1:18789"),
-        ("ws://127.0.0.1", "ws://127.0.0.1:18789/", "127.0.0.1:18789"),
-        ("wss://GW.Example.COM", "wss://gw.example.com:443/", "gw.example.com:443"),
-        ("WSS://gw.example.com:8443/", "wss://gw.example.com:8443/", "gw.example.com:8443"),
-        ("ws://host.local:18789/openclaw-gw", "ws://host.local:18789/openclaw-gw", "host.local:18789/openclaw-gw"),
-        ("ws://host.local:18789/Open/Claw/", "ws://host.local:18789/Open/Claw/", "host.local:18789/Open/Claw/"),
-        ("ws://[::1]:18789", "ws://[::1]:18789/", "[::1]:18789"),
-        ("wss://[FD00::1]", "wss://[fd00::1]:443/", "[fd00::1]:443"),
-    ])
+    @Test(
+        "endpoint parsing",
+        arguments: [
+            ("ws://127.0.0.1:18789", "ws://127.0.0.1:18789/", "127.0.0.1:18789"),
+            ("ws://127.0.0.1", "ws://127.0.0.1:18789/", "127.0.0.1:18789"),
+            ("wss://GW.Example.COM", "wss://gw.example.com:443/", "gw.example.com:443"),
+            ("WSS://gw.example.com:8443/", "wss://gw.example.com:8443/", "gw.example.com:8443"),
+            ("ws://host.local:18789/openclaw-gw", "ws://host.local:18789/openclaw-gw", "host.local:18789/openclaw-gw"),
+            ("ws://host.local:18789/Open/Claw/", "ws://host.local:18789/Open/Claw/", "host.local:18789/Open/Claw/"),
+            ("ws://[::1]:18789", "ws://[::1]:18789/", "[::1]:18789"),
+            ("wss://[FD00::1]", "wss://[fd00::1]:443/", "[fd00::1]:443"),
+        ])
     func endpoints(input: String, url: String, key: String) throws {
         let endpoint = try GatewayEndpoint.parse(input)
         #expect(endpoint.urlString == url)
         #expect(endpoint.gatewayKey == key)
     }
 
-    @Test("endpoint rejections", arguments: [
-        "127.0.0.1:18789", "ftp://host", "ws://", "ws://:18789", "ws://host:0", "ws://host:65536", "ws://host:abc",
-        "ws://user:pw@host", "ws://host/path?x=1", "ws://host/#frag", "ws://::1:18789", "ws://[::1", "ws://[zz::1]",
-        "ws://ho st", "ws://host/pa th", "ws://a..b",
-    ])
+    @Test(
+        "endpoint rejections",
+        arguments: [
+            "127.0.0.1:18789", "ftp://host", "ws://", "ws://:18789", "ws://host:0", "ws://host:65536", "ws://host:abc",
+            "ws://user:pw@host", "ws://host/path?x=1", "ws://host/#frag", "ws://::1:18789", "ws://[::1", "ws://[zz::1]",
+            "ws://ho st", "ws://host/pa th", "ws://a..b",
+        ])
     func endpointRejections(input: String) {
         #expect(throws: GatewayEndpointError.self) { try GatewayEndpoint.parse(input) }
     }
@@ -234,18 +262,28 @@ struct PairingTests {
         #expect(GatewayEndpoint.localDefault.isLoopback)
     }
 
-    @Test("local network and loopback classification (§17.2)", arguments: [
-        ("127.0.0.1", true, true), ("127.255.0.9", true, true), ("localhost", true, true), ("LOCALHOST.", true, true),
-        ("::1", true, true), ("::ffff:127.0.0.1", true, true),
-        ("10.0.2.2", false, true), ("10.255.255.255", false, true), ("172.16.0.1", false, true), ("172.31.255.1", false, true),
-        ("172.32.0.1", false, false), ("172.15.0.1", false, false), ("192.168.0.10", false, true), ("192.169.0.1", false, false),
-        ("169.254.10.20", false, true), ("100.64.0.1", false, true), ("100.127.255.254", false, true), ("100.128.0.1", false, false),
-        ("100.63.255.255", false, false), ("fe80::1", false, true), ("febf::1", false, true), ("fec0::1", false, false),
-        ("fc00::1", false, true), ("fdff::1", false, true), ("fe00::1", false, false), ("::ffff:192.168.1.1", false, true),
-        ("2001:db8::1", false, false), ("8.8.8.8", false, false), ("kitchen.local", false, true), ("gw.tailnet.ts.net", false, true),
-        ("local", false, false), ("evil-local.com", false, false), ("ts.net.example.com", false, false), ("gw.example.com", false, false),
-        ("localhost.example.com", false, false), ("0127.0.0.1", false, false),
-    ])
+    @Test(
+        "local network and loopback classification (§17.2)",
+        arguments: [
+            ("127.0.0.1", true, true), ("127.255.0.9", true, true), ("localhost", true, true),
+            ("LOCALHOST.", true, true),
+            ("::1", true, true), ("::ffff:127.0.0.1", true, true),
+            ("10.0.2.2", false, true), ("10.255.255.255", false, true), ("172.16.0.1", false, true),
+            ("172.31.255.1", false, true),
+            ("172.32.0.1", false, false), ("172.15.0.1", false, false), ("192.168.0.10", false, true),
+            ("192.169.0.1", false, false),
+            ("169.254.10.20", false, true), ("100.64.0.1", false, true), ("100.127.255.254", false, true),
+            ("100.128.0.1", false, false),
+            ("100.63.255.255", false, false), ("fe80::1", false, true), ("febf::1", false, true),
+            ("fec0::1", false, false),
+            ("fc00::1", false, true), ("fdff::1", false, true), ("fe00::1", false, false),
+            ("::ffff:192.168.1.1", false, true),
+            ("2001:db8::1", false, false), ("8.8.8.8", false, false), ("kitchen.local", false, true),
+            ("gw.tailnet.ts.net", false, true),
+            ("local", false, false), ("evil-local.com", false, false), ("ts.net.example.com", false, false),
+            ("gw.example.com", false, false),
+            ("localhost.example.com", false, false), ("0127.0.0.1", false, false),
+        ])
     func classification(host: String, loopback: Bool, local: Bool) throws {
         let endpoint = try GatewayEndpoint(scheme: .ws, host: host)
         #expect(endpoint.isLoopback == loopback)

@@ -5,24 +5,26 @@ import Testing
 
 @Suite("WireJSON")
 struct WireJSONTests {
-    @Test("parses every JSON type", arguments: [
-        ("null", WireJSON.null),
-        ("true", .bool(true)),
-        ("false", .bool(false)),
-        ("0", .integer(0)),
-        ("-12", .integer(-12)),
-        ("1754640000000", .integer(1_754_640_000_000)),
-        ("9223372036854775807", .integer(Int64.max)),
-        ("1.5", .number(1.5)),
-        ("-2.5e3", .number(-2500)),
-        ("1E2", .number(100)),
-        ("\"a\\\"b\\\\c\\/d\\n\\t\\u0041\"", .string("a\"b\\c/d\n\tA")),
-        ("\"\\ud83d\\ude00\"", .string("😀")),
-        ("\"\\ud83d x\"", .string("\u{FFFD} x")),
-        ("\"héllo\"", .string("héllo")),
-        ("[1,[2,[]],{}]", .array([.integer(1), .array([.integer(2), .array([])]), .object(WireObject())])),
-        (" {\"a\" : 1 , \"b\":[true]} ", WireJSON.object(["a": 1, "b": [true]])),
-    ])
+    @Test(
+        "parses every JSON type",
+        arguments: [
+            ("null", WireJSON.null),
+            ("true", .bool(true)),
+            ("false", .bool(false)),
+            ("0", .integer(0)),
+            ("-12", .integer(-12)),
+            ("1754640000000", .integer(1_754_640_000_000)),
+            ("9223372036854775807", .integer(Int64.max)),
+            ("1.5", .number(1.5)),
+            ("-2.5e3", .number(-2500)),
+            ("1E2", .number(100)),
+            ("\"a\\\"b\\\\c\\/d\\n\\t\\u0041\"", .string("a\"b\\c/d\n\tA")),
+            ("\"\\ud83d\\ude00\"", .string("😀")),
+            ("\"\\ud83d x\"", .string("\u{FFFD} x")),
+            ("\"héllo\"", .string("héllo")),
+            ("[1,[2,[]],{}]", .array([.integer(1), .array([.integer(2), .array([])]), .object(WireObject())])),
+            (" {\"a\" : 1 , \"b\":[true]} ", WireJSON.object(["a": 1, "b": [true]])),
+        ])
     func parses(text: String, expected: WireJSON) throws {
         let value = try WireJSON(parsing: text)
         #expect(value == expected)
@@ -39,28 +41,30 @@ struct WireJSONTests {
         #expect(try WireJSON(parsing: "18446744073709551616").doubleValue == 18_446_744_073_709_551_616)
     }
 
-    @Test("rejects malformed JSON with a reason and offset", arguments: [
-        ("", "empty input"),
-        ("   ", "no JSON value"),
-        ("{", "expected an object key"),
-        ("{\"a\":1,}", "expected an object key"),
-        ("[1,]", "unexpected character"),
-        ("[1 2]", "expected ',' or ']'"),
-        ("{\"a\" 1}", "expected ':'"),
-        ("\"abc", "unterminated string"),
-        ("\"a\u{01}b\"", "control character in string"),
-        ("\"\\x\"", "invalid escape"),
-        ("\"\\u12G4\"", "invalid \\u escape"),
-        ("01", "leading zero in number"),
-        ("-", "invalid number"),
-        ("1.", "invalid number"),
-        ("1e", "invalid number"),
-        ("1e999", "number out of range"),
-        ("tru", "invalid literal"),
-        ("nul", "invalid literal"),
-        ("{} x", "unexpected data after the JSON value"),
-        ("NaN", "unexpected character"),
-    ])
+    @Test(
+        "rejects malformed JSON with a reason and offset",
+        arguments: [
+            ("", "empty input"),
+            ("   ", "no JSON value"),
+            ("{", "expected an object key"),
+            ("{\"a\":1,}", "expected an object key"),
+            ("[1,]", "unexpected character"),
+            ("[1 2]", "expected ',' or ']'"),
+            ("{\"a\" 1}", "expected ':'"),
+            ("\"abc", "unterminated string"),
+            ("\"a\u{01}b\"", "control character in string"),
+            ("\"\\x\"", "invalid escape"),
+            ("\"\\u12G4\"", "invalid \\u escape"),
+            ("01", "leading zero in number"),
+            ("-", "invalid number"),
+            ("1.", "invalid number"),
+            ("1e", "invalid number"),
+            ("1e999", "number out of range"),
+            ("tru", "invalid literal"),
+            ("nul", "invalid literal"),
+            ("{} x", "unexpected data after the JSON value"),
+            ("NaN", "unexpected character"),
+        ])
     func rejects(text: String, reason: String) {
         #expect {
             try WireJSON(parsing: text)
@@ -78,7 +82,9 @@ struct WireJSONTests {
 
     @Test("limits nesting depth")
     func depth() throws {
-        let ok = String(repeating: "[", count: WireJSON.maximumNestingDepth) + String(repeating: "]", count: WireJSON.maximumNestingDepth)
+        let ok =
+            String(repeating: "[", count: WireJSON.maximumNestingDepth)
+            + String(repeating: "]", count: WireJSON.maximumNestingDepth)
         _ = try WireJSON(parsing: ok)
         let deep = "[" + ok + "]"
         #expect(throws: ProtocolError.self) { try WireJSON(parsing: deep) }
@@ -180,13 +186,15 @@ struct WireJSONTests {
         #expect(try ok.decode(Need.self).runId == "r1")
     }
 
-    @Test("UTF-16 truncation never splits a surrogate pair", arguments: [
-        ("abcdef", 4, "abcd"),
-        ("ab😀cd", 3, "ab"),
-        ("ab😀cd", 4, "ab😀"),
-        ("😀😀", 1, ""),
-        ("short", 64, "short"),
-    ])
+    @Test(
+        "UTF-16 truncation never splits a surrogate pair",
+        arguments: [
+            ("abcdef", 4, "abcd"),
+            ("ab😀cd", 3, "ab"),
+            ("ab😀cd", 4, "ab😀"),
+            ("😀😀", 1, ""),
+            ("short", 64, "short"),
+        ])
     func truncation(input: String, limit: Int, expected: String) {
         let result = input.truncatedToUTF16(limit)
         #expect(result == expected)

@@ -12,7 +12,9 @@ public struct ConnectAuth: Sendable, Hashable, Codable {
     public let password: String?
 
     /// Credentials with empty strings dropped.
-    public init(token: String? = nil, bootstrapToken: String? = nil, deviceToken: String? = nil, password: String? = nil) {
+    public init(
+        token: String? = nil, bootstrapToken: String? = nil, deviceToken: String? = nil, password: String? = nil
+    ) {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         self.bootstrapToken = bootstrapToken.flatMap { $0.isEmpty ? nil : $0 }
         self.deviceToken = deviceToken.flatMap { $0.isEmpty ? nil : $0 }

@@ -14,14 +14,16 @@ extension ConnectParams {
         locale: String? = nil
     ) -> ConnectParams {
         let client = ClientInfo(
-            id: .nodeHost, displayName: nonEmpty(displayName), version: version, modelIdentifier: nonEmpty(modelIdentifier),
+            id: .nodeHost, displayName: nonEmpty(displayName), version: version,
+            modelIdentifier: nonEmpty(modelIdentifier),
             mode: .node, instanceId: nonEmpty(instanceId))
         var permissionMap: [String: Bool] = [:]
         for (key, value) in permissions { permissionMap[key.rawValue] = value }
         return ConnectParams(
             client: client, caps: caps.map(\.rawValue), commands: commands,
             permissions: permissionMap.isEmpty ? nil : permissionMap, role: .node, scopes: [], device: device,
-            auth: auth.flatMap { $0.isEmpty ? nil : $0 }, locale: nonEmpty(locale), userAgent: userAgent(version: version))
+            auth: auth.flatMap { $0.isEmpty ? nil : $0 }, locale: nonEmpty(locale),
+            userAgent: userAgent(version: version))
     }
 
     /// Scopes of the operator connection, in signing order (§14). Never admin, pairing or
@@ -41,7 +43,8 @@ extension ConnectParams {
             modelIdentifier: nonEmpty(modelIdentifier), mode: clientPair.mode, instanceId: nonEmpty(instanceId))
         return ConnectParams(
             client: client, role: .operator, scopes: operatorScopes, device: device,
-            auth: auth.flatMap { $0.isEmpty ? nil : $0 }, locale: nonEmpty(locale), userAgent: userAgent(version: version))
+            auth: auth.flatMap { $0.isEmpty ? nil : $0 }, locale: nonEmpty(locale),
+            userAgent: userAgent(version: version))
     }
 
     private static func nonEmpty(_ value: String?) -> String? {

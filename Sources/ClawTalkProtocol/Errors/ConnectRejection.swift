@@ -114,10 +114,14 @@ public struct ConnectRejection: Error, Sendable, Hashable, CustomStringConvertib
         let bytes = Array(id.utf8)
         guard (1...128).contains(bytes.count) else { return false }
         func alnum(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
         guard alnum(bytes[0]) else { return false }
-        return bytes.dropFirst().allSatisfy { alnum($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "-") }
+        return bytes.dropFirst().allSatisfy {
+            alnum($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":")
+                || $0 == UInt8(ascii: "-")
+        }
     }
 }

@@ -15,7 +15,9 @@ public struct ShutdownEvent: Sendable, Hashable, Encodable {
     /// Reads the payload leniently.
     public init(json: WireJSON) throws(ProtocolError) {
         let reader = try PayloadReader(json, what: "shutdown")
-        self.init(reason: reader.string("reason"), restartExpectedMs: reader.int("restartExpectedMs").flatMap { $0 >= 0 ? $0 : nil })
+        self.init(
+            reason: reader.string("reason"),
+            restartExpectedMs: reader.int("restartExpectedMs").flatMap { $0 >= 0 ? $0 : nil })
     }
 
     /// First reconnect delay per §16: `max(restartExpectedMs ?? 0, 500)` before jitter.

@@ -90,8 +90,10 @@ extension WireJSON {
     /// A one-line description of a coding error that names paths and types, never values.
     static func describe(_ error: any Error) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.isEmpty ? "top level" : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-                .joined(separator: ".")
+            codingPath.isEmpty
+                ? "top level"
+                : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+                    .joined(separator: ".")
         }
         switch error {
         case DecodingError.keyNotFound(let key, let context):

@@ -68,7 +68,8 @@ public struct NodeEventResult: Sendable, Hashable, Encodable {
     /// Reads the payload leniently (absent → `ok:true`).
     public init(json: WireJSON?) {
         self.init(
-            ok: json?["ok"]?.boolValue ?? true, event: json?["event"]?.stringValue, handled: json?["handled"]?.boolValue,
+            ok: json?["ok"]?.boolValue ?? true, event: json?["event"]?.stringValue,
+            handled: json?["handled"]?.boolValue,
             reason: json?["reason"]?.stringValue)
     }
 }

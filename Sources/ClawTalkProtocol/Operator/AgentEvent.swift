@@ -31,7 +31,8 @@ public struct AgentEvent: Sendable, Hashable, Encodable {
     public init(json: WireJSON?) throws(ProtocolError) {
         let reader = try PayloadReader(json, what: "agent")
         self.init(
-            runId: try reader.requiredString("runId"), stream: try reader.requiredString("stream"), seq: reader.int("seq"),
+            runId: try reader.requiredString("runId"), stream: try reader.requiredString("stream"),
+            seq: reader.int("seq"),
             data: AgentEventData(json: reader["data"]), phase: reader.string("phase"), status: reader.string("status"))
     }
 
@@ -81,6 +82,7 @@ public struct AgentEventData: Sendable, Hashable, Encodable {
 
     /// Reads `data`; anything but an object reads as empty.
     public init(json: WireJSON?) {
-        self.init(text: json?["text"]?.stringValue, phase: json?["phase"]?.stringValue, status: json?["status"]?.stringValue)
+        self.init(
+            text: json?["text"]?.stringValue, phase: json?["phase"]?.stringValue, status: json?["status"]?.stringValue)
     }
 }

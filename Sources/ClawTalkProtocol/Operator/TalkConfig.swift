@@ -72,7 +72,9 @@ public struct TalkConfig: Sendable, Hashable {
         let provider = resolvedProvider ?? talk["provider"]?.nonEmptyStringValue
         var sources: [WireObject] = []
         if let resolvedConfig = resolved?["config"]?.objectValue { sources.append(resolvedConfig) }
-        if let provider, let providerConfig = talk["providers"]?[provider]?.objectValue { sources.append(providerConfig) }
+        if let provider, let providerConfig = talk["providers"]?[provider]?.objectValue {
+            sources.append(providerConfig)
+        }
         if talk["provider"] == nil, talk["providers"] == nil, resolved == nil { sources.append(talk) }
 
         func first(_ key: String) -> WireJSON? {

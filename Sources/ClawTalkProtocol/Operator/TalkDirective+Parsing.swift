@@ -30,7 +30,9 @@ extension TalkDirective {
         stability = reader.double(["stability"], in: 0...1)
         similarity = reader.double(["similarity", "similarity_boost", "similarityBoost"], in: 0...1)
         style = reader.double(["style"], in: 0...1)
-        speakerBoost = reader.bool(["speakerBoost", "speaker_boost"]) ?? reader.bool(["no_speaker_boost", "noSpeakerBoost"]).map { !$0 }
+        speakerBoost =
+            reader.bool(["speakerBoost", "speaker_boost"])
+            ?? reader.bool(["no_speaker_boost", "noSpeakerBoost"]).map { !$0 }
         seed = reader.int(["seed"]) { $0 >= 0 }
         normalize = reader.string(["normalize", "apply_text_normalization"])
         language = reader.string(["lang", "language", "language_code"])

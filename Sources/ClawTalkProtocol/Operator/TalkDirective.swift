@@ -76,7 +76,8 @@ public struct TalkDirective: Sendable, Hashable {
         let bytes = Array(value.utf8)
         return bytes.count >= 10
             && bytes.allSatisfy { byte in
-                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
                     || byte == UInt8(ascii: "-")
             }
@@ -105,7 +106,9 @@ public struct TalkDirective: Sendable, Hashable {
     /// `talk.speak` params for `text`: the directive's values, the voice resolved through
     /// `voiceAliases` (unresolvable voices are left out), and the directive's `output_format`
     /// or else `outputFormat` (nil omits it).
-    public func speakParams(text: String, voiceAliases: [String: String] = [:], outputFormat: String?) -> TalkSpeakParams {
+    public func speakParams(text: String, voiceAliases: [String: String] = [:], outputFormat: String?)
+        -> TalkSpeakParams
+    {
         TalkSpeakParams(
             text: text, voiceId: resolveVoiceId(aliases: voiceAliases), modelId: modelId,
             outputFormat: self.outputFormat ?? outputFormat, speed: speed, rateWpm: rateWpm, stability: stability,

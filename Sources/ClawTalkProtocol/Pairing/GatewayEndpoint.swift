@@ -17,7 +17,8 @@ public struct GatewayEndpoint: Sendable, Hashable, Codable, CustomStringConverti
     /// Default port for `wss://` without a port.
     public static let defaultTLSPort = 443
     /// `ws://127.0.0.1:18789/`, the default endpoint.
-    public static let localDefault = GatewayEndpoint(uncheckedScheme: .ws, host: "127.0.0.1", port: defaultPort, path: "/")
+    public static let localDefault = GatewayEndpoint(
+        uncheckedScheme: .ws, host: "127.0.0.1", port: defaultPort, path: "/")
 
     /// `ws` or `wss`.
     public let scheme: Scheme
@@ -92,7 +93,8 @@ public struct GatewayEndpoint: Sendable, Hashable, Codable, CustomStringConverti
         }
         var port: Int?
         if let portText {
-            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCII), let value = Int(portText) else {
+            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCII), let value = Int(portText)
+            else {
                 throw .invalidURL("invalid port")
             }
             port = value
@@ -160,7 +162,8 @@ public struct GatewayEndpoint: Sendable, Hashable, Codable, CustomStringConverti
         let lowered = host.lowercased()
         if lowered.contains(":") { return IPAddress.parseIPv6(Substring(lowered)) != nil ? lowered : nil }
         let allowed = lowered.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
         }
         guard allowed, !lowered.hasPrefix("."), !lowered.contains("..") else { return nil }

@@ -32,7 +32,8 @@ enum IPAddress {
                     result.append(UInt16(v4[2]) << 8 | UInt16(v4[3]))
                     continue
                 }
-                guard (1...4).contains(piece.count), piece.allSatisfy(\.isHexDigit), let value = UInt16(piece, radix: 16)
+                guard (1...4).contains(piece.count), piece.allSatisfy(\.isHexDigit),
+                    let value = UInt16(piece, radix: 16)
                 else { return nil }
                 result.append(value)
             }

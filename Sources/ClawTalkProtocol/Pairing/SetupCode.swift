@@ -65,7 +65,9 @@ public struct SetupCode: Sendable, Hashable {
             throw .invalidURL(joinError(text))
         }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
-            guard let code = extractCode(fromMessage: text) else { throw .undecodable("no setup code found in the text") }
+            guard let code = extractCode(fromMessage: text) else {
+                throw .undecodable("no setup code found in the text")
+            }
             return try decode(code: stripPairPrefix(code) ?? code, now: now)
         }
         return try decode(code: text, now: now)
