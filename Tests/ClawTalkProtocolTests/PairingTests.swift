@@ -256,6 +256,23 @@ struct PairingTests {
         #expect(throws: GatewayEndpointError.self) { try GatewayEndpoint.parse(input) }
     }
 
+    @Test("endpoints and pins persist as validated strings")
+    func codable() throws {
+        let endpoint = try GatewayEndpoint.parse("wss://[fd00::1]:8443/ctx")
+        let data = try JSONEncoder().encode([endpoint])
+        #expect(String(decoding: data, as: UTF8.self) == #"["wss:\/\/[fd00::1]:8443\/ctx"]"#)
+        #expect(try JSONDecoder().decode([GatewayEndpoint].self, from: data) == [endpoint])
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([GatewayEndpoint].self, from: Data(#"["ws://user@host"]"#.utf8))
+        }
+        let pin = try #require(TLSFingerprint("sha256:" + Self.pin.uppercased()))
+        let pinData = try JSONEncoder().encode([pin])
+        #expect(try JSONDecoder().decode([TLSFingerprint].self, from: pinData) == [pin])
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([TLSFingerprint].self, from: Data(#"["abc"]"#.utf8))
+        }
+    }
+
     @Test("default endpoint")
     func defaultEndpoint() {
         #expect(GatewayEndpoint.localDefault.urlString == "ws://127.0.0.1:18789/")

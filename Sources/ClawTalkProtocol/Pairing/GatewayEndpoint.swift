@@ -102,6 +102,23 @@ public struct GatewayEndpoint: Sendable, Hashable, Codable, CustomStringConverti
         return try GatewayEndpoint(scheme: scheme, host: String(host), port: port, path: path)
     }
 
+    /// Decodes a stored endpoint (its URL string), validating it like ``parse(_:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            self = try GatewayEndpoint.parse(text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    /// Encodes the endpoint as its URL string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(urlString)
+    }
+
     /// Host as written in a URL (IPv6 in brackets).
     public var urlHost: String {
         host.contains(":") ? "[\(host)]" : host

@@ -27,4 +27,19 @@ public struct TLSFingerprint: Sendable, Hashable, Codable, CustomStringConvertib
 
     /// The hex string.
     public var description: String { hex }
+
+    /// Decodes a stored pin, normalizing it; an invalid pin is a decoding error.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let pin = TLSFingerprint(try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a SHA-256 pin")
+        }
+        self = pin
+    }
+
+    /// Encodes the pin as its hex string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
 }
