@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "ClawTalkSupportTests", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
         .testTarget(
             name: "ClawTalkProtocolTests", dependencies: ["ClawTalkProtocol", "ClawTalkSupport"],
-            swiftSettings: strict),
+            resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "ClawTalkAudioTests", dependencies: ["ClawTalkAudio", "ClawTalkSupport"],
             swiftSettings: strict),

@@ -1,0 +1,7 @@
+/// `role` of a connection. clawtalk always sends it (omitted means operator).
+public enum GatewayRole: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The node connection.
+    case node
+    /// The optional operator connection (§14).
+    case `operator`
+}

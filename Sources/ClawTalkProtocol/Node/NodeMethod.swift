@@ -1,0 +1,7 @@
+/// The only methods clawtalk's node connection calls (gateway-protocol §10.1).
+public enum NodeMethod: String, Sendable, Hashable, CaseIterable {
+    /// Answer an invoke.
+    case invokeResult = "node.invoke.result"
+    /// Send a node event.
+    case event = "node.event"
+}

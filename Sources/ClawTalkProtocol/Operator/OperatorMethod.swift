@@ -1,0 +1,45 @@
+/// Operator-connection methods clawtalk may call (gateway-protocol §14). Optional ones are
+/// called only when listed in `hello-ok.features.methods`.
+public enum OperatorMethod: String, Sendable, Hashable, CaseIterable {
+    /// Send a user turn to a session.
+    case chatSend = "chat.send"
+    /// Read a session's history.
+    case chatHistory = "chat.history"
+    /// Start an agent run.
+    case agent
+    /// Read Talk configuration.
+    case talkConfig = "talk.config"
+    /// Synthesize with the Talk provider.
+    case talkSpeak = "talk.speak"
+    /// Report Talk mode state.
+    case talkMode = "talk.mode"
+    /// List Talk session capabilities.
+    case talkCatalog = "talk.catalog"
+    /// Synthesize with the global TTS chain.
+    case ttsSpeak = "tts.speak"
+    /// TTS status.
+    case ttsStatus = "tts.status"
+    /// TTS providers.
+    case ttsProviders = "tts.providers"
+    /// Read the global wake-word list.
+    case voiceWakeGet = "voicewake.get"
+    /// Replace the global wake-word list.
+    case voiceWakeSet = "voicewake.set"
+    /// Read wake routing.
+    case voiceWakeRoutingGet = "voicewake.routing.get"
+    /// Replace wake routing.
+    case voiceWakeRoutingSet = "voicewake.routing.set"
+
+    /// Client-side timeout in milliseconds (talk-contract §8); `talk.speak` depends on the
+    /// text (see ``TalkSpeakParams/timeoutMs(forCharacterCount:)``), others use the generic
+    /// 15 s.
+    public var defaultTimeoutMs: Int {
+        switch self {
+        case .talkConfig, .voiceWakeGet, .voiceWakeRoutingGet: 8_000
+        case .chatSend: 30_000
+        case .ttsSpeak: 60_000
+        case .talkSpeak: 95_000
+        default: 15_000
+        }
+    }
+}
