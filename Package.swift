@@ -96,6 +96,12 @@ let package = Package(
             dependencies: ["ClawTalkProtocol", "ClawTalkSupport", "CCrypto", "CLibWebSockets", "CWebSockets"],
             swiftSettings: strict
         ),
+        // Protocol peers for tests (in-memory sockets, the test gateway); imported only by tests.
+        .target(
+            name: "ClawTalkTesting",
+            dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport"],
+            swiftSettings: strict
+        ),
         .target(
             name: "ClawTalkCLI",
             dependencies: [
@@ -126,8 +132,14 @@ let package = Package(
             name: "ClawTalkSpeechTests", dependencies: ["ClawTalkSpeech", "ClawTalkAudio"],
             swiftSettings: strict),
         .testTarget(
-            name: "ClawTalkGatewayTests", dependencies: ["ClawTalkGateway", "ClawTalkSupport"],
+            name: "ClawTalkGatewayTests",
+            dependencies: ["ClawTalkGateway", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkTesting"],
             swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkTestingTests",
+            dependencies: ["ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ClawTalkCLITests",
             dependencies: ["ClawTalkCLI", "ClawTalkSupport"],
