@@ -1,0 +1,67 @@
+import ClawTalkProtocol
+
+/// Scripted chat runs (talk-contract §4, §11.2–§11.3): `chat` events go to operators and to
+/// nodes subscribed to the session (only after `chat.subscribe`); `agent` events go to
+/// operators only; finals are appended to the history.
+extension TestGateway {
+    func startChatRun(sessionKey: String, runId: String, userText: String) {
+        let steps = queuedChatRuns.isEmpty ? script.chatRun : queuedChatRuns.removeFirst()
+        appendHistory(sessionKey, role: "user", text: userText)
+        Task { await self.playChatRun(runId: runId, sessionKey: sessionKey, steps: steps) }
+    }
+
+    func playChatRun(runId: String, sessionKey: String, steps: [ChatScriptStep]) async {
+        var seq = 0
+        for step in steps {
+            seq += 1
+            switch step {
+            case .pause(let ms):
+                try? await Task.sleep(for: .milliseconds(ms))
+            case .delta(let text):
+                emitChat(runId: runId, sessionKey: sessionKey, seq: seq, state: "delta", text: text)
+            case .final(let text):
+                appendHistory(sessionKey, role: "assistant", text: text)
+                emitChat(runId: runId, sessionKey: sessionKey, seq: seq, state: "final", text: text)
+            case .aborted:
+                emitChat(runId: runId, sessionKey: sessionKey, seq: seq, state: "aborted", text: nil)
+            case .error(let message):
+                emitChat(runId: runId, sessionKey: sessionKey, seq: seq, state: "error", text: nil, errorMessage: message)
+            case .agentText(let text):
+                emitAgent(["runId": .string(runId), "stream": "assistant", "seq": .integer(Int64(seq)), "data": ["text": .string(text)]])
+            case .agentEnd:
+                emitAgent(["runId": .string(runId), "stream": "lifecycle", "seq": .integer(Int64(seq)), "data": ["phase": "end"]])
+            }
+        }
+    }
+
+    /// Sends one `chat` event for `sessionKey` to operators and subscribed nodes.
+    public func emitChat(
+        runId: String, sessionKey: String, seq: Int, state: String, text: String?, errorMessage: String? = nil
+    ) {
+        let echoedKey = configuration.canonicalChatSessionKeys ? "agent:main:\(sessionKey)" : sessionKey
+        var payload: WireObject = [
+            "runId": .string(runId), "sessionKey": .string(echoedKey), "seq": .integer(Int64(seq)),
+            "state": .string(state),
+        ]
+        if let text { payload["message"] = Self.assistantMessage(text) }
+        if let errorMessage { payload["errorMessage"] = .string(errorMessage) }
+        broadcast("chat", .object(payload)) { session in
+            session.isOperator || (session.isNode && session.chatSubscriptions.contains(sessionKey))
+        }
+    }
+
+    func emitAgent(_ payload: WireJSON) {
+        broadcast("agent", payload, to: \.isOperator)
+    }
+
+    static func assistantMessage(_ text: String) -> WireJSON {
+        ["role": "assistant", "content": [["type": "text", "text": .string(text)]]]
+    }
+
+    func appendHistory(_ sessionKey: String, role: String, text: String) {
+        let message: WireJSON = [
+            "role": .string(role), "content": [["type": "text", "text": .string(text)]], "timestamp": .integer(nowMs),
+        ]
+        chatHistory[sessionKey, default: []].append(message)
+    }
+}
