@@ -8,8 +8,9 @@ struct AuthFailure: Error {
 
 /// Credentials of gateway-protocol §7.4 and §11 (checklist 14–16, 35, 42): the shared secret
 /// per auth mode, bootstrap tokens (single use, bound to the first device, 10-minute life) and
-/// device tokens per (deviceId, role). Unlike some upstream versions, an explicit
-/// `auth.deviceToken` is always verified, whatever the auth mode.
+/// device tokens per (deviceId, role). Stricter than upstream in auth mode `none`: an explicit
+/// `auth.deviceToken` or `auth.bootstrapToken` is always verified (a bad one fails the connect
+/// unless a shared secret authenticated it).
 extension TestGateway {
     func authenticate(
         _ connect: ParsedConnect, device: VerifiedDevice
@@ -32,15 +33,16 @@ extension TestGateway {
         if let bootstrap = Self.nonEmpty(connect.bootstrapToken) {
             if redeemBootstrapToken(bootstrap, device: device, connect: connect) {
                 method = .bootstrapToken
-            } else if method == nil {
-                reason = "bootstrap_token_invalid"
+            } else if method == nil || method == TestGatewaySession.AuthMethod.none {
+                return .failure(AuthFailure(reason: "bootstrap_token_invalid"))
             }
         }
         let explicit = Self.nonEmpty(connect.deviceToken)
-        if let candidate = explicit ?? (method == nil ? token : nil) {
+        let authenticated = method != nil && method != TestGatewaySession.AuthMethod.none
+        if !authenticated, let candidate = explicit ?? (method == nil ? token : nil) {
             switch checkDeviceToken(candidate, deviceId: device.deviceId, role: connect.role, scopes: connect.scopes) {
             case .valid:
-                if method == nil || method == TestGatewaySession.AuthMethod.none { method = .deviceToken }
+                method = .deviceToken
             case .scopeMismatch:
                 return .failure(AuthFailure(reason: "scope_mismatch"))
             case .mismatch:

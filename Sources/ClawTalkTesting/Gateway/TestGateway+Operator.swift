@@ -73,11 +73,15 @@ extension TestGateway {
             deliver(reply, to: id, requestId: request.id)
             return
         }
-        deliver(defaultReply(method, params: params, connection: id), to: id, requestId: request.id)
+        var broadcastAfterReply: (() -> Void)?
+        let reply = defaultReply(method, params: params) { broadcastAfterReply = $0 }
+        deliver(reply, to: id, requestId: request.id)
+        broadcastAfterReply?()
     }
 
-    /// The scripted default answer; side effects (chat runs, broadcasts) happen here.
-    func defaultReply(_ method: String, params: WireJSON, connection id: Int) -> ScriptedReply {
+    /// The scripted default answer; state changes happen here, their broadcasts are handed to
+    /// `after` so they follow the response.
+    func defaultReply(_ method: String, params: WireJSON, after: (@escaping () -> Void) -> Void) -> ScriptedReply {
         switch method {
         case "chat.send", "agent":
             let runId = WireID.make()
@@ -101,17 +105,21 @@ extension TestGateway {
             return script.ttsSpeak
         case "talk.mode":
             let phase = params["phase"]?.stringValue
-            setTalkMode(enabled: params["enabled"]?.boolValue ?? false, phase: phase)
+            let enabled = params["enabled"]?.boolValue ?? false
+            talkMode = (enabled, phase)
+            after { self.setTalkMode(enabled: enabled, phase: phase) }
             return .ok(["enabled": .bool(talkMode.enabled), "phase": phase.map(WireJSON.string) ?? .null])
         case "voicewake.get":
             return .ok(["triggers": .array(voiceWakeTriggers.map(WireJSON.string))])
         case "voicewake.set":
-            setVoiceWakeTriggers(params["triggers"]?.stringArrayValue ?? [])
+            voiceWakeTriggers = VoiceWakeTriggers.normalize(params["triggers"]?.stringArrayValue ?? [])
+            after { self.setVoiceWakeTriggers(self.voiceWakeTriggers) }
             return .ok(["triggers": .array(voiceWakeTriggers.map(WireJSON.string))])
         case "voicewake.routing.get":
             return .ok(["config": voiceWakeRouting])
         case "voicewake.routing.set":
-            setVoiceWakeRouting(params["config"] ?? [:])
+            voiceWakeRouting = params["config"] ?? [:]
+            after { self.setVoiceWakeRouting(self.voiceWakeRouting) }
             return .ok(["config": voiceWakeRouting])
         case "tts.status":
             return .ok(["enabled": true, "provider": "test"])

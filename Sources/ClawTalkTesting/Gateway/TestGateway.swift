@@ -101,9 +101,13 @@ public actor TestGateway {
 
     /// A fresh in-memory pair whose server end this gateway serves; returns the client end.
     public func connectInMemory() -> InMemorySocket {
+        openInMemory().client
+    }
+
+    /// ``connectInMemory()`` plus the connection id the gateway assigned.
+    public func openInMemory() -> (client: InMemorySocket, connection: Int) {
         let (client, server) = InMemorySocketPair.make()
-        accept(server)
-        return client
+        return (client, accept(server))
     }
 
     /// A ``GatewayDialer`` that connects every dial to this gateway in memory.
