@@ -17,15 +17,21 @@ import Testing
     }
 
     static let policyRows: [PolicyRow] = [
-        PolicyRow(caps: ["talk"], commands: Fixture.talkCommands, allow: [], deny: [], command: "talk.ptt.start", refusal: nil),
+        PolicyRow(
+            caps: ["talk"], commands: Fixture.talkCommands, allow: [], deny: [], command: "talk.ptt.start", refusal: nil
+        ),
         PolicyRow(caps: [], commands: ["talk.ptt.once"], allow: [], deny: [], command: "talk.ptt.once", refusal: nil),
-        PolicyRow(caps: ["talk"], commands: ["talk.ptt.start"], allow: [], deny: [], command: "talk.ptt.stop",
+        PolicyRow(
+            caps: ["talk"], commands: ["talk.ptt.start"], allow: [], deny: [], command: "talk.ptt.stop",
             refusal: "command not declared by the node"),
-        PolicyRow(caps: ["camera"], commands: ["camera.snap"], allow: [], deny: [], command: "camera.snap",
+        PolicyRow(
+            caps: ["camera"], commands: ["camera.snap"], allow: [], deny: [], command: "camera.snap",
             refusal: "command not allowlisted"),
-        PolicyRow(caps: ["camera"], commands: ["camera.snap"], allow: ["camera.snap"], deny: [], command: "camera.snap",
+        PolicyRow(
+            caps: ["camera"], commands: ["camera.snap"], allow: ["camera.snap"], deny: [], command: "camera.snap",
             refusal: nil),
-        PolicyRow(caps: ["talk"], commands: Fixture.talkCommands, allow: ["talk.ptt.once"], deny: ["talk.ptt.once"],
+        PolicyRow(
+            caps: ["talk"], commands: Fixture.talkCommands, allow: ["talk.ptt.once"], deny: ["talk.ptt.once"],
             command: "talk.ptt.once", refusal: "command not allowlisted"),
     ]
 
@@ -41,7 +47,10 @@ import Testing
         let node = try await connected(gateway, builder)
         let invoke = Task { await gateway.invoke(nodeId: Fixture.deviceId, command: row.command, timeoutMs: 2_000) }
         if let refusal = row.refusal {
-            #expect(await invoke.value == .refused(code: "INVALID_REQUEST", message: "node command not allowed: \(refusal) (\(row.command))"))
+            #expect(
+                await invoke.value
+                    == .refused(
+                        code: "INVALID_REQUEST", message: "node command not allowed: \(refusal) (\(row.command))"))
             let sent = await gateway.recordedFrames(connection: node.client.connection).contains {
                 $0.event == "node.invoke.request"
             }
@@ -49,7 +58,8 @@ import Testing
         } else {
             let request = try #require(try await node.client.event("node.invoke.request")["payload"])
             #expect(request["command"] == .string(row.command))
-            _ = try await node.client.call("node.invoke.result", ["id": request["id"] ?? .null, "nodeId": .string(Fixture.deviceId), "ok": true])
+            _ = try await node.client.call(
+                "node.invoke.result", ["id": request["id"] ?? .null, "nodeId": .string(Fixture.deviceId), "ok": true])
             #expect(await invoke.value == .ok(payloadJSON: nil, payload: nil))
         }
     }
@@ -61,8 +71,11 @@ import Testing
         #expect(request.nodeId == Fixture.deviceId)
         #expect(Set(request.commands) == Set(Fixture.talkCommands))
         #expect(request.caps == ["talk"])
-        #expect(await gateway.invoke(nodeId: Fixture.deviceId, command: "talk.ptt.start")
-            == .refused(code: "INVALID_REQUEST", message: "node command not allowed: command not approved (talk.ptt.start)"))
+        #expect(
+            await gateway.invoke(nodeId: Fixture.deviceId, command: "talk.ptt.start")
+                == .refused(
+                    code: "INVALID_REQUEST", message: "node command not allowed: command not approved (talk.ptt.start)")
+        )
         try await gateway.approveCapabilities(requestId: request.requestId)
         let resolved = try await first.client.event("node.pair.resolved")
         #expect(resolved["payload"]?["requestId"] == .string(request.requestId))
@@ -71,7 +84,8 @@ import Testing
         #expect(await gateway.session(connection: first.client.connection)?.effectiveCommands == [])
         first.client.socket.close(code: 1000, reason: "reconnect")
         let second = try await attempt(gateway)
-        #expect(await gateway.session(connection: second.client.connection)?.effectiveCommands == Set(Fixture.talkCommands))
+        #expect(
+            await gateway.session(connection: second.client.connection)?.effectiveCommands == Set(Fixture.talkCommands))
         #expect(await gateway.pendingCapabilityRequests.isEmpty)
     }
 
@@ -80,7 +94,8 @@ import Testing
         let node = try await connected(gateway, approveSurface: false)
         let request = try #require(await gateway.pendingCapabilityRequests.first)
         try await gateway.approveCapabilities(requestId: request.requestId)
-        #expect(await gateway.session(connection: node.client.connection)?.effectiveCommands == Set(Fixture.talkCommands))
+        #expect(
+            await gateway.session(connection: node.client.connection)?.effectiveCommands == Set(Fixture.talkCommands))
     }
 
     @Test func wideningTheSurfaceCreatesARequestWhileApprovedCommandsKeepWorking() async throws {  // 30
@@ -93,10 +108,17 @@ import Testing
         #expect(wide.ok)
         let request = try #require(await gateway.pendingCapabilityRequests.first)
         #expect(Set(request.commands) == Set(Fixture.talkCommands))
-        #expect(await gateway.observedEvents.contains(.capabilityRequested(requestId: request.requestId, nodeId: Fixture.deviceId)))
+        #expect(
+            await gateway.observedEvents.contains(
+                .capabilityRequested(requestId: request.requestId, nodeId: Fixture.deviceId)))
         let start = Task { await gateway.invoke(nodeId: Fixture.deviceId, command: "talk.ptt.start") }
         let invoke = try #require(try await wide.client.event("node.invoke.request")["payload"])
-        _ = try await wide.client.call("node.invoke.result", ["id": invoke["id"] ?? .null, "nodeId": .string(Fixture.deviceId), "ok": true, "payloadJSON": #"{"captureId":"c"}"#])
+        _ = try await wide.client.call(
+            "node.invoke.result",
+            [
+                "id": invoke["id"] ?? .null, "nodeId": .string(Fixture.deviceId), "ok": true,
+                "payloadJSON": #"{"captureId":"c"}"#,
+            ])
         #expect(await start.value == .ok(payloadJSON: #"{"captureId":"c"}"#, payload: nil))
         guard case .refused = await gateway.invoke(nodeId: Fixture.deviceId, command: "talk.ptt.once") else {
             Issue.record("talk.ptt.once was dispatched before approval")

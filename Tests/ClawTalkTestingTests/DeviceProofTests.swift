@@ -102,16 +102,20 @@ import Testing
     static let vectors: [Vector] = [
         Vector(
             token: "dtok_example_0123456789",
-            signature: "8R3ijlauUVuOyKxe_-_E4JrCy1FNbLz8JQES3snC7-Zt9ci9BqkiV2sOHH1IDMWAhwwOtElUAS639R20VA17AA", version: .v3),
+            signature: "8R3ijlauUVuOyKxe_-_E4JrCy1FNbLz8JQES3snC7-Zt9ci9BqkiV2sOHH1IDMWAhwwOtElUAS639R20VA17AA",
+            version: .v3),
         Vector(
             token: "dtok_example_0123456789",
-            signature: "H9yCsz9kbD668tKs-4IopW-MxwuZG1sK8jscyGBRkMTyuFXANigtoEGa0aBtJrD36cN2Tri6V8qlM9Omkq0bDg", version: .v2),
+            signature: "H9yCsz9kbD668tKs-4IopW-MxwuZG1sK8jscyGBRkMTyuFXANigtoEGa0aBtJrD36cN2Tri6V8qlM9Omkq0bDg",
+            version: .v2),
         Vector(
             token: nil,
-            signature: "LoKceMqvDCg0NQTMtXgzXOEt-ILtnqz1xG69MRjTNCDO2-gN1WrwEnSs2TDZxwmnjUb1BKdF3y2OkALPkxEXBw", version: .v2),
+            signature: "LoKceMqvDCg0NQTMtXgzXOEt-ILtnqz1xG69MRjTNCDO2-gN1WrwEnSs2TDZxwmnjUb1BKdF3y2OkALPkxEXBw",
+            version: .v2),
         Vector(
             token: nil,
-            signature: "8ZbNlyVaxGwrtrjDSSA9vbVIvR2qhaCflqzfzuNN-CY1cFqiAsmv9viG2hC7NH8iUzEIBCvkiWXDkPqwZyrCCQ", version: .v3),
+            signature: "8ZbNlyVaxGwrtrjDSSA9vbVIvR2qhaCflqzfzuNN-CY1cFqiAsmv9viG2hC7NH8iUzEIBCvkiWXDkPqwZyrCCQ",
+            version: .v3),
     ]
 
     @Test(arguments: vectors)

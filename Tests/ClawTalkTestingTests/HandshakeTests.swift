@@ -70,7 +70,10 @@ import Testing
         let (gateway, _) = Fixture.gateway()
         let result = try await attempt(gateway) { $0.setting(path, to: .string(value)) }
         #expect(result.code == "INVALID_REQUEST")
-        #expect(result.message == "invalid connect params: at /\(path.joined(separator: "/")): must be equal to one of the allowed values")
+        #expect(
+            result.message
+                == "invalid connect params: at /\(path.joined(separator: "/")): must be equal to one of the allowed values"
+        )
         #expect(try await result.client.close().code == 1008)
     }
 
@@ -81,15 +84,28 @@ import Testing
     }
 
     static let missingFields: [MissingField] = [
-        MissingField(path: ["client", "version"], value: nil, expected: "at /client: must have required property 'version'"),
-        MissingField(path: ["client", "version"], value: .string(""), expected: "at /client/version: must NOT have fewer than 1 characters"),
-        MissingField(path: ["client", "platform"], value: nil, expected: "at /client: must have required property 'platform'"),
-        MissingField(path: ["client", "platform"], value: .string(""), expected: "at /client/platform: must NOT have fewer than 1 characters"),
+        MissingField(
+            path: ["client", "version"], value: nil, expected: "at /client: must have required property 'version'"),
+        MissingField(
+            path: ["client", "version"], value: .string(""),
+            expected: "at /client/version: must NOT have fewer than 1 characters"),
+        MissingField(
+            path: ["client", "platform"], value: nil, expected: "at /client: must have required property 'platform'"),
+        MissingField(
+            path: ["client", "platform"], value: .string(""),
+            expected: "at /client/platform: must NOT have fewer than 1 characters"),
         MissingField(path: ["device", "id"], value: nil, expected: "at /device: must have required property 'id'"),
-        MissingField(path: ["device", "publicKey"], value: .string(""), expected: "at /device/publicKey: must NOT have fewer than 1 characters"),
-        MissingField(path: ["device", "signature"], value: nil, expected: "at /device: must have required property 'signature'"),
-        MissingField(path: ["device", "signedAt"], value: .string("1754640000000"), expected: "at /device/signedAt: must be integer"),
-        MissingField(path: ["device", "nonce"], value: .string(""), expected: "at /device/nonce: must NOT have fewer than 1 characters"),
+        MissingField(
+            path: ["device", "publicKey"], value: .string(""),
+            expected: "at /device/publicKey: must NOT have fewer than 1 characters"),
+        MissingField(
+            path: ["device", "signature"], value: nil, expected: "at /device: must have required property 'signature'"),
+        MissingField(
+            path: ["device", "signedAt"], value: .string("1754640000000"),
+            expected: "at /device/signedAt: must be integer"),
+        MissingField(
+            path: ["device", "nonce"], value: .string(""),
+            expected: "at /device/nonce: must NOT have fewer than 1 characters"),
         MissingField(path: ["minProtocol"], value: nil, expected: "at root: must have required property 'minProtocol'"),
         MissingField(path: ["maxProtocol"], value: .integer(0), expected: "at /maxProtocol: must be >= 1"),
     ]
@@ -156,7 +172,8 @@ import Testing
         // Just below the limit is read (and answered).
         let small = await WireClient.open(gateway)
         let smallChallenge = try await small.challenge()
-        var frame = RequestFrame(method: "connect", params: try ConnectBuilder().params(nonce: smallChallenge.nonce, ts: smallChallenge.ts))
+        var frame = RequestFrame(
+            method: "connect", params: try ConnectBuilder().params(nonce: smallChallenge.nonce, ts: smallChallenge.ts))
         let base = frame.encodedText().utf8.count
         frame.params = frame.params?.setting(["locale"], to: .string(String(repeating: "x", count: 65_536 - base - 12)))
         #expect(frame.encodedText().utf8.count <= 65_536)

@@ -7,7 +7,9 @@ import Testing
 /// Checklist items 25–28 and 32 (gateway-protocol §10; talk-contract §2, §11.1).
 @Suite(.timeLimit(.minutes(1))) struct InvokeTests {
     /// Answers the next invoke request with `result(request)` built as params.
-    func answer(_ client: WireClient, _ build: (WireJSON) -> WireJSON) async throws -> (request: WireJSON, response: WireJSON) {
+    func answer(_ client: WireClient, _ build: (WireJSON) -> WireJSON) async throws -> (
+        request: WireJSON, response: WireJSON
+    ) {
         let event = try await client.event("node.invoke.request")
         let request = try #require(event["payload"])
         let response = try await client.call("node.invoke.result", build(request))
@@ -15,7 +17,10 @@ import Testing
     }
 
     static func result(_ request: WireJSON, payloadJSON: String) -> WireJSON {
-        ["id": request["id"] ?? .null, "nodeId": request["nodeId"] ?? .null, "ok": true, "payloadJSON": .string(payloadJSON)]
+        [
+            "id": request["id"] ?? .null, "nodeId": request["nodeId"] ?? .null, "ok": true,
+            "payloadJSON": .string(payloadJSON),
+        ]
     }
 
     @Test(arguments: [
@@ -33,7 +38,9 @@ import Testing
             return false
         }
         #expect(!executed)
-        #expect(await gateway.observedEvents.contains(.callRefused(connection: result.client.connection, method: method, code: "INVALID_REQUEST")))
+        #expect(
+            await gateway.observedEvents.contains(
+                .callRefused(connection: result.client.connection, method: method, code: "INVALID_REQUEST")))
     }
 
     @Test(arguments: [TestInvokeParams.null, .json("{}"), .absent, .json(#"{"captureId":"x","extra":1}"#)])
@@ -41,7 +48,8 @@ import Testing
         let (gateway, _) = Fixture.gateway()
         let node = try await connected(gateway)
         let invoke = Task {
-            await gateway.invoke(nodeId: Fixture.deviceId, command: "talk.ptt.start", params: params, idempotencyKey: "k-1")
+            await gateway.invoke(
+                nodeId: Fixture.deviceId, command: "talk.ptt.start", params: params, idempotencyKey: "k-1")
         }
         let event = try await node.client.event("node.invoke.request")
         #expect(event["seq"] == nil)
@@ -58,7 +66,8 @@ import Testing
         }
         let decoded = try NodeInvokeRequest(json: event["payload"])
         #expect(decoded.command == "talk.ptt.start")
-        _ = try await node.client.call("node.invoke.result", Self.result(.object(payload), payloadJSON: #"{"captureId":"c-1"}"#))
+        _ = try await node.client.call(
+            "node.invoke.result", Self.result(.object(payload), payloadJSON: #"{"captureId":"c-1"}"#))
         #expect(await invoke.value == .ok(payloadJSON: #"{"captureId":"c-1"}"#, payload: nil))
     }
 
@@ -69,11 +78,15 @@ import Testing
         let request = try #require(try await node.client.event("node.invoke.request")["payload"])
         let base: WireJSON = ["id": request["id"] ?? .null, "nodeId": request["nodeId"] ?? .null, "ok": false]
         let retryable = try await node.client.call(
-            "node.invoke.result", base.setting(["error"], to: ["code": "UNAVAILABLE", "message": "x", "retryable": true]))
+            "node.invoke.result",
+            base.setting(["error"], to: ["code": "UNAVAILABLE", "message": "x", "retryable": true]))
         #expect(retryable["error"]?["code"] == "INVALID_REQUEST")
-        #expect(retryable["error"]?["message"] == "invalid node.invoke.result params: at /error: unexpected property 'retryable'")
+        #expect(
+            retryable["error"]?["message"]
+                == "invalid node.invoke.result params: at /error: unexpected property 'retryable'")
         let extra = try await node.client.call("node.invoke.result", base.setting(["status"], to: "done"))
-        #expect(extra["error"]?["message"] == "invalid node.invoke.result params: at root: unexpected property 'status'")
+        #expect(
+            extra["error"]?["message"] == "invalid node.invoke.result params: at root: unexpected property 'status'")
         let mismatch = try await node.client.call("node.invoke.result", base.setting(["nodeId"], to: "someone-else"))
         #expect(mismatch["error"]?["message"] == "nodeId mismatch")
         let unknown = try await node.client.call("node.invoke.result", base.setting(["id"], to: "no-such-invoke"))
@@ -100,7 +113,8 @@ import Testing
         #expect(await invoke.value == .timeout)
         #expect(ContinuousClock.now - started >= .milliseconds(80))
         let late = try await node.client.call(
-            "node.invoke.result", Self.result(request, payloadJSON: #"{"captureId":"c","transcript":null,"status":"empty"}"#))
+            "node.invoke.result",
+            Self.result(request, payloadJSON: #"{"captureId":"c","transcript":null,"status":"empty"}"#))
         #expect(late["payload"] == ["ok": true, "ignored": true])
         let talkEvents = await gateway.observedEvents.filter {
             if case .talkEvent = $0 { return true }
@@ -115,8 +129,14 @@ import Testing
         let watcher = try await connected(gateway, ConnectBuilder.operator(Fixture.identity(50)))
         let cases: [(String, String, String, Bool)] = [
             ("talk.ptt.start", #"{"captureId":"c-1"}"#, "capture.started", false),
-            ("talk.ptt.stop", #"{"captureId":"c-1","transcript":"lights on","status":"queued"}"#, "capture.stopped", true),
-            ("talk.ptt.cancel", #"{"captureId":"c-2","transcript":null,"status":"cancelled"}"#, "capture.cancelled", true),
+            (
+                "talk.ptt.stop", #"{"captureId":"c-1","transcript":"lights on","status":"queued"}"#, "capture.stopped",
+                true
+            ),
+            (
+                "talk.ptt.cancel", #"{"captureId":"c-2","transcript":null,"status":"cancelled"}"#, "capture.cancelled",
+                true
+            ),
             ("talk.ptt.once", #"{"captureId":"c-3","transcript":null,"status":"empty"}"#, "capture.once", true),
         ]
         for (command, payloadJSON, type, final) in cases {

@@ -40,7 +40,8 @@ import Testing
         await gateway.setVoiceWakeTriggers(["hey"])
         #expect(try await result.client.nextIfAny(timeout: .milliseconds(100)) == nil)
         result.client.socket.close(code: 4000, reason: "tick watchdog")
-        let expected = TestGatewayEvent.closed(connection: result.client.connection, code: 4000, reason: "tick watchdog")
+        let expected = TestGatewayEvent.closed(
+            connection: result.client.connection, code: 4000, reason: "tick watchdog")
         #expect(try await gateway.waitForEvent { $0 == expected } == expected)
         #expect(try await attempt(gateway).ok)
     }

@@ -9,14 +9,17 @@ import Testing
     @Test func nodeEventParamsAreClosedAndAnsweredWithTheResultShape() async throws {  // 31
         let (gateway, _) = Fixture.gateway()
         let node = try await connected(gateway)
-        let extra = try await node.client.call("node.event", ["event": "voice.transcript", "payloadJSON": "{}", "sessionKey": "main"])
+        let extra = try await node.client.call(
+            "node.event", ["event": "voice.transcript", "payloadJSON": "{}", "sessionKey": "main"])
         #expect(extra["error"]?["code"] == "INVALID_REQUEST")
         #expect(extra["error"]?["message"] == "invalid node.event params: at root: unexpected property 'sessionKey'")
-        let params = try NodeEventParams.voiceTranscript(VoiceTranscriptEvent(text: "turn on the lights", sessionKey: "main"))
+        let params = try NodeEventParams.voiceTranscript(
+            VoiceTranscriptEvent(text: "turn on the lights", sessionKey: "main"))
         let handled = try await node.client.call("node.event", try WireJSON(encoding: params))
         #expect(handled["payload"] == ["ok": true, "event": "voice.transcript", "handled": true])
         let duplicate = try await node.client.call("node.event", try WireJSON(encoding: params))
-        #expect(duplicate["payload"] == ["ok": true, "event": "voice.transcript", "handled": false, "reason": "duplicate"])
+        #expect(
+            duplicate["payload"] == ["ok": true, "event": "voice.transcript", "handled": false, "reason": "duplicate"])
         let unknown = try await node.client.call("node.event", ["event": "camera.moved", "payloadJSON": "{}"])
         #expect(unknown["payload"]?["handled"] == false)
         #expect(unknown["payload"]?["reason"] == "unsupported event")
@@ -32,9 +35,14 @@ import Testing
         let (gateway, _) = Fixture.gateway()
         let node = try await connected(gateway)
         _ = try await node.client.call(
-            "node.event", ["event": "node.presence.alive", "payload": ["trigger": "manual"], "payloadJSON": #"{"trigger":"wormhole"}"#])
+            "node.event",
+            [
+                "event": "node.presence.alive", "payload": ["trigger": "manual"],
+                "payloadJSON": #"{"trigger":"wormhole"}"#,
+            ])
         #expect(await gateway.session(connection: node.client.connection)?.lastPresenceTrigger == "background")
-        _ = try await node.client.call("node.event", ["event": "node.presence.alive", "payloadJSON": #"{"trigger":"connect"}"#])
+        _ = try await node.client.call(
+            "node.event", ["event": "node.presence.alive", "payloadJSON": #"{"trigger":"connect"}"#])
         #expect(await gateway.session(connection: node.client.connection)?.lastPresenceTrigger == "connect")
     }
 
@@ -59,7 +67,8 @@ import Testing
         _ = try await node.client.call("node.event", try WireJSON(encoding: first))
         #expect(try await node.client.nextIfAny(timeout: .milliseconds(100)) == nil)
 
-        _ = try await node.client.call("node.event", try WireJSON(encoding: try NodeEventParams.chatSubscribe(sessionKey: "main")))
+        _ = try await node.client.call(
+            "node.event", try WireJSON(encoding: try NodeEventParams.chatSubscribe(sessionKey: "main")))
         await gateway.enqueueChatRun([.agentText("Sure"), .delta("Sure"), .final("Sure, done.")])
         let second = try NodeEventParams.voiceTranscript(VoiceTranscriptEvent(text: "two", sessionKey: "main"))
         _ = try await node.client.call("node.event", try WireJSON(encoding: second))
@@ -71,10 +80,13 @@ import Testing
         #expect(final.runId == delta.runId)
         #expect(final.text == "Sure, done.")
         #expect(final.sessionKey == "main")
-        let agentFrames = await gateway.recordedFrames(connection: node.client.connection).filter { $0.event == "agent" }
+        let agentFrames = await gateway.recordedFrames(connection: node.client.connection).filter {
+            $0.event == "agent"
+        }
         #expect(agentFrames.isEmpty)
 
-        _ = try await node.client.call("node.event", try WireJSON(encoding: try NodeEventParams.chatUnsubscribe(sessionKey: "main")))
+        _ = try await node.client.call(
+            "node.event", try WireJSON(encoding: try NodeEventParams.chatUnsubscribe(sessionKey: "main")))
         let third = try NodeEventParams.voiceTranscript(VoiceTranscriptEvent(text: "three", sessionKey: "main"))
         _ = try await node.client.call("node.event", try WireJSON(encoding: third))
         #expect(try await node.client.nextIfAny(timeout: .milliseconds(100)) == nil)

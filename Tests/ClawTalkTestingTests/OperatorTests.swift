@@ -28,16 +28,25 @@ import Testing
         ScopeRow(scopes: ["operator.read"], method: "chat.history", params: ["sessionKey": "main"], missing: nil),
         ScopeRow(scopes: ["operator.read"], method: "tts.status", params: [:], missing: nil),
         ScopeRow(scopes: ["operator.read"], method: "tts.providers", params: [:], missing: nil),
-        ScopeRow(scopes: ["operator.read"], method: "chat.send", params: ["sessionKey": "main", "message": "hi", "idempotencyKey": "k"], missing: "operator.write"),
+        ScopeRow(
+            scopes: ["operator.read"], method: "chat.send",
+            params: ["sessionKey": "main", "message": "hi", "idempotencyKey": "k"], missing: "operator.write"),
         ScopeRow(scopes: ["operator.read"], method: "agent", params: ["message": "hi"], missing: "operator.write"),
         ScopeRow(scopes: ["operator.read"], method: "talk.speak", params: ["text": "hi"], missing: "operator.write"),
         ScopeRow(scopes: ["operator.read"], method: "tts.speak", params: ["text": "hi"], missing: "operator.write"),
-        ScopeRow(scopes: ["operator.read"], method: "voicewake.set", params: ["triggers": ["hey"]], missing: "operator.write"),
+        ScopeRow(
+            scopes: ["operator.read"], method: "voicewake.set", params: ["triggers": ["hey"]], missing: "operator.write"
+        ),
         ScopeRow(scopes: ["operator.read"], method: "talk.mode", params: ["enabled": true], missing: "operator.write"),
         ScopeRow(scopes: ["operator.write"], method: "talk.config", params: [:], missing: nil),
-        ScopeRow(scopes: ["operator.read", "operator.write"], method: "talk.config", params: ["includeSecrets": true], missing: "operator.talk.secrets"),
-        ScopeRow(scopes: ["operator.read", "operator.talk.secrets"], method: "talk.config", params: ["includeSecrets": true], missing: nil),
-        ScopeRow(scopes: ["operator.read", "operator.write"], method: "talk.speak", params: ["text": "hi"], missing: nil),
+        ScopeRow(
+            scopes: ["operator.read", "operator.write"], method: "talk.config", params: ["includeSecrets": true],
+            missing: "operator.talk.secrets"),
+        ScopeRow(
+            scopes: ["operator.read", "operator.talk.secrets"], method: "talk.config", params: ["includeSecrets": true],
+            missing: nil),
+        ScopeRow(
+            scopes: ["operator.read", "operator.write"], method: "talk.speak", params: ["text": "hi"], missing: nil),
     ]
 
     @Test(arguments: scopeRows)
@@ -48,7 +57,10 @@ import Testing
         if let missing = row.missing {
             #expect(response["error"]?["code"] == "FORBIDDEN")
             #expect(response["error"]?["message"] == .string("missing scope: \(missing)"))
-            #expect(response["error"]?["details"] == ["code": "MISSING_SCOPE", "missingScope": .string(missing), "requiredScopes": [.string(missing)]])
+            #expect(
+                response["error"]?["details"] == [
+                    "code": "MISSING_SCOPE", "missingScope": .string(missing), "requiredScopes": [.string(missing)],
+                ])
             #expect(try ErrorShape(json: try #require(response["error"])).isMissingScope)
         } else {
             #expect(response["ok"] == true)
@@ -96,7 +108,9 @@ import Testing
     @Test func chatSendReturnsARunIdThenScriptedEvents() async throws {  // §11.2
         let (gateway, _) = Fixture.gateway()
         let client = try await operatorClient(gateway)
-        await gateway.enqueueChatRun([.agentText("It is"), .delta("It is"), .pause(ms: 20), .final("It is sunny."), .agentEnd])
+        await gateway.enqueueChatRun([
+            .agentText("It is"), .delta("It is"), .pause(ms: 20), .final("It is sunny."), .agentEnd,
+        ])
         let params = try WireJSON(encoding: ChatSendParams(sessionKey: "main", message: "weather?"))
         let response = try await client.call("chat.send", params)
         let runId = try #require(ChatSendResult(json: response["payload"]).runId)
@@ -150,7 +164,9 @@ import Testing
         let pushed = try VoiceWakeTriggers(json: try await node.client.event("voicewake.changed")["payload"])
         #expect(pushed.triggers == ["hey claw", "computer"])
         #expect(try await op.call("voicewake.get", nil)["payload"] == ["triggers": ["hey claw", "computer"]])
-        await gateway.setVoiceWakeRouting(["version": 1, "defaultTarget": ["mode": "current"], "routes": [], "updatedAtMs": 5])
+        await gateway.setVoiceWakeRouting([
+            "version": 1, "defaultTarget": ["mode": "current"], "routes": [], "updatedAtMs": 5,
+        ])
         let changed = try await node.client.event("voicewake.routing.changed")
         #expect(changed["payload"]?["config"]?["updatedAtMs"] == 5)
     }
@@ -158,7 +174,8 @@ import Testing
     @Test func talkModeRequestsAreBroadcastAndHarnessTogglesReachOperators() async throws {  // §11.5
         let (gateway, _) = Fixture.gateway()
         let op = try await operatorClient(gateway)
-        let response = try await op.call("talk.mode", try WireJSON(encoding: TalkModeParams(enabled: true, phase: .listening)))
+        let response = try await op.call(
+            "talk.mode", try WireJSON(encoding: TalkModeParams(enabled: true, phase: .listening)))
         #expect(response["payload"] == ["enabled": true, "phase": "listening"])
         let echoed = try TalkModeEvent(json: try await op.event("talk.mode")["payload"])
         #expect(echoed.enabled && echoed.phase == "listening")
@@ -213,11 +230,12 @@ import Testing
     }
 
     @Test func ttsSpeakChecksTheTextLengthFirst() async throws {  // §11.7
-        let (gateway, _) = Fixture.gateway(script: {
-            var script = OperatorScript()
-            script.ttsMaxTextLength = 10
-            return script
-        }())
+        let (gateway, _) = Fixture.gateway(
+            script: {
+                var script = OperatorScript()
+                script.ttsMaxTextLength = 10
+                return script
+            }())
         let op = try await operatorClient(gateway)
         let tooLong = try await op.call("tts.speak", ["text": "eleven char"])
         #expect(tooLong["error"] == ["code": "INVALID_REQUEST", "message": "text too long"])
@@ -233,7 +251,8 @@ import Testing
         let redacted = try await op.call("talk.config", nil)
         let config = try TalkConfig(json: redacted["payload"])
         #expect(!config.hasAPIKey)
-        #expect(redacted["payload"]?["config"]?["talk"]?["providers"]?["elevenlabs"]?["apiKey"] == "__OPENCLAW_REDACTED__")
+        #expect(
+            redacted["payload"]?["config"]?["talk"]?["providers"]?["elevenlabs"]?["apiKey"] == "__OPENCLAW_REDACTED__")
         let secret = try await op.call("talk.config", ["includeSecrets": true])
         #expect(secret["payload"]?["config"]?["talk"]?["providers"]?["elevenlabs"]?["apiKey"] == "sk-test-0123456789")
     }

@@ -14,11 +14,13 @@ public enum ScriptedReply: Sendable, Equatable {
     indirect case delayed(ms: Int, ScriptedReply)
 
     /// `UNAVAILABLE` with `details {reason, fallbackEligible?}` (talk-contract §7.1).
-    public static func talkSpeakUnavailable(_ reason: TalkSpeakFailureReason, fallbackEligible: Bool?) -> ScriptedReply {
+    public static func talkSpeakUnavailable(_ reason: TalkSpeakFailureReason, fallbackEligible: Bool?) -> ScriptedReply
+    {
         var details: WireObject = ["reason": .string(reason.rawValue)]
         if let fallbackEligible { details["fallbackEligible"] = .bool(fallbackEligible) }
         return .error(
-            ErrorShape(code: "UNAVAILABLE", message: "talk.speak unavailable: \(reason.rawValue)", details: .object(details)))
+            ErrorShape(
+                code: "UNAVAILABLE", message: "talk.speak unavailable: \(reason.rawValue)", details: .object(details)))
     }
 
     /// `UNAVAILABLE` without details.

@@ -164,7 +164,8 @@ extension TestGateway {
     /// Issues (or replaces) the device token for (deviceId, role); `token` fixes its value (e.g.
     /// the §6.4 fixture `dtok_example_0123456789`).
     @discardableResult
-    public func issueDeviceToken(deviceId: String, role: String, scopes: [String] = [], token: String? = nil) -> String {
+    public func issueDeviceToken(deviceId: String, role: String, scopes: [String] = [], token: String? = nil) -> String
+    {
         let issued = IssuedDeviceToken(token: token ?? Self.randomToken("dtok_"), scopes: scopes, issuedAtMs: nowMs)
         deviceTokens[Self.tokenKey(deviceId, role)] = issued
         return issued.token

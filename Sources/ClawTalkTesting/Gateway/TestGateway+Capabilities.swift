@@ -80,7 +80,9 @@ extension TestGateway {
         approvedSurfaces[request.nodeId] = surface
         if configuration.capabilityApprovalAppliesLive {
             for (id, connection) in connections {
-                guard let session = connection.session, session.isNode, session.nodeId == request.nodeId else { continue }
+                guard let session = connection.session, session.isNode, session.nodeId == request.nodeId else {
+                    continue
+                }
                 connections[id]?.session?.effectiveCommands = effectiveCommands(
                     nodeId: session.nodeId, caps: session.caps, commands: session.declaredCommands)
             }

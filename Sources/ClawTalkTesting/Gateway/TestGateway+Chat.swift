@@ -25,11 +25,18 @@ extension TestGateway {
             case .aborted:
                 emitChat(runId: runId, sessionKey: sessionKey, seq: seq, state: "aborted", text: nil)
             case .error(let message):
-                emitChat(runId: runId, sessionKey: sessionKey, seq: seq, state: "error", text: nil, errorMessage: message)
+                emitChat(
+                    runId: runId, sessionKey: sessionKey, seq: seq, state: "error", text: nil, errorMessage: message)
             case .agentText(let text):
-                emitAgent(["runId": .string(runId), "stream": "assistant", "seq": .integer(Int64(seq)), "data": ["text": .string(text)]])
+                emitAgent([
+                    "runId": .string(runId), "stream": "assistant", "seq": .integer(Int64(seq)),
+                    "data": ["text": .string(text)],
+                ])
             case .agentEnd:
-                emitAgent(["runId": .string(runId), "stream": "lifecycle", "seq": .integer(Int64(seq)), "data": ["phase": "end"]])
+                emitAgent([
+                    "runId": .string(runId), "stream": "lifecycle", "seq": .integer(Int64(seq)),
+                    "data": ["phase": "end"],
+                ])
             }
         }
     }

@@ -8,7 +8,10 @@ import Foundation
 extension TestGateway {
     /// A request frame (closed: `type`, `id`, `method`, `params?`).
     static let requestFrameSchema = WireSchema.closed(
-        ["type": .string(minLength: 1, oneOf: ["req"]), "id": .nonEmptyString, "method": .nonEmptyString, "params": .any],
+        [
+            "type": .string(minLength: 1, oneOf: ["req"]), "id": .nonEmptyString, "method": .nonEmptyString,
+            "params": .any,
+        ],
         required: ["type", "id", "method"])
 
     /// The request in `data`, or nil when it is not a valid request frame.

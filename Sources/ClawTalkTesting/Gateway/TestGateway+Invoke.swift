@@ -136,7 +136,9 @@ extension TestGateway {
         let payload = params["payload"].nonNull
         finishInvoke(
             invokeId,
-            ok ? .ok(payloadJSON: payloadJSON, payload: payload) : .failed(code: result.errorCode, message: result.errorMessage))
+            ok
+                ? .ok(payloadJSON: payloadJSON, payload: payload)
+                : .failed(code: result.errorCode, message: result.errorMessage))
         if ok, let command = TalkCommand(rawValue: pending.command) {
             let body = payloadJSON.flatMap { try? WireJSON(parsing: $0) } ?? payload
             broadcastTalkEvent(nodeId: nodeId, command: command, result: body)

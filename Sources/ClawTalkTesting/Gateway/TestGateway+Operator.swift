@@ -11,7 +11,8 @@ extension TestGateway {
                 "sessionKey": .nonEmptyString, "message": .string(), "thinking": .string(), "deliver": .boolean,
                 "attachments": .array(.any), "timeoutMs": .integer(minimum: 0), "idempotencyKey": .nonEmptyString,
             ], required: ["sessionKey", "message", "idempotencyKey"]),
-        "chat.history": .closed(["sessionKey": .nonEmptyString, "limit": .integer(minimum: 1)], required: ["sessionKey"]),
+        "chat.history": .closed(
+            ["sessionKey": .nonEmptyString, "limit": .integer(minimum: 1)], required: ["sessionKey"]),
         "agent": .closed(
             [
                 "message": .string(), "sessionKey": .string(), "thinking": .string(), "deliver": .boolean,
@@ -55,8 +56,11 @@ extension TestGateway {
         }
         let scope = requiredScope(method, params: request.params)
         guard Self.scopeSatisfied(scope, by: Set(session.scopes)) else {
-            let details: WireJSON = ["code": "MISSING_SCOPE", "missingScope": .string(scope), "requiredScopes": [.string(scope)]]
-            respondError(id, request.id, ErrorShape(code: "FORBIDDEN", message: "missing scope: \(scope)", details: details))
+            let details: WireJSON = [
+                "code": "MISSING_SCOPE", "missingScope": .string(scope), "requiredScopes": [.string(scope)],
+            ]
+            respondError(
+                id, request.id, ErrorShape(code: "FORBIDDEN", message: "missing scope: \(scope)", details: details))
             emit(.callRefused(connection: id, method: method, code: "FORBIDDEN"))
             return
         }

@@ -32,7 +32,8 @@ extension TestGateway {
         _ id: Int, _ connect: ParsedConnect, _ device: VerifiedDevice, _ method: TestGatewaySession.AuthMethod,
         reason: PairingReason, existing: PairedDevice?
     ) -> Bool {
-        let isNodeRequest = connect.role == GatewayRole.node.rawValue && connect.scopes.isEmpty
+        let isNodeRequest =
+            connect.role == GatewayRole.node.rawValue && connect.scopes.isEmpty
             && connect.clientMode == GatewayClientMode.node.rawValue
         let bootstrapNode = method == .bootstrapToken && reason == .notPaired && existing == nil && isNodeRequest
         let silentBootstrap =
@@ -66,7 +67,9 @@ extension TestGateway {
         details["requestedScopes"] = .array(connect.scopes.map(WireJSON.string))
         if let existing, !existing.roles.isEmpty {
             details["approvedRoles"] = .array(existing.roles.sorted().map(WireJSON.string))
-            if !existing.scopes.isEmpty { details["approvedScopes"] = .array(existing.scopes.sorted().map(WireJSON.string)) }
+            if !existing.scopes.isEmpty {
+                details["approvedScopes"] = .array(existing.scopes.sorted().map(WireJSON.string))
+            }
         }
         let message = "pairing required: \(Self.requirement(reason))"
         rejectConnect(

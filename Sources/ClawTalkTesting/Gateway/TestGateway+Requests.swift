@@ -25,7 +25,8 @@ extension TestGateway {
         }
         let isNodeMethod = TestGatewayConfiguration.nodeMethods.contains(request.method)
         guard session.isNode == isNodeMethod else {
-            respondError(id, request.id, ErrorShape(code: "INVALID_REQUEST", message: "unauthorized role: \(session.role)"))
+            respondError(
+                id, request.id, ErrorShape(code: "INVALID_REQUEST", message: "unauthorized role: \(session.role)"))
             emit(.callRefused(connection: id, method: request.method, code: "INVALID_REQUEST"))
             return
         }

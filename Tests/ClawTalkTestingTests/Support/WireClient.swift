@@ -103,7 +103,9 @@ final class WireClient {
 
     func nextFrame(timeout: Duration = .seconds(3)) async throws -> WireJSON {
         let inbound = try await next(timeout: timeout)
-        guard case .frame(let json) = inbound else { throw ClientError(description: "expected a frame, got \(inbound)") }
+        guard case .frame(let json) = inbound else {
+            throw ClientError(description: "expected a frame, got \(inbound)")
+        }
         return json
     }
 
