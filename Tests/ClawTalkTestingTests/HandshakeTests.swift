@@ -182,6 +182,18 @@ import Testing
         #expect(response["error"]?["details"]?["code"]?.stringValue == "PAIRING_REQUIRED")
     }
 
+    @Test func afterHelloTheLimitIsPolicyMaxPayload() async throws {  // §4.2
+        let (gateway, _) = Fixture.gateway { config in
+            config.policy = HelloOk.Policy(maxPayload: 100_000, maxBufferedBytes: 200_000, tickIntervalMs: 30_000)
+        }
+        let node = try await connected(gateway)
+        let big = String(repeating: "x", count: 80_000)
+        let accepted = try await node.client.call("node.event", ["event": "x", "payloadJSON": .string("\"\(big)\"")])
+        #expect(accepted["payload"]?["handled"] == false)
+        try node.client.request("node.event", ["event": "x", "payloadJSON": .string(big + big)])
+        #expect(try await node.client.close() == (1009, "payload too large"))
+    }
+
     @Test func aNodeWithoutDeviceIsRejected() async throws {  // 8
         let (gateway, _) = Fixture.gateway()
         let result = try await attempt(gateway) { $0.setting(["device"], to: nil) }

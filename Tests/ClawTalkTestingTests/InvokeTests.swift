@@ -43,6 +43,13 @@ import Testing
                 .callRefused(connection: result.client.connection, method: method, code: "INVALID_REQUEST")))
     }
 
+    @Test func operatorsCannotCallNodeMethods() async throws {  // 25 (role separation)
+        let (gateway, _) = Fixture.gateway()
+        let op = try await connected(gateway, ConnectBuilder.operator(Fixture.identity(70)))
+        let response = try await op.client.call("node.invoke.result", ["id": "i", "nodeId": "n", "ok": true])
+        #expect(response["error"]?["message"] == "unauthorized role: operator")
+    }
+
     @Test(arguments: [TestInvokeParams.null, .json("{}"), .absent, .json(#"{"captureId":"x","extra":1}"#)])
     func invokeRequestsCarryTheDocumentedFieldsAndNoSeq(params: TestInvokeParams) async throws {  // 26
         let (gateway, _) = Fixture.gateway()

@@ -36,9 +36,14 @@ import Testing
         }
         let result = try await connected(gateway)
         _ = try await result.client.event("tick")
-        await gateway.stall(connection: result.client.connection)
+        let id = result.client.connection
+        await gateway.stall(connection: id)
+        let sentAtStall = await gateway.recordedFrames(connection: id).filter { $0.direction == .sent }.count
         await gateway.setVoiceWakeTriggers(["hey"])
-        #expect(try await result.client.nextIfAny(timeout: .milliseconds(100)) == nil)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await gateway.recordedFrames(connection: id).filter { $0.direction == .sent }.count == sentAtStall)
+        await gateway.resume(connection: id)
+        _ = try await result.client.event("tick")
         result.client.socket.close(code: 4000, reason: "tick watchdog")
         let expected = TestGatewayEvent.closed(
             connection: result.client.connection, code: 4000, reason: "tick watchdog")
