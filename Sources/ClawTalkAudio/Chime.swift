@@ -143,7 +143,8 @@ public enum Chime: String, Sendable, Hashable, CaseIterable {
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
         if isDirectory.boolValue { return "is a directory" }
         let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }

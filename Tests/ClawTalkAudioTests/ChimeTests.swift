@@ -17,7 +17,9 @@ struct ChimeTests {
         return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / Double(max(samples.count, 1))
     }
 
-    @Test("built-in chimes last at most 150 ms at every rate", arguments: Chime.allCases, [8000, 16000, 22050, 24000, 44100, 48000])
+    @Test(
+        "built-in chimes last at most 150 ms at every rate", arguments: Chime.allCases,
+        [8000, 16000, 22050, 24000, 44100, 48000])
     func duration(chime: Chime, sampleRate: Int) {
         let pcm = chime.render(sampleRate: sampleRate)
         #expect(pcm.format == AudioFormat(sampleRate: sampleRate, channels: 1))
@@ -50,7 +52,9 @@ struct ChimeTests {
             // Louder than any other note of the chime, an octave up or a fifth down.
             let others = frequencies.filter { $0 != note.frequency } + [note.frequency * 2, note.frequency * 2 / 3]
             for other in others {
-                #expect(own > 50 * power(segment, other, sampleRate: rate), "\(chime) note \(note.frequency) Hz vs \(other) Hz")
+                #expect(
+                    own > 50 * power(segment, other, sampleRate: rate),
+                    "\(chime) note \(note.frequency) Hz vs \(other) Hz")
             }
             start += count
         }
@@ -74,8 +78,12 @@ struct ChimeTests {
         // The first and last 2 ms are quieter than the middle (the fades are there).
         let edge = rate * 2 / 1000
         let middle = samples.count / 2
-        #expect(LevelMeter.peak(Array(samples.prefix(edge))) < 0.6 * LevelMeter.peak(Array(samples[(middle - edge)..<(middle + edge)])))
-        #expect(LevelMeter.peak(Array(samples.suffix(edge))) < 0.6 * LevelMeter.peak(Array(samples[(middle - edge)..<(middle + edge)])))
+        #expect(
+            LevelMeter.peak(Array(samples.prefix(edge))) < 0.6
+                * LevelMeter.peak(Array(samples[(middle - edge)..<(middle + edge)])))
+        #expect(
+            LevelMeter.peak(Array(samples.suffix(edge))) < 0.6
+                * LevelMeter.peak(Array(samples[(middle - edge)..<(middle + edge)])))
     }
 
     @Test("peak level is about -12 dBFS", arguments: Chime.allCases)

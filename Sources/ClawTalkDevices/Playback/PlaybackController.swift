@@ -189,7 +189,8 @@ public final class PlaybackController: Sendable {
                                 throw PlaybackError.formatMismatch(expected: format, received: buffer.format)
                             }
                             guard buffer.samples.count % format.channels == 0 else {
-                                throw PlaybackError.partialFrame(samples: buffer.samples.count, channels: format.channels)
+                                throw PlaybackError.partialFrame(
+                                    samples: buffer.samples.count, channels: format.channels)
                             }
                             job.feed(buffer.samples, reference: try reference?.convert(buffer.samples[...]))
                             core.wake()

@@ -3,7 +3,7 @@ public import ClawTalkAudio
 /// One thing for ``PlaybackController`` to play: a whole buffer, or a stream of buffers that
 /// are still being produced (sentence-by-sentence synthesis, a progressively decoded clip).
 ///
-/// Decoding is the caller's job (``ClawTalkCodecs/ClipDecoder`` for gateway clips,
+/// Decoding is the caller's job (`ClipDecoder` for gateway clips,
 /// `EspeakEngine` for local speech); the controller plays s16 PCM at the item's own rate and
 /// channel count and lets the sound server convert it for the sink.
 public enum PlaybackItem: Sendable {
@@ -19,7 +19,7 @@ public enum PlaybackItem: Sendable {
     public enum Kind: String, Sendable, Hashable {
         /// A spoken reply (gateway clip or local speech).
         case speech
-        /// An earcon (``ClawTalkAudio/Chime``).
+        /// An earcon (a `Chime`).
         case chime
     }
 

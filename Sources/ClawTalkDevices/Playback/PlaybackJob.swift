@@ -53,11 +53,14 @@ final class PlaybackJob: Sendable {
     // MARK: - Feeding (controller and feeder task)
 
     /// Adds source samples (whole frames) and, when a render tap is installed, their reference.
-    func feed(_ samples: [Int16], reference: [Int16]? = nil) {
+    func feed(_ samples: [Int16], reference: [Int16]? = nil, at now: Instant = .now) {
         state.withLock { state in
             guard state.outcome == nil else { return }
             state.source.append(samples)
             if let reference { state.reference.append(reference) }
+            // Audio for an item the thread has taken up: the start limit runs from here (the
+            // thread may be stuck opening the stream and never pull it).
+            if state.timing.dequeuedAt != nil, state.readyAt == nil, !samples.isEmpty { state.readyAt = now }
         }
     }
 
@@ -89,9 +92,12 @@ final class PlaybackJob: Sendable {
 
     // MARK: - Playback thread
 
-    /// The playback thread took the item up.
+    /// The playback thread took the item up; if its audio is there, the start limit runs from now.
     func markDequeued(at now: Instant) {
-        state.withLock { $0.timing.dequeuedAt = now }
+        state.withLock { state in
+            state.timing.dequeuedAt = now
+            if state.source.available > 0 { state.readyAt = now }
+        }
     }
 
     /// The stream was (re)opened for this item, taking `duration`.

@@ -76,7 +76,9 @@ final class PlaybackWorker {
         let format = job.format
         job.markDequeued(at: clock.now)
         if let stopAt = job.pendingStop {
-            job.resolve(now: clock.now, writtenFrames: 0, flushedAt: clock.now) { .interrupted(interruptedAt: 0, timing: $0) }
+            job.resolve(now: clock.now, writtenFrames: 0, flushedAt: clock.now) {
+                .interrupted(interruptedAt: 0, timing: $0)
+            }
             recordStopLatency(from: stopAt)
             return
         }
@@ -99,14 +101,7 @@ final class PlaybackWorker {
             let pull = job.pull(
                 into: chunk, maximum: chunkSamples, writtenFrames: written, lastWriteAt: lastWrite,
                 now: clock.now, settings: settings)
-            if let stopAt = pull.stopRequestedAt {
-                interrupt(job, written: written, stopRequestedAt: stopAt)
-                return
-            }
-            if let error = pull.overdue {
-                abort(job, written: written, error: error)
-                return
-            }
+            if ended(job, by: pull, written: written) { return }
             if pull.count > 0 {
                 applyGain(count: pull.count, channels: format.channels)
                 do {
@@ -141,14 +136,7 @@ final class PlaybackWorker {
             let pull = job.pull(
                 into: chunk, maximum: 0, writtenFrames: written, lastWriteAt: lastWrite, now: clock.now,
                 settings: settings)
-            if let stopAt = pull.stopRequestedAt {
-                interrupt(job, written: written, stopRequestedAt: stopAt)
-                return
-            }
-            if let error = pull.overdue {
-                abort(job, written: written, error: error)
-                return
-            }
+            if ended(job, by: pull, written: written) { return }
             if !started { started = checkStarted(job, written: written, started: false, now: clock.now) }
             let remaining = tailEnd - clock.now
             _ = handle.wake.wait(timeout: .now() + .nanoseconds(Int(min(nanoseconds(remaining), 5_000_000))))
@@ -169,6 +157,19 @@ final class PlaybackWorker {
             if let sourceError { return .failed(sourceError, timing: timing) }
             return .finished(playedSeconds: seconds, timing: timing)
         }
+    }
+
+    /// Carries out a stop request or a passed limit that `pull` reported; true if the item ended.
+    private func ended(_ job: PlaybackJob, by pull: PlaybackJob.Pull, written: Int) -> Bool {
+        if let stopAt = pull.stopRequestedAt {
+            interrupt(job, written: written, stopRequestedAt: stopAt)
+            return true
+        }
+        if let error = pull.overdue {
+            abort(job, written: written, error: error)
+            return true
+        }
+        return false
     }
 
     /// Stop requested: measure what is still queued, flush it, report what was heard.

@@ -40,7 +40,8 @@ struct PlaybackControllerDeviceTests {
         print(
             "tone: heard \(heard) s; enqueue→first write \(timing.queueToFirstWrite.map(seconds) ?? -1) s, "
                 + "stream open \(timing.streamOpenDuration.map(seconds) ?? -1) s, first write→heard \(seconds(heardAt - firstWrite)) s, "
-                + "writes span \(seconds(lastWrite - firstWrite)) s, output latency \(controller.outputLatency.map(seconds) ?? -1) s")
+                + "writes span \(seconds(lastWrite - firstWrite)) s, output latency \(controller.outputLatency.map(seconds) ?? -1) s"
+        )
         #expect(abs(heard - 1.0) <= 0.060, "captured tone lasts \(heard) s")
         #expect(toneWindows.count >= 97 && toneWindows.count <= 102)
         #expect(offTone.isEmpty)
@@ -72,7 +73,8 @@ struct PlaybackControllerDeviceTests {
         let stopLatency = try #require(timing.stopLatency)
         print(
             "stop: latency to flushed stream \(seconds(stopLatency) * 1000) ms; tone ended \(endAfterStop * 1000) ms "
-                + "after stop(); interruptedAt \(interruptedAt) s vs heard \(heard) s; written \(timing.writtenSeconds) s")
+                + "after stop(); interruptedAt \(interruptedAt) s vs heard \(heard) s; written \(timing.writtenSeconds) s"
+        )
         #expect(stopLatency < .milliseconds(50))
         #expect(controller.lastStopLatency == stopLatency)
         #expect(endAfterStop > -0.02 && endAfterStop < 0.080, "tone ended \(endAfterStop) s after the stop call")
@@ -106,7 +108,9 @@ struct PlaybackControllerDeviceTests {
         #expect(abs(played - 0.3) < 0.001)
         #expect(!recording.windowsWithTone(1000, amplitude: 0.3).isEmpty)
         #expect(recording.windowsWithTone(1500, amplitude: 0.3).isEmpty, "a dropped item was played")
-        #expect(recording.windowsWithTone(Chime.send.notes[0].frequency, amplitude: 0.2).isEmpty, "the dropped chime was played")
+        #expect(
+            recording.windowsWithTone(Chime.send.notes[0].frequency, amplitude: 0.2).isEmpty,
+            "the dropped chime was played")
         let later = recording.windowsWithTone(2500, amplitude: 0.3)
         #expect(later.count >= 27 && later.count <= 32)
         #expect(!controller.isBusy)
@@ -163,7 +167,9 @@ struct PlaybackControllerDeviceTests {
         guard case .finished(let played, let timing) = outcome else { throw RigError(description: "\(outcome)") }
         #expect(abs(played - 0.9) < 0.001)
         let spans = frequencies.map { recording.windowsWithTone($0, amplitude: 0.3) }
-        print("stream: windows per sentence \(spans.map(\.count)), first at \(spans.map { $0.first ?? -1 }); writes \(timing.writtenSeconds) s")
+        print(
+            "stream: windows per sentence \(spans.map(\.count)), first at \(spans.map { $0.first ?? -1 }); writes \(timing.writtenSeconds) s"
+        )
         for span in spans {
             #expect(span.count >= 27 && span.count <= 32, "each sentence lasts 0.3 s")
         }
@@ -211,7 +217,8 @@ struct PlaybackControllerDeviceTests {
         }
         let recorder = try MonitorRecorder(source: sink.monitor)
         let speech = TestSignals.speechLike(seconds: 1, sampleRate: 24000)
-        let outcome = await controller.play(.pcm(PCMBuffer(format: AudioFormat(sampleRate: 24000), samples: speech), kind: .speech))
+        let outcome = await controller.play(
+            .pcm(PCMBuffer(format: AudioFormat(sampleRate: 24000), samples: speech), kind: .speech))
         try await Task.sleep(for: .milliseconds(100))
         let recording = try recorder.stop()
         guard case .finished = outcome else { throw RigError(description: "\(outcome)") }

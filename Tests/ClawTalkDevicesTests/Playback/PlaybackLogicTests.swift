@@ -1,7 +1,8 @@
 import ClawTalkAudio
-@testable import ClawTalkDevices
 import Foundation
 import Testing
+
+@testable import ClawTalkDevices
 
 /// The controller's bookkeeping without a sound server: sample queue, watchdog limits, stop and
 /// outcome rules, and the requests it refuses before touching a device.
@@ -41,6 +42,30 @@ struct PlaybackLogicTests {
         #expect(queue.appended == 9)
     }
 
+    @Test("render reference: stereo 48 kHz in blocks becomes time-aligned 16 kHz mono")
+    func renderReference() throws {
+        // 100 ms of silence, 200 ms of 500 Hz on the left only, 100 ms of silence.
+        let rate = 48000
+        let burst = TestSignals.tone(frequency: 500, seconds: 0.2, sampleRate: rate, amplitude: 0.5)
+        let left = [Int16](repeating: 0, count: rate / 10) + burst + [Int16](repeating: 0, count: rate / 10)
+        let stereo: [Int16] = left.flatMap { [$0, 0] }
+        let reference = try RenderReference(format: AudioFormat(sampleRate: rate, channels: 2))
+        var out: [Int16] = []
+        for start in stride(from: 0, to: stereo.count, by: 962) {  // odd block sizes, whole frames
+            out += try reference.convert(stereo[start..<min(start + 962, stereo.count)])
+        }
+        out += try reference.finish()
+        #expect(abs(out.count - 6400) <= 2)
+        let loud = out.indices.filter { abs(Int(out[$0])) > 4000 }
+        let first = try #require(loud.first)
+        let last = try #require(loud.last)
+        // Half the left channel's amplitude; onset and end within 1 ms of where they were.
+        #expect(abs(first - 1600) <= 16 && abs(last - 4800) <= 16, "burst at \(first)...\(last)")
+        #expect(abs(LevelMeter.peak(out) - 0.25) < 0.02)
+        let power = TestSignals.goertzel(out[2000..<4400], frequency: 500, sampleRate: 16000)
+        #expect(power > 100 * TestSignals.goertzel(out[2000..<4400], frequency: 1500, sampleRate: 16000))
+    }
+
     @Test("watchdog: start limit from readiness, end limit = duration + 2 s from the start")
     func startAndEndLimits() throws {
         let t0 = ContinuousClock.now
@@ -59,6 +84,23 @@ struct PlaybackLogicTests {
         #expect(end.0 == t0 + .milliseconds(3100) && end.1 == .overran(limitSeconds: 3))
         #expect(pull(job, at: t0 + .milliseconds(3000)).overdue == nil)
         #expect(pull(job, at: t0 + .milliseconds(3100)).overdue == .overran(limitSeconds: 3))
+    }
+
+    @Test("watchdog: the start limit runs from when the thread takes the item up with audio at hand")
+    func startLimitFromDequeue() throws {
+        let t0 = ContinuousClock.now
+        let ready = PlaybackJob(kind: .speech, format: mono16k, enqueuedAt: t0)
+        ready.feed([Int16](repeating: 1, count: 1600))
+        ready.markDequeued(at: t0 + .milliseconds(20))
+        #expect(try #require(ready.deadline(settings: settings)).0 == t0 + .milliseconds(670))
+
+        // A stream whose first audio comes after the item was taken up (the thread may be stuck
+        // opening the stream and never pull).
+        let waiting = PlaybackJob(kind: .speech, format: mono16k, enqueuedAt: t0)
+        waiting.markDequeued(at: t0)
+        #expect(waiting.deadline(settings: settings) == nil)
+        waiting.feed([Int16](repeating: 1, count: 160), at: t0 + .milliseconds(300))
+        #expect(try #require(waiting.deadline(settings: settings)).0 == t0 + .milliseconds(950))
     }
 
     @Test("watchdog: the end limit is capped at the maximum duration")
@@ -115,7 +157,10 @@ struct PlaybackLogicTests {
         #expect(job.pendingStop == t0 + .milliseconds(5))
         #expect(pull(job, at: t0 + .milliseconds(6)).stopRequestedAt == t0 + .milliseconds(5))
         let flushed = t0 + .milliseconds(8)
-        #expect(job.resolve(now: flushed, writtenFrames: 1600, flushedAt: flushed) { .interrupted(interruptedAt: 0.07, timing: $0) })
+        #expect(
+            job.resolve(now: flushed, writtenFrames: 1600, flushedAt: flushed) {
+                .interrupted(interruptedAt: 0.07, timing: $0)
+            })
         #expect(!job.resolve(now: flushed) { _ in .cancelled })
         #expect(!job.requestStop(at: flushed))
         #expect(job.pendingStop == nil)

@@ -143,7 +143,8 @@ final class MonitorRecorder: @unchecked Sendable {
                     try stream.read(into: UnsafeMutableBufferPointer(rebasing: all[offset..<(offset + chunk)]))
                     let now = ContinuousClock.now
                     offset += chunk
-                    marks.append(Mark(endSample: offset, readAt: now, latencyMicroseconds: try stream.latencyMicroseconds()))
+                    marks.append(
+                        Mark(endSample: offset, readAt: now, latencyMicroseconds: try stream.latencyMicroseconds()))
                 } catch {
                     failure = error
                     break
