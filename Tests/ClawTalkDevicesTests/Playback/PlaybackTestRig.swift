@@ -59,7 +59,13 @@ final class PlaybackTestSink: Sendable {
         module = try pactl(
             "load-module", "module-null-sink", "sink_name=\(name)", "rate=16000", "channels=1",
             "sink_properties=device.description=PlaybackTestSpeaker")
-        let keepalive = try PulsePlaybackStream(format: .speech, device: name, targetLatencyMilliseconds: 20)
+        let keepalive: PulsePlaybackStream
+        do {
+            keepalive = try PulsePlaybackStream(format: .speech, device: name, targetLatencyMilliseconds: 20)
+        } catch {
+            _ = try? pactl("unload-module", module)
+            throw error
+        }
         let silence = [Int16](repeating: 0, count: 160)
         Thread { [self] in
             while running.load(ordering: .relaxed) {
@@ -69,10 +75,15 @@ final class PlaybackTestSink: Sendable {
             stopped.signal()
         }.start()
         // Warm-up: block until the monitor delivers (the first block can take ~2 s).
-        let warm = try PulseCaptureStream(format: .speech, device: monitor, fragmentMilliseconds: 10)
-        var frame = [Int16](repeating: 0, count: 1600)
-        try frame.withUnsafeMutableBufferPointer { try warm.read(into: $0) }
-        warm.close()
+        do {
+            let warm = try PulseCaptureStream(format: .speech, device: monitor, fragmentMilliseconds: 10)
+            var frame = [Int16](repeating: 0, count: 1600)
+            try frame.withUnsafeMutableBufferPointer { try warm.read(into: $0) }
+            warm.close()
+        } catch {
+            close()
+            throw error
+        }
     }
 
     /// Loads a remap sink called `name` on top of this sink; returns the module id to unload.
