@@ -80,7 +80,7 @@ let package = Package(
         ),
         .target(
             name: "ClawTalkDevices",
-            dependencies: ["ClawTalkAudio", "ClawTalkSupport", "CPulse", "CAudioProcessing"],
+            dependencies: ["ClawTalkAudio", "ClawTalkCodecs", "ClawTalkSupport", "CPulse", "CAudioProcessing"],
             swiftSettings: strict
         ),
         .target(
