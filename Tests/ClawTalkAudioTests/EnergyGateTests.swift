@@ -66,9 +66,12 @@ struct EnergyGateTests {
         "a probe after three seconds of background noise",
         arguments: [
             Case(name: "−20 dBFS tone after silence is speech", leadInRMS: 0, probeAmplitude: 0.14, expectSpeech: true),
-            Case(name: "−60 dBFS tone after silence is speech", leadInRMS: 0, probeAmplitude: 0.0015, expectSpeech: true),
+            Case(
+                name: "−60 dBFS tone after silence is speech", leadInRMS: 0, probeAmplitude: 0.0015, expectSpeech: true),
             Case(name: "−70 dBFS tone after silence is not", leadInRMS: 0, probeAmplitude: 0.0004, expectSpeech: false),
-            Case(name: "tone 10× above room noise is speech", leadInRMS: 0.003, probeAmplitude: 0.045, expectSpeech: true),
+            Case(
+                name: "tone 10× above room noise is speech", leadInRMS: 0.003, probeAmplitude: 0.045, expectSpeech: true
+            ),
             Case(name: "tone 3× above room noise is not", leadInRMS: 0.003, probeAmplitude: 0.013, expectSpeech: false),
         ])
     func probe(_ scenario: Case) {

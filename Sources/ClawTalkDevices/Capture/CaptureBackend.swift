@@ -26,17 +26,21 @@ extension PulseCaptureStream: CaptureInputStream {}
 public struct PulseCaptureBackend: CaptureBackend {
     /// Lists devices (its `server` should match the streams', i.e. nil = default).
     public var catalog: PulseDeviceCatalog
+    /// The stream name the server shows (e.g. in pavucontrol).
+    public var streamName: String
 
     /// Creates the backend.
-    public init(catalog: PulseDeviceCatalog = PulseDeviceCatalog()) {
+    public init(catalog: PulseDeviceCatalog = PulseDeviceCatalog(), streamName: String = "clawtalk capture") {
         self.catalog = catalog
+        self.streamName = streamName
     }
 
     /// Opens a ``PulseCaptureStream`` with `frameMilliseconds` fragments.
     public func openStream(source: String?, format: AudioFormat, frameMilliseconds: Int) throws
         -> any CaptureInputStream
     {
-        try PulseCaptureStream(format: format, device: source, fragmentMilliseconds: frameMilliseconds)
+        try PulseCaptureStream(
+            format: format, device: source, fragmentMilliseconds: frameMilliseconds, streamName: streamName)
     }
 
     /// The catalog's device list.

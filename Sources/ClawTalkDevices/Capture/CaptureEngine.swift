@@ -1,4 +1,4 @@
-public import ClawTalkAudio
+import ClawTalkAudio
 import Dispatch
 import Foundation
 import Synchronization
@@ -18,6 +18,12 @@ import Synchronization
 ///   chosen one is present.
 /// - **Consumer task**: drains the ring every ``CaptureConfiguration/drainInterval``, keeps the
 ///   pre-roll (``preRoll()``) and yields to every ``frames()`` stream.
+///
+/// Device changes (details in ``CaptureLoop``): when the chosen source goes away (a read error,
+/// or it is no longer listed: PulseAudio 14+ quietly moves its streams to the default source) the
+/// engine captures from the default source (``CaptureState/fallback(reason:)``) and returns to
+/// the chosen one within about one check interval of it being listed again. When nothing can be
+/// opened it reports ``CaptureState/unavailable(reason:)`` and retries with backoff.
 ///
 /// Lifecycle: `idle` → ``start()`` → running → ``stop()`` → stopped, once. ``start()`` and
 /// ``stop()`` block briefly (device listing, opening, joining the thread); call them from a

@@ -10,8 +10,12 @@ import Synchronization
 /// stream does anyway, and they happen a few times per unplug, not per frame.
 ///
 /// Device policy:
-/// - A read failure closes the stream. If it was the chosen source, the source is marked
-///   unavailable and the default source is opened (``CaptureState/fallback(reason:)``).
+/// - A read failure closes the stream and the chosen source is opened again at once (a killed
+///   stream, a server hiccup); if that fails, or the failed stream never delivered a frame, the
+///   source is marked unavailable and the default source is opened
+///   (``CaptureState/fallback(reason:)``).
+/// - PulseAudio 14+ moves the streams of a removed source to the default source itself, so an
+///   unplug usually shows no read error at all; the watcher's listing catches it (next point).
 /// - While on the default, once the watcher lists the chosen source again, a stream on it is
 ///   opened **before** the default one is closed, so a failed return costs no audio.
 /// - If the watcher stops listing the chosen source while its stream still reads (a server that
@@ -19,6 +23,9 @@ import Synchronization
 ///   state never claims a source that is gone.
 /// - If nothing opens, the state is ``CaptureState/unavailable(reason:)`` and attempts are spaced
 ///   by ``RetryBackoff`` (0.5 s doubling to 5 s), sleeping in short slices so stop stays prompt.
+///   A stream that opens but fails before its first frame also waits out the backoff before the
+///   next attempt, so a broken device cannot make the thread spin; the backoff starts over only
+///   when a stream delivers a frame.
 struct CaptureLoop {
     let backend: any CaptureBackend
     let ring: FrameRing
@@ -32,7 +39,13 @@ struct CaptureLoop {
     private var fallbackReason = ""
     private var backoff: RetryBackoff
     private var sequence: UInt64 = 0
-    /// After a failed switch, no new attempt before this ``MonotonicTime`` (one check interval).
+    /// Frames the current stream has delivered (0 = it has not proven itself yet).
+    private var framesSinceOpen = 0
+    /// Set when a stream failed before delivering anything: wait before the next attempt.
+    private var delayNextAttempt = false
+    private var lastReadError = ""
+    /// After a failed switch, no new attempt before this ``MonotonicTime`` (one check interval
+    /// later), so a source that is listed but will not open is not retried on every frame.
     private var nextSwitchAttempt: UInt64 = 0
 
     init(
@@ -97,6 +110,8 @@ struct CaptureLoop {
         ring.write(frame, stamp: FrameRing.Stamp(timestampNanoseconds: now, sequence: sequence))
         sequence &+= 1
         shared.frames.wrappingAdd(1, ordering: .relaxed)
+        if framesSinceOpen == 0 { backoff.reset() }
+        framesSinceOpen &+= 1
     }
 
     // MARK: - Device events
@@ -109,7 +124,7 @@ struct CaptureLoop {
         closeStream()
         stream = opened
         onChosen = chosen
-        backoff.reset()
+        framesSinceOpen = 0
         guard !shared.isStopping else { return }
         if chosen || !hasChosenSource {
             shared.setStatus(.capturing(device: name), device: name)
@@ -125,16 +140,28 @@ struct CaptureLoop {
 
     private mutating func readFailed(_ error: any Error) {
         shared.readErrors.wrappingAdd(1, ordering: .relaxed)
+        let provenStream = framesSinceOpen > 0
         closeStream()
+        delayNextAttempt = !provenStream
+        lastReadError = "\(error)"
         if onChosen {
-            shared.chosenAvailable.store(false, ordering: .relaxed)
             fallbackReason = "\(chosenDescription) failed: \(error)"
+            // A stream that worked is retried on the chosen source first; one that never did
+            // sends the engine to the default until the watcher lists the source again.
+            if !provenStream { shared.chosenAvailable.store(false, ordering: .relaxed) }
         }
     }
 
     /// After a failure: the chosen source if it is believed present, else the default; if
     /// nothing opens, report unavailable and wait out the backoff.
     private mutating func reopen() {
+        if delayNextAttempt {
+            delayNextAttempt = false
+            shared.setStatus(
+                .unavailable(reason: "stream failed before delivering audio: \(lastReadError)"), device: nil)
+            sleep(backoff.next())
+            guard !shared.isStopping else { return }
+        }
         var failure: (any Error)?
         if hasChosenSource, shared.chosenAvailable.load(ordering: .relaxed) {
             do {
@@ -167,7 +194,6 @@ struct CaptureLoop {
         guard stream != nil, available != onChosen else { return }
         let now = MonotonicTime.nanoseconds()
         guard now >= nextSwitchAttempt else { return }
-        nextSwitchAttempt = now + UInt64(configuration.deviceCheckInterval / .nanoseconds(1))
         if available {
             // Open the chosen source before letting go of the default.
             do {
@@ -176,6 +202,7 @@ struct CaptureLoop {
             } catch {
                 shared.openFailures.wrappingAdd(1, ordering: .relaxed)
                 shared.chosenAvailable.store(false, ordering: .relaxed)
+                nextSwitchAttempt = now &+ Self.nanoseconds(configuration.deviceCheckInterval)
             }
         } else {
             fallbackReason = "\(chosenDescription) is no longer listed"
@@ -183,10 +210,19 @@ struct CaptureLoop {
                 try open(chosen: false)
                 shared.reopens.wrappingAdd(1, ordering: .relaxed)
             } catch {
-                // Keep reading the current stream; a read failure will take the reopen path.
+                // Keep reading the current stream (a read failure takes the reopen path); try
+                // again after one check interval rather than on every frame.
                 shared.openFailures.wrappingAdd(1, ordering: .relaxed)
+                nextSwitchAttempt = now &+ Self.nanoseconds(configuration.deviceCheckInterval)
             }
         }
+    }
+
+    /// A duration in whole nanoseconds, negative durations as 0.
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
     }
 
     private var chosenDescription: String {
@@ -204,4 +240,3 @@ struct CaptureLoop {
         }
     }
 }
-

@@ -25,8 +25,12 @@ final class FakeCaptureBackend: CaptureBackend {
         /// When true, a stream on a source removed from `sources` keeps reading (as if the server
         /// had moved it elsewhere) instead of failing.
         var removedSourcesKeepReading = false
+        /// When true, every read fails at once (a device that opens but does not work).
+        var readsFail = false
+        /// This many of the next reads fail (a stream killed once).
+        var failingReads = 0
         /// Pause per read, in microseconds (20 000 = real time).
-        var readDelayMicroseconds: UInt32 = 2_000
+        var readDelayMicroseconds: UInt32 = 5_000
         var attempts: [Attempt] = []
         var openStreams = 0
     }
@@ -67,13 +71,17 @@ final class FakeCaptureBackend: CaptureBackend {
     /// Whether a stream opened on `source` may still read, and its pause.
     fileprivate func readable(_ source: String?) -> (ok: Bool, delay: UInt32) {
         state.withLock { state in
-            let ok =
+            if state.failingReads > 0 {
+                state.failingReads -= 1
+                return (false, 0)
+            }
+            let present =
                 if let source {
                     state.sources[source] != nil || state.removedSourcesKeepReading
                 } else {
                     state.defaultTag != nil
                 }
-            return (ok, state.readDelayMicroseconds)
+            return (present && !state.readsFail, state.readsFail ? 0 : state.readDelayMicroseconds)
         }
     }
 
