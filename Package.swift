@@ -121,7 +121,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ClawTalkSpeechTests", dependencies: ["ClawTalkSpeech", "ClawTalkAudio"],
-            swiftSettings: strict),
+            resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "ClawTalkGatewayTests", dependencies: ["ClawTalkGateway", "ClawTalkSupport"],
             swiftSettings: strict),
