@@ -207,6 +207,7 @@ static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, vo
 
     case LWS_CALLBACK_RAW_RX:
         if (wsi != c->wsi || c->terminal) return 0;
+        lws_validity_confirmed(wsi);  // traffic: lws must not consider the link idle
         return c->ssl ? cws_tls_receive(c, wsi, in, len) : cws_wire_receive(c, wsi, in, len);
 
     case LWS_CALLBACK_RAW_WRITEABLE:
@@ -257,6 +258,7 @@ static void *client_thread(void *arg) {
     info.gid = -1;
     info.uid = -1;
     info.options = 0;  // no lws TLS: the client runs OpenSSL itself
+    info.pt_serv_buf_size = CWS_RX_BUFFER_BYTES;  // socket reads of up to 64 KiB
     struct lws_context *ctx = cws_create_context(&info);
     if (!ctx) {
         emit_error(c, CWS_ERROR_CONNECT, "could not create the libwebsockets context");
@@ -277,6 +279,11 @@ static void *client_thread(void *arg) {
     ci.method = "RAW";  // plain TCP from lws; TLS and RFC 6455 are ours
     ci.local_protocol_name = c->protocols[0].name;
     ci.protocol = c->protocols[0].name;
+    // lws's default policy hangs a connection up after ~5 minutes without "validity"; liveness
+    // is ours (pings every ping_interval_s, drop after 3x silence), so push lws's far away.
+    c->idle_policy.secs_since_valid_ping = 0xffff;
+    c->idle_policy.secs_since_valid_hangup = 0xffff;
+    ci.retry_and_idle_policy = &c->idle_policy;
     struct lws *wsi = lws_client_connect_via_info(&ci);
     if (!wsi)
         cws_client_fail(c, "could not start the connection");

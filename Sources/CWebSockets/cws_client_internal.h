@@ -42,6 +42,7 @@ struct cws_client {
     unsigned ping_interval_s;
     char *ca_file;  // trust anchors instead of the system store (NULL: system store)
     struct lws_protocols protocols[2];
+    lws_retry_bo_t idle_policy;  // keeps lws's own idle hang-up out of the way (ours is in on_timer)
 
     // ---- service thread only ----
     struct lws *wsi;

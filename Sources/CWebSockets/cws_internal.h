@@ -75,7 +75,7 @@ typedef struct cws_loop {
     size_t max_message_bytes;
 } cws_loop;
 
-// ---- loop ----
+// ---- loop (cws_loop.c) ----
 void cws_loop_init(cws_loop *loop, cws_event_fn fn, void *user, size_t max_message_bytes);
 /// Queues a command and wakes the loop; frees it and returns CWS_ERR_NOT_OPEN when stopping.
 int cws_loop_post(cws_loop *loop, cws_cmd *cmd);
@@ -101,7 +101,7 @@ void cws_cmd_free(cws_cmd *cmd);
 /// 1 for a close code an endpoint may send (1000-1003, 1007-1014, 3000-4999).
 int cws_close_code_is_sendable(int code);
 
-// ---- connection ----
+// ---- connection (cws_server_conn.c) ----
 void cws_conn_enqueue(cws_conn *conn, cws_msg *msg);
 void cws_conn_request_close(cws_conn *conn, int code, const char *reason);
 /// LWS_CALLBACK_(CLIENT_)RECEIVE: 0, or -1 after starting a 1009 close.

@@ -174,6 +174,7 @@ cws_server *cws_server_open(const cws_server_config *cfg, cws_event_fn on_event,
     info.gid = -1;
     info.uid = -1;
     info.options = options;
+    info.pt_serv_buf_size = CWS_RX_BUFFER_BYTES;
     s->ctx = cws_create_context(&info);
     if (!s->ctx) {
         cws_set_error(err, errlen, "could not create the libwebsockets context");

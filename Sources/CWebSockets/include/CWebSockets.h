@@ -1,5 +1,10 @@
 // CWebSockets: a WebSocket client and a loopback test server over libwebsockets 4.1.
 //
+// Layers: the server uses libwebsockets' ws role. The client uses lws only for DNS, TCP, timers
+// and the loop (a RAW connection) and does TLS (OpenSSL over memory BIOs, leaf pinning) and
+// RFC 6455 itself, because lws 4.1's ws client rewrites close codes 1012-1014 to 1002 and its
+// TLS client breaks when another TLS context is created mid-handshake.
+//
 // Threading model (the reason this shim exists):
 //   * Every cws_client / cws_server owns one lws_context and ONE service thread that runs
 //     lws_service(). Every libwebsockets call happens on that thread.
@@ -29,7 +34,9 @@ enum {
 /// Flags for cws_client_send / cws_server_send.
 enum {
     CWS_SEND_BINARY = 1 << 0,        ///< binary opcode instead of text
-    CWS_SEND_SINGLE_FRAME = 1 << 1,  ///< one frame for the whole message (default: 64 KiB fragments)
+    CWS_SEND_SINGLE_FRAME = 1 << 1,  ///< server only: one frame for the whole message, as Node's
+                                     ///< `ws` sends it (default: 64 KiB fragments; the client
+                                     ///< always fragments)
 };
 
 /// What happened.
@@ -86,8 +93,8 @@ typedef struct cws_client_config {
     int port;                    ///< 1...65535
     const char *path;            ///< request path incl. context path and query, e.g. "/openclaw-gw"
     size_t max_message_bytes;    ///< inbound limit; a larger message closes with 1009
-    unsigned ping_interval_s;    ///< idle seconds before a ping (0 = no keepalive pings); hang
-                                 ///< up when nothing validates the link for 3x this long
+    unsigned ping_interval_s;    ///< send a ping every this many seconds (0 = never); drop the
+                                 ///< connection after 3x this long without any byte from the peer
     const char *pin_sha256_hex;  ///< NULL, or 64 lowercase hex: accept exactly this leaf cert
     const char *ca_file;         ///< NULL (system trust store), or a PEM file of trust anchors
                                  ///< to use instead; ignored with a pin

@@ -5,13 +5,13 @@ import Synchronization
 ///
 /// Owner of one C `cws_client`. Threading: the C side runs its own service thread that makes
 /// every libwebsockets call; this class only hands it copies of outgoing data through a locked
-/// queue and receives events from it (see ``WebSocketClientSink``). It is `@unchecked Sendable`
+/// queue and receives events from it (through `WebSocketClientSink`). It is `@unchecked Sendable`
 /// because the handle is guarded by a `Mutex` and the C functions it calls are thread-safe;
 /// `shutdown()`/`deinit` join the service thread before the handle is freed.
 ///
 /// Life cycle (one attempt per instance; reconnecting means a new instance):
-/// `init` -> `connect()` -> ``events`` (messages, then exactly one `.closed`) -> `close()` or
-/// `shutdown()`. Outgoing text is sent in 64 KiB fragments; inbound fragments are reassembled
+/// `init` -> `connect()` -> ``events`` (messages, then exactly one `.closed`) -> `close()`;
+/// `shutdown()` (or `deinit`) instead ends ``events`` at once, without a `.closed`. Outgoing text is sent in 64 KiB fragments; inbound fragments are reassembled
 /// up to ``WebSocketConfiguration/maxMessageBytes``, beyond which the socket closes with 1009.
 ///
 /// TLS: without a pin the system trust store and host name decide, and the observed leaf
@@ -46,9 +46,7 @@ public final class WebSocketClient: @unchecked Sendable {
             guard let normalized = WebSocketConfiguration.normalizedPin(raw) else { throw .invalidPin }
             pin = normalized
         }
-        guard configuration.maxMessageBytes > 0 else {
-            throw .invalidURL("maxMessageBytes must be positive")
-        }
+        precondition(configuration.maxMessageBytes > 0, "maxMessageBytes must be positive")
         self.configuration = configuration
         self.endpoint = endpoint
         self.pin = pin
@@ -63,7 +61,8 @@ public final class WebSocketClient: @unchecked Sendable {
     }
 
     /// SHA-256 (64 lowercase hex) of the server's DER leaf certificate, once a `wss://`
-    /// handshake got that far; store it after a system-trusted first connect (TOFU).
+    /// handshake got that far. Also set when verification failed (for messages): store it as a
+    /// pin (TOFU) only after `connect()` succeeded without one, i.e. with system trust.
     public var observedCertificateSHA256: String? { sink.fingerprint }
 
     /// Why the socket ended (nil while connecting or open).
@@ -93,7 +92,7 @@ public final class WebSocketClient: @unchecked Sendable {
         }
     }
 
-    /// Queues one text frame sequence (a copy); throws ``TransportError/notConnected`` unless open.
+    /// Queues one text message (a copy, sent in 64 KiB fragments); throws ``TransportError/notConnected`` unless open.
     public func send(text: String) throws(TransportError) {
         var text = text
         try withHandle { (client: OpaquePointer) throws(TransportError) in

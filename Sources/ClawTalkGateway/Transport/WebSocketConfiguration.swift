@@ -7,8 +7,8 @@ public struct WebSocketConfiguration: Sendable, Hashable {
     public var url: String
     /// Inbound messages larger than this close the socket with 1009 (default 25 MiB).
     public var maxMessageBytes: Int
-    /// Seconds without traffic from the peer before a keepalive ping (default 15; 0 = never).
-    /// With no pong or other traffic for 3x this long the socket is dropped.
+    /// A WebSocket ping every this many seconds (default 15, gateway-protocol §4.3; 0 = never).
+    /// When nothing at all (pong, message) arrives for 3x this long the socket is dropped.
     public var pingIntervalSeconds: Int
     /// Pinned SHA-256 of the server's DER leaf certificate (`wss://` only; ignored for `ws://`).
     /// Accepted forms: 64 hex digits, optionally with `sha256:` prefix, colons or whitespace.
