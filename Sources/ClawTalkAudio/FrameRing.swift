@@ -1,5 +1,8 @@
 import Synchronization
 
+// @unchecked Sendable: the raw storage is shared by one producer and one consumer; each slot is
+// written only by the producer before it publishes `head` (release) and read only by the
+// consumer after it observes `head` (acquire), and handed back through `tail` the same way.
 /// A single-producer single-consumer ring of fixed-size Int16 frames, for handing audio from a
 /// real-time thread to a consumer without locks or allocation.
 ///
@@ -14,9 +17,6 @@ import Synchronization
 ///
 /// Discipline: exactly one thread (or one task at a time) calls ``write(_:stamp:)``, and exactly one
 /// calls ``read(into:)``; the counters may be read from anywhere.
-// @unchecked Sendable: the raw storage is shared by one producer and one consumer; each slot is
-// written only by the producer before it publishes `head` (release) and read only by the
-// consumer after it observes `head` (acquire), and handed back through `tail` the same way.
 public final class FrameRing: @unchecked Sendable {
     /// Per-frame metadata stored beside the samples.
     public struct Stamp: Sendable, Hashable {
