@@ -48,7 +48,9 @@ extension ConnectionStateMachine {
             let pairing = PairingRequest(
                 requestId: rejection.requestId, deviceId: configuration.deviceId, reason: rejection.error.reason)
             let actions: [Action] = [.reportPairingRequired(pairing)]
-            guard rejection.pausesReconnect else { return actions + retry(cause: pairing.description) }
+            // §8.2 lists `retryable` among the pairing details; the top-level flag counts too.
+            let detailsRetryable = rejection.error.details?["retryable"]?.boolValue == true
+            guard rejection.pausesReconnect, !detailsRetryable else { return actions + retry(cause: pairing.description) }
             var reprobe: Duration?
             if rejection.isPairingRequired, pairingReprobes < configuration.pairingReprobeLimit {
                 pairingReprobes += 1

@@ -71,6 +71,9 @@ public actor NodeSession {
     /// Invokes running now.
     public var runningInvokes: Int { router.runningCount }
 
+    /// True while the session has seen `hello-ok` of the live socket.
+    public var isConnected: Bool { liveEpoch != nil }
+
     /// Handles the connection's events until the connection stops or this task is cancelled.
     public func run() async {
         let names: Set<String> = [

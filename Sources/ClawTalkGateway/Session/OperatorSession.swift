@@ -49,6 +49,9 @@ public actor OperatorSession {
         }
     }
 
+    /// True while the session has seen `hello-ok` of the live socket.
+    public var isConnected: Bool { epoch != nil }
+
     /// Whether `method` can be called now: connected, advertised, not disabled.
     public func isAvailable(_ method: String) -> Bool {
         guard let hello, epoch != nil else { return false }
