@@ -9,7 +9,9 @@ extension ConnectionStateMachine {
             return wait(backoff.startup(retryAfterMs: rejection.retryAfterMs), cause: "gateway starting")
         }
         if rejection.isRateLimited {
-            return wait(backoff.rateLimited(retryAfterMs: rejection.error.retryAfterMs), cause: "rate limited (AUTH_RATE_LIMITED)")
+            return wait(
+                backoff.rateLimited(retryAfterMs: rejection.error.retryAfterMs),
+                cause: "rate limited (AUTH_RATE_LIMITED)")
         }
         switch rejection.detail {
         case .deviceAuthSignatureInvalid:
@@ -29,7 +31,8 @@ extension ConnectionStateMachine {
             {
                 deviceTokenRetryUsed = true
                 prefersDeviceToken = true
-                return [.retryWithDeviceToken] + wait(backoff.singleRetry, cause: "shared token rejected, retrying with the device token")
+                return [.retryWithDeviceToken]
+                    + wait(backoff.singleRetry, cause: "shared token rejected, retrying with the device token")
             }
             return pause(rejection)
         case .authBootstrapTokenInvalid:
@@ -42,7 +45,8 @@ extension ConnectionStateMachine {
         {
             clientPairFallbackUsed = true
             clientPair = .cli
-            return [.useOperatorClientPair(.cli)] + wait(backoff.singleRetry, cause: "client gateway-client/backend refused, retrying as cli/cli")
+            return [.useOperatorClientPair(.cli)]
+                + wait(backoff.singleRetry, cause: "client gateway-client/backend refused, retrying as cli/cli")
         }
         if rejection.isPairingRequired || rejection.detail == .pairingExpired {
             let pairing = PairingRequest(
@@ -50,7 +54,9 @@ extension ConnectionStateMachine {
             let actions: [Action] = [.reportPairingRequired(pairing)]
             // §8.2 lists `retryable` among the pairing details; the top-level flag counts too.
             let detailsRetryable = rejection.error.details?["retryable"]?.boolValue == true
-            guard rejection.pausesReconnect, !detailsRetryable else { return actions + retry(cause: pairing.description) }
+            guard rejection.pausesReconnect, !detailsRetryable else {
+                return actions + retry(cause: pairing.description)
+            }
             var reprobe: Duration?
             if rejection.isPairingRequired, pairingReprobes < configuration.pairingReprobeLimit {
                 pairingReprobes += 1
@@ -74,7 +80,8 @@ extension ConnectionStateMachine {
         }
         signatureVersion = other
         actions.append(.useSignatureVersion(other))
-        return actions + wait(backoff.singleRetry, cause: "signature \(used.rawValue) rejected, retrying with \(other.rawValue)")
+        return actions
+            + wait(backoff.singleRetry, cause: "signature \(used.rawValue) rejected, retrying with \(other.rawValue)")
     }
 
     private mutating func pause(_ rejection: ConnectRejection) -> [Action] {
@@ -98,7 +105,8 @@ extension ConnectionStateMachine {
         case .authPasswordMissing, .authPasswordMismatch, .authPasswordNotConfigured:
             return "set gateway.password to the gateway's password, \(reconnect)"
         case .authBootstrapTokenInvalid:
-            return "the setup code is used or expired: create a new one on the gateway (openclaw qr) and run clawtalk pair"
+            return
+                "the setup code is used or expired: create a new one on the gateway (openclaw qr) and run clawtalk pair"
         case .authDeviceTokenMismatch:
             return "the device token was revoked: pair again with a new setup code or configure gateway.token"
         case .authScopeMismatch, .authVerifiedUserRequired:
@@ -106,7 +114,8 @@ extension ConnectionStateMachine {
         case .pairingRejected, .pairingExpired, .pairingRequired:
             return "pair again: approve the device on the gateway host or use a new setup code"
         case .deviceIdentityRequired, .deviceAuthSignatureInvalid:
-            return "the gateway did not accept this device's signature: check clawtalk and gateway versions, \(reconnect)"
+            return
+                "the gateway did not accept this device's signature: check clawtalk and gateway versions, \(reconnect)"
         case .protocolMismatch, .clientVersionMismatch:
             return "update clawtalk or the gateway so their protocol versions overlap"
         default:

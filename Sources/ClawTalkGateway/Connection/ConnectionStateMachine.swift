@@ -77,7 +77,8 @@ public struct ConnectionStateMachine: Sendable {
         self.remembered = configuration.rememberedSignature
         self.signatureVersion = configuration.rememberedSignature?.version ?? .v3
         self.rememberedPair = configuration.rememberedClientPair
-        self.clientPair = configuration.role == .operator ? (configuration.rememberedClientPair ?? .gatewayClient) : .gatewayClient
+        self.clientPair =
+            configuration.role == .operator ? (configuration.rememberedClientPair ?? .gatewayClient) : .gatewayClient
     }
 
     /// Applies `event` and returns what to do.
@@ -180,7 +181,10 @@ public struct ConnectionStateMachine: Sendable {
         if let restart {
             return wait(backoff.restart(restartExpectedMs: restart), cause: "gateway restart")
         }
-        let described = reason.isEmpty ? "closed (\(code.map(String.init) ?? "no code"))" : "closed (\(code.map(String.init) ?? "no code")): \(Self.oneLine(reason))"
+        let described =
+            reason.isEmpty
+            ? "closed (\(code.map(String.init) ?? "no code"))"
+            : "closed (\(code.map(String.init) ?? "no code")): \(Self.oneLine(reason))"
         switch code {
         case 1012:
             return wait(backoff.restart(restartExpectedMs: nil), cause: "gateway restart (1012)")
@@ -202,7 +206,8 @@ public struct ConnectionStateMachine: Sendable {
             return pause(
                 PauseInfo(
                     code: "FRAME_TOO_LARGE", message: "two consecutive sockets closed with 1009 (frame too large)",
-                    nextStep: "check the gateway's policy.maxPayload and logs, then reconnect (clawtalk reconnect or SIGHUP)"),
+                    nextStep:
+                        "check the gateway's policy.maxPayload and logs, then reconnect (clawtalk reconnect or SIGHUP)"),
                 reprobeAfter: nil)
         default:
             return retry(cause: described)

@@ -10,7 +10,8 @@ public struct ConnectionTimeouts: Sendable, Hashable {
     public var request: Duration
 
     /// Timeouts with the spec defaults.
-    public init(challenge: Duration = .seconds(10), connect: Duration = .seconds(30), request: Duration = .seconds(15)) {
+    public init(challenge: Duration = .seconds(10), connect: Duration = .seconds(30), request: Duration = .seconds(15))
+    {
         self.challenge = challenge
         self.connect = connect
         self.request = request
@@ -18,6 +19,7 @@ public struct ConnectionTimeouts: Sendable, Hashable {
 
     /// Timeouts from `gateway.*` settings.
     public init(settings: GatewaySettings) {
-        self.init(challenge: settings.challengeTimeout, connect: settings.connectTimeout, request: settings.requestTimeout)
+        self.init(
+            challenge: settings.challengeTimeout, connect: settings.connectTimeout, request: settings.requestTimeout)
     }
 }

@@ -21,8 +21,10 @@ public enum CredentialSelector {
         }
         let kind = first(in: credentials.kinds)
         switch kind {
-        case .bootstrapToken: return SelectedCredential(kind: kind, auth: credentials.bootstrapToken.map(ConnectAuth.bootstrapToken))
-        case .deviceToken: return SelectedCredential(kind: kind, auth: credentials.deviceToken.map(ConnectAuth.deviceToken))
+        case .bootstrapToken:
+            return SelectedCredential(kind: kind, auth: credentials.bootstrapToken.map(ConnectAuth.bootstrapToken))
+        case .deviceToken:
+            return SelectedCredential(kind: kind, auth: credentials.deviceToken.map(ConnectAuth.deviceToken))
         case .sharedToken: return SelectedCredential(kind: kind, auth: credentials.sharedToken.map(ConnectAuth.token))
         case .password: return SelectedCredential(kind: kind, auth: credentials.password.map(ConnectAuth.password))
         case .none: return SelectedCredential(kind: .none, auth: nil)

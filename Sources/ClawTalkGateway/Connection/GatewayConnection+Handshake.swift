@@ -73,7 +73,8 @@ extension GatewayConnection {
             clientPair = machine.clientPair
             params = .operator(
                 version: client.version, displayName: client.displayName, modelIdentifier: client.modelIdentifier,
-                instanceId: client.instanceId, clientPair: machine.clientPair, auth: selected.auth, locale: client.locale)
+                instanceId: client.instanceId, clientPair: machine.clientPair, auth: selected.auth,
+                locale: client.locale)
         }
         let signedAt = challenge.signedAtMs(now: Date())
         let version = machine.signatureVersion
@@ -107,7 +108,9 @@ extension GatewayConnection {
         } catch {
             return .failed("send connect failed: \(error)")
         }
-        logger.debug("gateway.connect.sent", ["credential": .string(selected.kind.rawValue), "signature": .string(version.rawValue)])
+        logger.debug(
+            "gateway.connect.sent",
+            ["credential": .string(selected.kind.rawValue), "signature": .string(version.rawValue)])
         handshake = .awaitingHello(requestId: requestId, since: since)
         return nil
     }
@@ -157,6 +160,13 @@ extension GatewayConnection {
                 let notice = event.payload.flatMap { try? ShutdownEvent(json: $0) }
                 logger.notice("gateway.shutdown", ["restartExpectedMs": .int(notice?.restartExpectedMs ?? -1)])
                 perform(machine.handle(.shutdownAnnounced(restartExpectedMs: notice?.restartExpectedMs)))
+            case .nodePairResolved where isOwnApproval(event.payload):
+                // §8.4: reconnect once so the approved command surface takes effect (whether the
+                // live connection is updated differs by gateway version).
+                logger.info("gateway.capabilities.approved")
+                broadcast(.event(epoch: epoch, event))
+                link?.socket.close(code: 1000, reason: "reconnect after capability approval")
+                return
             default:
                 break
             }
@@ -164,6 +174,13 @@ extension GatewayConnection {
         case .request, .unknown:
             logger.debug("gateway.frame.ignored", ["frame": .string(Self.kind(frame))])
         }
+    }
+
+    /// `node.pair.resolved {decision:"approved"}` naming this device.
+    private func isOwnApproval(_ payload: WireJSON?) -> Bool {
+        guard let payload, payload["decision"]?.stringValue == "approved" else { return false }
+        return payload["nodeId"]?.stringValue == identity.deviceId
+            || payload["deviceId"]?.stringValue == identity.deviceId
     }
 
     /// A store read, logging a failure and returning nil.

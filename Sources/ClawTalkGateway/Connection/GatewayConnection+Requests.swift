@@ -16,18 +16,24 @@ extension GatewayConnection {
     public func request(
         method: String, params: WireJSON? = nil, timeout: Duration? = nil, epoch expected: Int? = nil
     ) async throws -> WireJSON {
-        guard method != ConnectParams.method else { throw GatewayError.transport("connect is sent only by the handshake") }
+        guard method != ConnectParams.method else {
+            throw GatewayError.transport("connect is sent only by the handshake")
+        }
         guard let link else {
             if case .stopped = machine.state { throw GatewayError.stopped }
             throw GatewayError.notConnected
         }
-        if let expected, expected != link.epoch { throw GatewayError.staleEpoch(expected: expected, current: link.epoch) }
+        if let expected, expected != link.epoch {
+            throw GatewayError.staleEpoch(expected: expected, current: link.epoch)
+        }
         let frame = RequestFrame(method: method, params: params)
         let text: String
         do {
             text = try frame.encodedText(maxBytes: link.hello.policy.maxPayload)
         } catch {
-            if case .frameTooLarge(let bytes, let limit) = error { throw GatewayError.payloadTooLarge(bytes: bytes, limit: limit) }
+            if case .frameTooLarge(let bytes, let limit) = error {
+                throw GatewayError.payloadTooLarge(bytes: bytes, limit: limit)
+            }
             throw GatewayError.transport(error.description)
         }
         let promise = ResponsePromise(method: method)

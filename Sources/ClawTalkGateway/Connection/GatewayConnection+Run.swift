@@ -25,6 +25,7 @@ extension GatewayConnection {
         } onCancel: {
             Task { await self.stop() }
         }
+        ended = true
         for continuation in stateSubscribers.values { continuation.finish() }
         for subscriber in subscribers.values { subscriber.finish() }
         stateSubscribers = [:]
@@ -60,10 +61,14 @@ extension GatewayConnection {
                 nextStep = .connect
             case .reconnect(let delay):
                 nextStep = .wait(delay)
-                logger.info("gateway.reconnect.scheduled", ["delayMs": .int(Backoff.milliseconds(delay)), "cause": .string(machine.state.description)])
+                logger.info(
+                    "gateway.reconnect.scheduled",
+                    ["delayMs": .int(Backoff.milliseconds(delay)), "cause": .string(machine.state.description)])
             case .pause(let info, let reprobe):
                 nextStep = .paused(reprobeAfter: reprobe)
-                logger.warning("gateway.paused", ["code": .string(info.code), "message": .string(info.message), "next": .string(info.nextStep)])
+                logger.warning(
+                    "gateway.paused",
+                    ["code": .string(info.code), "message": .string(info.message), "next": .string(info.nextStep)])
             case .closeSocket(let code, let reason):
                 currentSocket?.close(code: code, reason: reason)
             case .finish:
@@ -74,7 +79,9 @@ extension GatewayConnection {
                 }
             case .clearDeviceToken(let role):
                 logger.notice("gateway.device_token.cleared", ["role": .string(role.rawValue)])
-                attempt("clear device token") { try store.removeDeviceToken(for: key, role: role, deviceId: identity.deviceId) }
+                attempt("clear device token") {
+                    try store.removeDeviceToken(for: key, role: role, deviceId: identity.deviceId)
+                }
             case .clearBootstrapToken:
                 attempt("clear bootstrap token") { try store.clearPendingBootstrapToken(for: key) }
             case .useSignatureVersion(let version):
@@ -86,7 +93,9 @@ extension GatewayConnection {
             case .retryWithDeviceToken:
                 logger.notice("gateway.auth.retry_device_token")
             case .useOperatorClientPair(let pair):
-                logger.notice("gateway.operator.client_pair", ["id": .string(pair.id.rawValue), "mode": .string(pair.mode.rawValue)])
+                logger.notice(
+                    "gateway.operator.client_pair",
+                    ["id": .string(pair.id.rawValue), "mode": .string(pair.mode.rawValue)])
             case .rememberOperatorClientPair(let pair):
                 attempt("remember operator client pair") { try store.setOperatorClientPair(pair, for: key) }
             case .reportPairingRequired(let pairing):

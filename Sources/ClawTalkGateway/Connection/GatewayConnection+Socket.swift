@@ -94,13 +94,16 @@ extension GatewayConnection {
         switch handshake {
         case .awaitingChallenge(let since):
             if timeouts.challenge <= timeouts.connect {
-                return (since + timeouts.challenge, .handshakeTimeout("no connect.challenge within \(timeouts.challenge)"))
+                return (
+                    since + timeouts.challenge, .handshakeTimeout("no connect.challenge within \(timeouts.challenge)")
+                )
             }
             return (since + timeouts.connect, .handshakeTimeout("no hello-ok within \(timeouts.connect)"))
         case .awaitingHello(_, let since):
             return (since + timeouts.connect, .handshakeTimeout("no hello-ok within \(timeouts.connect)"))
         case .live:
-            let window = Duration.milliseconds(link?.hello.policy.watchdogMs ?? 2 * GatewayLimits.tickIntervalMsBeforeHello)
+            let window = Duration.milliseconds(
+                link?.hello.policy.watchdogMs ?? 2 * GatewayLimits.tickIntervalMsBeforeHello)
             return (lastInbound + window, .watchdog)
         case .idle:
             return (now() + .seconds(3600), .cancelled)
@@ -126,7 +129,9 @@ extension GatewayConnection {
         let waiting = pending
         pending = [:]
         for promise in waiting.values { promise.resolve(.failure(failure)) }
-        logger.info("gateway.disconnected", ["epoch": .int(epoch), "reason": .string(end.reason), "failedRequests": .int(waiting.count)])
+        logger.info(
+            "gateway.disconnected",
+            ["epoch": .int(epoch), "reason": .string(end.reason), "failedRequests": .int(waiting.count)])
         if wasLive { broadcast(.disconnected(epoch: epoch, reason: end.reason)) }
     }
 }

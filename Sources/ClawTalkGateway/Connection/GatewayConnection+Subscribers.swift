@@ -26,6 +26,7 @@ extension GatewayConnection {
         let id = nextId()
         subscribers[id] = .connection(names: names, continuation)
         if let link { continuation.yield(.connected(epoch: link.epoch, hello: link.hello)) }
+        if ended { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
@@ -39,6 +40,7 @@ extension GatewayConnection {
             of: EventFrame.self, bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
         let id = nextId()
         subscribers[id] = .frames(names: names, continuation)
+        if ended { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }

@@ -37,6 +37,7 @@ public actor GatewayConnection {
 
     // Run-loop state.
     var started = false
+    var ended = false
     var nextStep = RunStep.connect
     var waiter: Waiter?
     var waiterToken = 0
@@ -95,10 +96,12 @@ public actor GatewayConnection {
 
     /// Status changes, starting with the current one (newest 16 kept for slow readers).
     public func states() -> AsyncStream<ConnectionState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(16))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ConnectionState.self, bufferingPolicy: .bufferingNewest(16))
         let id = nextId()
         stateSubscribers[id] = continuation
         continuation.yield(machine.state)
+        if ended { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeStateSubscriber(id) }
         }

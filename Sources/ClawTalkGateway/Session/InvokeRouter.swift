@@ -127,7 +127,8 @@ public struct InvokeRouter: Sendable {
         if let key = entry.idempotencyKey {
             if outcome.isCacheable { cache.store(outcome, for: key, now: now) }
             for repeat_ in attached.removeValue(forKey: key) ?? [] {
-                deliveries.append(Delivery(result: outcome.result(id: repeat_.id, nodeId: nodeId), epoch: repeat_.epoch))
+                deliveries.append(
+                    Delivery(result: outcome.result(id: repeat_.id, nodeId: nodeId), epoch: repeat_.epoch))
             }
         }
         return deliveries
@@ -155,7 +156,8 @@ public struct InvokeRouter: Sendable {
         default:
             let text = String(describing: error)
             let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "command failed"
-            return NodeError(.unavailable, message: "UNAVAILABLE: \(line.count > 200 ? String(line.prefix(200)) : line)")
+            return NodeError(
+                .unavailable, message: "UNAVAILABLE: \(line.count > 200 ? String(line.prefix(200)) : line)")
         }
     }
 

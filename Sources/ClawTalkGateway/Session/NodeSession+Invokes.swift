@@ -18,7 +18,9 @@ extension NodeSession {
         let supported = declaredCommands.contains(request.command) && handlers[request.command] != nil
         switch router.admit(request, epoch: epoch, supported: supported, now: now()) {
         case .reply(let result):
-            logger.info("invoke.answered", ["id": .string(request.id), "command": .string(request.command), "ok": .bool(result.ok)])
+            logger.info(
+                "invoke.answered",
+                ["id": .string(request.id), "command": .string(request.command), "ok": .bool(result.ok)])
             deliver([InvokeRouter.Delivery(result: result, epoch: epoch)])
         case .attached:
             logger.debug("invoke.attached", ["id": .string(request.id)])
@@ -97,9 +99,11 @@ extension NodeSession {
                     _ = try await connection.request(
                         method: NodeInvokeResult.method, params: params, timeout: nil, epoch: delivery.epoch)
                 } catch GatewayError.staleEpoch, GatewayError.notConnected, GatewayError.stopped {
-                    logger.notice("invoke.result.dropped", ["id": .string(delivery.result.id), "epoch": .int(delivery.epoch)])
+                    logger.notice(
+                        "invoke.result.dropped", ["id": .string(delivery.result.id), "epoch": .int(delivery.epoch)])
                 } catch {
-                    logger.warning("invoke.result.failed", ["id": .string(delivery.result.id), "error": .string("\(error)")])
+                    logger.warning(
+                        "invoke.result.failed", ["id": .string(delivery.result.id), "error": .string("\(error)")])
                 }
             }
         }

@@ -149,14 +149,16 @@ public actor NodeSession {
                 do {
                     try await self.sendEvent(.chatSubscribe(sessionKey: sessionKey), timeout: nil, epoch: epoch)
                 } catch {
-                    self.logger.warning("chat.resubscribe.failed", ["sessionKey": .string(sessionKey), "error": .string("\(error)")])
+                    self.logger.warning(
+                        "chat.resubscribe.failed", ["sessionKey": .string(sessionKey), "error": .string("\(error)")])
                 }
             }
             if presence {
                 do {
                     let sentAt = DeviceIdentity.currentTimeMs()
                     try await self.sendEvent(
-                        .presenceAlive(NodePresenceAlive(trigger: .connect, sentAtMs: sentAt)), timeout: nil, epoch: epoch)
+                        .presenceAlive(NodePresenceAlive(trigger: .connect, sentAtMs: sentAt)), timeout: nil,
+                        epoch: epoch)
                 } catch {
                     self.logger.debug("presence.failed", ["error": .string("\(error)")])
                 }

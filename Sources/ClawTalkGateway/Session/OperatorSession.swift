@@ -77,7 +77,8 @@ public actor OperatorSession {
             if self.epoch == epoch, disabled[method] == nil {
                 disabled[method] = error.missingScope ?? ""
                 logger.warning(
-                    "operator.method.disabled", ["method": .string(method), "missingScope": .string(error.missingScope ?? "-")])
+                    "operator.method.disabled",
+                    ["method": .string(method), "missingScope": .string(error.missingScope ?? "-")])
             }
             throw GatewayError.response(method: method, error: error)
         }

@@ -27,7 +27,8 @@ extension GatewayStore {
 
     /// Compares a DNS-SD TXT `gatewayTlsSha256` with the stored pin without changing anything:
     /// a TXT value never replaces a stored pin (§17.1.4).
-    public func checkDiscoveredFingerprint(_ fingerprint: TLSFingerprint, for key: String) throws -> DiscoveredPinCheck {
+    public func checkDiscoveredFingerprint(_ fingerprint: TLSFingerprint, for key: String) throws -> DiscoveredPinCheck
+    {
         guard let stored = try record(key).tlsPin else { return .noStoredPin }
         return stored.fingerprint == fingerprint ? .matchesStoredPin : .conflictsWithStoredPin
     }

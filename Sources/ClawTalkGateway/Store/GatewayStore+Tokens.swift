@@ -15,7 +15,9 @@ extension GatewayStore {
         try update(key) { record in
             if let index = record.deviceTokens.firstIndex(where: { $0.deviceId == deviceId && $0.role == role }) {
                 if record.deviceTokens[index].token == token {
-                    if record.deviceTokens[index].issuedAtMs == nil { record.deviceTokens[index].issuedAtMs = issuedAtMs }
+                    if record.deviceTokens[index].issuedAtMs == nil {
+                        record.deviceTokens[index].issuedAtMs = issuedAtMs
+                    }
                     return
                 }
                 record.deviceTokens.remove(at: index)

@@ -83,7 +83,8 @@ public final class GatewayStore: Sendable {
     /// `gateway-<escaped key>.<suffix>`; `suffix` is `[a-z0-9.-]`, not `json`.
     public func dataFileName(for key: String, suffix: String) throws -> String {
         let allowed = suffix.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
         }
         guard !suffix.isEmpty, allowed, suffix != "json", !suffix.hasPrefix(".") else {
@@ -191,7 +192,8 @@ public final class GatewayStore: Sendable {
         var escaped = ""
         for byte in key.utf8 {
             let keep =
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
             if keep {
                 escaped.unicodeScalars.append(Unicode.Scalar(byte))

@@ -54,7 +54,9 @@ struct ConnectionStateMachineFlowTests {
         #expect(harness.handle(.closed(code: 1006, reason: "")) == [.reconnect(after: .seconds(1))])
 
         var untrustedRoute = MachineHarness(bootstrapRouteTrusted: false)
-        #expect(untrustedRoute.connect(.bootstrapToken, auth: auth).contains(.persistDeviceTokens(auth, additionalRoles: false)))
+        #expect(
+            untrustedRoute.connect(.bootstrapToken, auth: auth).contains(
+                .persistDeviceTokens(auth, additionalRoles: false)))
         var deviceToken = MachineHarness()
         let plain = deviceToken.connect(.deviceToken, auth: auth)
         #expect(plain.contains(.persistDeviceTokens(auth, additionalRoles: false)))
@@ -77,14 +79,17 @@ struct ConnectionStateMachineFlowTests {
     func protocolClose() {
         var harness = MachineHarness()
         _ = harness.connect()
-        #expect(harness.handle(.closed(code: 1002, reason: "protocol mismatch")).pause?.info.code == "PROTOCOL_MISMATCH")
+        #expect(
+            harness.handle(.closed(code: 1002, reason: "protocol mismatch")).pause?.info.code == "PROTOCOL_MISMATCH")
     }
 
     @Test("4001 reconnects once quickly, then normal backoff")
     func invalidated() {
         var harness = MachineHarness()
         _ = harness.connect()
-        #expect(harness.handle(.closed(code: 4001, reason: "client invalidated")) == [.reconnect(after: .milliseconds(250))])
+        #expect(
+            harness.handle(.closed(code: 4001, reason: "client invalidated")) == [.reconnect(after: .milliseconds(250))]
+        )
         _ = harness.connect()
         #expect(harness.handle(.closed(code: 4001, reason: "client invalidated")) == [.reconnect(after: .seconds(1))])
     }
@@ -108,7 +113,10 @@ struct ConnectionStateMachineFlowTests {
 
     @Test(
         "shutdown: first attempt after max(restartExpectedMs ?? 0, 500 ms), whatever the close",
-        arguments: [(Int?.some(3000), 1012, Duration.seconds(3)), (nil, 1012, .milliseconds(500)), (100, 1006, .milliseconds(500))])
+        arguments: [
+            (Int?.some(3000), 1012, Duration.seconds(3)), (nil, 1012, .milliseconds(500)),
+            (100, 1006, .milliseconds(500)),
+        ])
     func shutdown(restart: Int?, code: Int, delay: Duration) {
         var harness = MachineHarness()
         _ = harness.connect()
@@ -121,7 +129,8 @@ struct ConnectionStateMachineFlowTests {
     @Test(
         "watchdog, handshake timeout, transport failure, pin mismatch, protocol violation: normal backoff",
         arguments: [
-            ConnectionStateMachine.Event.watchdogExpired, .handshakeTimedOut("no challenge"), .transportFailed("refused"),
+            ConnectionStateMachine.Event.watchdogExpired, .handshakeTimedOut("no challenge"),
+            .transportFailed("refused"),
             .pinMismatch("leaf differs"), .protocolViolation("bad hello"),
         ])
     func transientEnds(event: ConnectionStateMachine.Event) {

@@ -39,7 +39,9 @@ struct ConnectionStateMachineTests {
         #expect(retryIn == .seconds(2))
     }
 
-    @Test("gateway starting: retry after the clamped hint", arguments: [(Int?.none, 500), (700, 700), (50, 100), (9000, 2000)])
+    @Test(
+        "gateway starting: retry after the clamped hint",
+        arguments: [(Int?.none, 500), (700, 700), (50, 100), (9000, 2000)])
     func startingUp(hint: Int?, expected: Int) {
         var harness = MachineHarness()
         let startup = rejection(

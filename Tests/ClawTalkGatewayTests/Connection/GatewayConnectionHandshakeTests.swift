@@ -21,7 +21,8 @@ struct GatewayConnectionHandshakeTests {
             deviceToken: auth?["deviceToken"]?.stringValue, bootstrapToken: auth?["bootstrapToken"]?.stringValue,
             nonce: try #require(device["nonce"]?.stringValue), platform: client["platform"]?.stringValue,
             deviceFamily: client["deviceFamily"]?.stringValue)
-        let key = try Ed25519PublicKey(rawRepresentation: Base64URL.decode(try #require(device["publicKey"]?.stringValue)))
+        let key = try Ed25519PublicKey(
+            rawRepresentation: Base64URL.decode(try #require(device["publicKey"]?.stringValue)))
         let signature = try Base64URL.decode(try #require(device["signature"]?.stringValue))
         return key.isValidSignature(signature, for: Array(payload.string.utf8))
     }
@@ -50,14 +51,16 @@ struct GatewayConnectionHandshakeTests {
             #expect(params["caps"] == ["talk"])
             #expect(params["commands"] == ["talk.ptt.start", "talk.ptt.stop", "talk.ptt.cancel", "talk.ptt.once"])
             let client = try #require(params["client"]?.objectValue)
-            #expect(Set(client.keys) == ["id", "displayName", "version", "platform", "deviceFamily", "mode", "instanceId"])
+            #expect(
+                Set(client.keys) == ["id", "displayName", "version", "platform", "deviceFamily", "mode", "instanceId"])
             #expect(params["client"]?["id"] == "node-host")
             #expect(params["client"]?["mode"] == "node")
             #expect(params["client"]?["platform"] == "linux")
             #expect(params["client"]?["deviceFamily"] == "Linux")
             #expect(params["auth"] == ["token": "shared-secret"])
             let device = try #require(params["device"])
-            #expect(Set(try #require(device.objectValue).keys) == ["id", "publicKey", "signature", "signedAt", "nonce"])
+            #expect(
+                Set(try #require(device.objectValue).keys) == ["id", "publicKey", "signature", "signedAt", "nonce"])
             #expect(device["id"]?.stringValue == identity.deviceId)
             #expect(device["publicKey"]?.stringValue == identity.publicKeyBase64URL)
             #expect(device["signedAt"]?.int64Value == ScriptedPeer.challengeTs)
@@ -70,7 +73,8 @@ struct GatewayConnectionHandshakeTests {
             guard case .connected(let summary) = state else { return }
             #expect(summary.serverVersion == "2026.7.1")
             #expect(await connection.epoch == 1)
-            let stored = try #require(try store.deviceToken(for: connection.gatewayKey, deviceId: identity.deviceId, role: .node))
+            let stored = try #require(
+                try store.deviceToken(for: connection.gatewayKey, deviceId: identity.deviceId, role: .node))
             #expect(stored.token == "dtok-1")
             #expect(stored.issuedAtMs == 77)
         }
@@ -104,7 +108,9 @@ struct GatewayConnectionHandshakeTests {
         defer { directory.remove() }
         let dialer = ScriptedDialer()
         let connection = try Fixtures.connection(dialer: dialer, store: store, sharedToken: "shared-secret")
-        try store.saveDeviceToken("old", role: "node", scopes: [], issuedAtMs: nil, deviceId: try Fixtures.identity().deviceId, for: connection.gatewayKey)
+        try store.saveDeviceToken(
+            "old", role: "node", scopes: [], issuedAtMs: nil, deviceId: try Fixtures.identity().deviceId,
+            for: connection.gatewayKey)
         try store.setPendingBootstrapToken("boot-123", for: connection.gatewayKey)
         try await withRunning(connection) {
             let peer = try await dialer.nextPeer()
@@ -113,7 +119,8 @@ struct GatewayConnectionHandshakeTests {
             try await Fixtures.waitForState(connection) { $0.isConnected }
             #expect(try store.pendingBootstrapToken(for: connection.gatewayKey) == nil)
             let deviceId = try Fixtures.identity().deviceId
-            #expect(try store.deviceToken(for: connection.gatewayKey, deviceId: deviceId, role: .node)?.token == "fresh")
+            #expect(
+                try store.deviceToken(for: connection.gatewayKey, deviceId: deviceId, role: .node)?.token == "fresh")
         }
     }
 
@@ -126,7 +133,9 @@ struct GatewayConnectionHandshakeTests {
         try await withRunning(connection) {
             let first = try await dialer.nextPeer()
             let v3 = try await first.rejectConnect(
-                ErrorShape(code: "INVALID_REQUEST", message: "device signature invalid", details: ["code": "DEVICE_AUTH_SIGNATURE_INVALID"]))
+                ErrorShape(
+                    code: "INVALID_REQUEST", message: "device signature invalid",
+                    details: ["code": "DEVICE_AUTH_SIGNATURE_INVALID"]))
             #expect(try Self.signatureVerifies(try #require(v3.params), version: .v3))
             #expect(v3.params?["auth"] == nil)
             let second = try await dialer.nextPeer()

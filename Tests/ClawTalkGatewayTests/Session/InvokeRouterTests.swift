@@ -28,17 +28,22 @@ struct InvokeRouterTests {
     @Test("undeclared command → INVALID_REQUEST unsupported command")
     func unsupported() throws {
         var router = InvokeRouter(nodeId: Self.node)
-        let result = try #require(reply(router.admit(request("a", command: "camera.snap"), epoch: 1, supported: false, now: .zero)))
-        #expect(result == NodeInvokeResult(
-            id: "a", nodeId: Self.node, ok: false,
-            error: .init(code: "INVALID_REQUEST", message: "INVALID_REQUEST: unsupported command camera.snap")))
+        let result = try #require(
+            reply(router.admit(request("a", command: "camera.snap"), epoch: 1, supported: false, now: .zero)))
+        #expect(
+            result
+                == NodeInvokeResult(
+                    id: "a", nodeId: Self.node, ok: false,
+                    error: .init(code: "INVALID_REQUEST", message: "INVALID_REQUEST: unsupported command camera.snap")))
         #expect(router.runningCount == 0)
     }
 
-    @Test("params: null/absent/empty mean {}, non-objects and bad JSON are INVALID_REQUEST", arguments: [
-        (String?.none, true), ("", true), ("null", true), ("{\"a\":1,\"extra\":true}", true), ("[1]", false),
-        ("{oops", false), ("\"text\"", false),
-    ])
+    @Test(
+        "params: null/absent/empty mean {}, non-objects and bad JSON are INVALID_REQUEST",
+        arguments: [
+            (String?.none, true), ("", true), ("null", true), ("{\"a\":1,\"extra\":true}", true), ("[1]", false),
+            ("{oops", false), ("\"text\"", false),
+        ])
     func params(paramsJSON: String?, accepted: Bool) {
         var router = InvokeRouter(nodeId: Self.node)
         let admission = router.admit(request("a", params: paramsJSON), epoch: 1, supported: true, now: .zero)
@@ -49,10 +54,12 @@ struct InvokeRouterTests {
         }
     }
 
-    @Test("timeoutMs: given value, 30 s when 0 or absent", arguments: [(Int?.none, 30_000), (0, 30_000), (1_500, 1_500)])
+    @Test(
+        "timeoutMs: given value, 30 s when 0 or absent", arguments: [(Int?.none, 30_000), (0, 30_000), (1_500, 1_500)])
     func timeouts(timeoutMs: Int?, expected: Int) throws {
         var router = InvokeRouter(nodeId: Self.node)
-        let admitted = try #require(ticket(router.admit(request("a", timeoutMs: timeoutMs), epoch: 3, supported: true, now: .zero)))
+        let admitted = try #require(
+            ticket(router.admit(request("a", timeoutMs: timeoutMs), epoch: 3, supported: true, now: .zero)))
         #expect(admitted.timeout == .milliseconds(expected))
         #expect(admitted.epoch == 3)
     }
@@ -88,8 +95,10 @@ struct InvokeRouterTests {
         var router = InvokeRouter(nodeId: Self.node)
         _ = router.admit(request("a", key: "k"), epoch: 1, supported: true, now: .zero)
         _ = router.complete("a", with: .success(payloadJSON: "{\"captureId\":\"c1\"}"), now: .seconds(1))
-        let repeated = try #require(reply(router.admit(request("b", key: "k"), epoch: 2, supported: true, now: .seconds(2))))
-        #expect(repeated == NodeInvokeResult(id: "b", nodeId: Self.node, ok: true, payloadJSON: "{\"captureId\":\"c1\"}"))
+        let repeated = try #require(
+            reply(router.admit(request("b", key: "k"), epoch: 2, supported: true, now: .seconds(2))))
+        #expect(
+            repeated == NodeInvokeResult(id: "b", nodeId: Self.node, ok: true, payloadJSON: "{\"captureId\":\"c1\"}"))
         #expect(router.runningCount == 0)
         let step4 = router.admit(request("c", key: "k"), epoch: 2, supported: true, now: .seconds(602))
         #expect(ticket(step4) != nil)

@@ -71,7 +71,11 @@ struct NodeSessionTests {
         }) { setup, peer in
             invoke(peer, id: "inv-1", nodeId: setup.nodeId, params: "{\"sessionKey\":\"main\",\"unknown\":1}")
             let params = try await result(peer)
-            #expect(params == ["id": "inv-1", "nodeId": .string(setup.nodeId), "ok": true, "payloadJSON": "{\"captureId\":\"c-12\"}"])
+            #expect(
+                params == [
+                    "id": "inv-1", "nodeId": .string(setup.nodeId), "ok": true,
+                    "payloadJSON": "{\"captureId\":\"c-12\"}",
+                ])
             let context = try #require(seen.withLock { $0 })
             #expect(context.params["sessionKey"] == "main")
             #expect(context.epoch == 1)
@@ -90,7 +94,10 @@ struct NodeSessionTests {
         }) { setup, peer in
             invoke(peer, id: "a", nodeId: setup.nodeId, command: "camera.snap")
             let answer1 = try await result(peer)
-            #expect(answer1["error"] == ["code": "INVALID_REQUEST", "message": "INVALID_REQUEST: unsupported command camera.snap"])
+            #expect(
+                answer1["error"] == [
+                    "code": "INVALID_REQUEST", "message": "INVALID_REQUEST: unsupported command camera.snap",
+                ])
             invoke(peer, id: "b", nodeId: setup.nodeId, command: "talk.ptt.stop")
             let answer2 = try await result(peer)
             #expect(answer2["error"]?["code"] == "INVALID_REQUEST")
@@ -213,7 +220,10 @@ struct NodeSessionTests {
             #expect(try await eventually { await setup.session.runningInvokes == 1 })
             peer.sendEvent("node.invoke.cancel", payload: ["invokeId": "run", "nodeId": .string(setup.nodeId)])
             let cancelled = try await result(peer)
-            #expect(cancelled["error"] == ["code": "UNAVAILABLE", "message": "PTT_CANCELLED: push-to-talk start was cancelled"])
+            #expect(
+                cancelled["error"] == [
+                    "code": "UNAVAILABLE", "message": "PTT_CANCELLED: push-to-talk start was cancelled",
+                ])
 
             peer.sendEvent("node.invoke.cancel", payload: ["invokeId": "early", "nodeId": .string(setup.nodeId)])
             invoke(peer, id: "early", nodeId: setup.nodeId, command: "talk.ptt.once")
@@ -280,7 +290,9 @@ struct NodeSessionTests {
             var iterator = triggers.makeAsyncIterator()
             #expect(await iterator.next() == ["hey claw", "computer"])
             let key = setup.connection.gatewayKey
-            let persisted = try await eventually { try setup.store.voiceWakeTriggers(for: key) == ["hey claw", "computer"] }
+            let persisted = try await eventually {
+                try setup.store.voiceWakeTriggers(for: key) == ["hey claw", "computer"]
+            }
             #expect(persisted)
         }
     }
@@ -289,10 +301,12 @@ struct NodeSessionTests {
     func sendEvent() async throws {
         try await running { setup, peer in
             async let answer = setup.session.sendEvent(
-                try .voiceTranscript(VoiceTranscriptEvent(text: "turn on the lights", sessionKey: "main", eventId: "e-1")))
+                try .voiceTranscript(
+                    VoiceTranscriptEvent(text: "turn on the lights", sessionKey: "main", eventId: "e-1")))
             let request = try await peer.nextRequest(method: "node.event")
             #expect(request.params?["event"] == "voice.transcript")
-            peer.respond(to: request, payload: ["ok": true, "event": "voice.transcript", "handled": false, "reason": "no agent"])
+            peer.respond(
+                to: request, payload: ["ok": true, "event": "voice.transcript", "handled": false, "reason": "no agent"])
             let result = try await answer
             #expect(result == NodeEventResult(ok: true, event: "voice.transcript", handled: false, reason: "no agent"))
         }

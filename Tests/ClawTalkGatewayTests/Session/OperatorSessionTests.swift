@@ -64,7 +64,8 @@ struct OperatorSessionTests {
     func clientPairFallback() async throws {
         try await running { connection, _, dialer, store in
             let first = try await dialer.nextPeer()
-            try await first.rejectConnect(ErrorShape(code: "INVALID_REQUEST", message: "invalid connect params: at /client/id"))
+            try await first.rejectConnect(
+                ErrorShape(code: "INVALID_REQUEST", message: "invalid connect params: at /client/id"))
             let second = try await dialer.nextPeer()
             let connect = try await acceptOperator(second)
             #expect(connect.params?["client"]?["id"] == "cli")
@@ -107,7 +108,9 @@ struct OperatorSessionTests {
                 request,
                 error: ErrorShape(
                     code: "FORBIDDEN", message: "missing scope: operator.admin",
-                    details: ["code": "MISSING_SCOPE", "missingScope": "operator.admin", "requiredScopes": ["operator.admin"]]))
+                    details: [
+                        "code": "MISSING_SCOPE", "missingScope": "operator.admin", "requiredScopes": ["operator.admin"],
+                    ]))
             await #expect(throws: GatewayError.self) { try await refused.value }
             await #expect(throws: GatewayError.methodForbidden(method: "talk.mode", missingScope: "operator.admin")) {
                 try await session.call("talk.mode", params: ["enabled": true])

@@ -11,7 +11,9 @@ struct GatewayStoreTests {
     static let pinA = TLSFingerprint(String(repeating: "ab", count: 32))!
     static let pinB = TLSFingerprint(String(repeating: "cd", count: 32))!
 
-    private func withStore(now: @escaping @Sendable () -> Int64 = { 1_000 }, _ body: (GatewayStore, String) throws -> Void)
+    private func withStore(
+        now: @escaping @Sendable () -> Int64 = { 1_000 }, _ body: (GatewayStore, String) throws -> Void
+    )
         throws
     {
         let directory = try TemporaryDirectory()
@@ -33,11 +35,13 @@ struct GatewayStoreTests {
     @Test("device tokens per (key, deviceId, role), files 0600")
     func tokens() throws {
         try withStore { store, path in
-            try store.saveDeviceToken("tok-node", role: "node", scopes: [], issuedAtMs: 5, deviceId: "dev-1", for: Self.key)
+            try store.saveDeviceToken(
+                "tok-node", role: "node", scopes: [], issuedAtMs: 5, deviceId: "dev-1", for: Self.key)
             try store.saveDeviceToken(
                 "tok-op", role: "operator", scopes: ["operator.read"], issuedAtMs: 6, deviceId: "dev-1", for: Self.key)
             #expect(try store.deviceToken(for: Self.key, deviceId: "dev-1", role: .node)?.token == "tok-node")
-            #expect(try store.deviceToken(for: Self.key, deviceId: "dev-1", role: .operator)?.scopes == ["operator.read"])
+            #expect(
+                try store.deviceToken(for: Self.key, deviceId: "dev-1", role: .operator)?.scopes == ["operator.read"])
             #expect(try store.deviceToken(for: Self.key, deviceId: "dev-2", role: .node) == nil)
             #expect(try store.deviceToken(for: "other:1", deviceId: "dev-1", role: .node) == nil)
             for file in files(path) { #expect(try mode(path + "/" + file) == 0o600) }
@@ -65,7 +69,9 @@ struct GatewayStoreTests {
         try withStore { store, _ in
             let auth = HelloOk.Auth(
                 role: "node", scopes: [], deviceToken: "n1", issuedAtMs: 1,
-                deviceTokens: [HelloOk.IssuedDeviceToken(deviceToken: "o1", role: "operator", scopes: ["operator.read"])])
+                deviceTokens: [
+                    HelloOk.IssuedDeviceToken(deviceToken: "o1", role: "operator", scopes: ["operator.read"])
+                ])
             try store.persist(auth, deviceId: "d", for: Self.key, includeAdditionalRoles: false)
             #expect(try store.deviceToken(for: Self.key, deviceId: "d", role: .node)?.token == "n1")
             #expect(try store.deviceToken(for: Self.key, deviceId: "d", role: .operator) == nil)

@@ -76,7 +76,9 @@ final class Mailbox<Element: Sendable>: Sendable {
             }
         } onCancel: {
             let waiter: Waiter? = state.withLock { state in
-                if let index = state.waiters.firstIndex(where: { $0.id == id }) { return state.waiters.remove(at: index) }
+                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
+                    return state.waiters.remove(at: index)
+                }
                 state.cancelled.insert(id)
                 return nil
             }
