@@ -71,6 +71,7 @@ extension GatewayConnection {
                     ["code": .string(info.code), "message": .string(info.message), "next": .string(info.nextStep)])
             case .closeSocket(let code, let reason):
                 currentSocket?.close(code: code, reason: reason)
+                socketTask?.cancel()
             case .finish:
                 nextStep = .finish
             case .persistDeviceTokens(let auth, let additional):

@@ -41,15 +41,25 @@ extension GatewayConnection {
         let opened = now()
         handshake = .awaitingChallenge(since: opened)
         lastInbound = opened
-        let end = await withTaskGroup(of: SocketEnd.self) { group in
-            group.addTask { await self.readLoop(socket, epoch: socketEpoch) }
+        // The socket's task group runs in a task of its own so stop() can cancel it even if the
+        // socket never reports its close.
+        let supervisor = Task { await self.supervise(socket, epoch: socketEpoch) }
+        socketTask = supervisor
+        let end = await supervisor.value
+        socketTask = nil
+        teardown(socket, end: end, epoch: socketEpoch)
+        return end
+    }
+
+    /// One task group per socket: reader and watchdog live and die together.
+    private func supervise(_ socket: any GatewaySocket, epoch: Int) async -> SocketEnd {
+        await withTaskGroup(of: SocketEnd.self) { group in
+            group.addTask { await self.readLoop(socket, epoch: epoch) }
             group.addTask { await self.watchdog() }
             let first = await group.next() ?? .cancelled
             group.cancelAll()
             return first
         }
-        teardown(socket, end: end, epoch: socketEpoch)
-        return end
     }
 
     /// The pin for this dial: CLI/config first, else the stored one.

@@ -28,6 +28,7 @@ public actor GatewayConnection {
 
     // Socket state.
     var currentSocket: (any GatewaySocket)?
+    var socketTask: Task<SocketEnd, Never>?
     var handshake = HandshakePhase.idle
     var link: LiveLink?
     var lastInbound: Duration = .zero

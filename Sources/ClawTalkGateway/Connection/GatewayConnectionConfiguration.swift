@@ -1,4 +1,5 @@
 public import ClawTalkProtocol
+public import ClawTalkSupport
 
 /// Everything one ``GatewayConnection`` needs besides its collaborators.
 public struct GatewayConnectionConfiguration: Sendable, Hashable {
@@ -43,5 +44,18 @@ public struct GatewayConnectionConfiguration: Sendable, Hashable {
         self.backoff = backoff
         self.pairingReprobeInterval = pairingReprobeInterval
         self.pairingReprobeLimit = pairingReprobeLimit
+    }
+}
+
+extension GatewayConnectionConfiguration {
+    /// A configuration from the `gateway.*` settings: shared token/password, configured pin,
+    /// `allowInsecureRemote` and timeouts. An invalid `tlsFingerprint` is ignored here (the
+    /// config loader validates it).
+    public init(settings: GatewaySettings, endpoint: GatewayEndpoint, role: ConnectionRole, client: ClientMetadata) {
+        self.init(
+            endpoint: endpoint, role: role, client: client, sharedToken: settings.token, password: settings.password,
+            configuredPin: settings.tlsFingerprint.flatMap(TLSFingerprint.init),
+            allowInsecureRemote: settings.allowInsecureRemote,
+            timeouts: ConnectionTimeouts(settings: settings))
     }
 }

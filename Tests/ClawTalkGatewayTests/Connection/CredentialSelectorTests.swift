@@ -1,5 +1,6 @@
 import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkSupport
 import Testing
 
 @Suite("Credential selection (§7.4)")
@@ -58,5 +59,30 @@ struct CredentialSelectorTests {
         #expect(CredentialSelector.first(in: [.password, .sharedToken]) == .sharedToken)
         #expect(CredentialSelector.first(in: []) == .none)
         #expect(CredentialSelector.first(in: [.password, .deviceToken, .bootstrapToken]) == .bootstrapToken)
+    }
+}
+
+@Suite("Connection configuration from settings")
+struct GatewayConnectionConfigurationTests {
+    @Test("gateway.* settings map to credentials, pin, insecure flag and timeouts")
+    func fromSettings() throws {
+        var settings = GatewaySettings()
+        settings.token = "tok"
+        settings.password = "pw"
+        settings.tlsFingerprint = "sha256:" + String(repeating: "AB:", count: 31) + "AB"
+        settings.allowInsecureRemote = true
+        settings.challengeTimeoutMs = 6_000
+        settings.connectTimeoutMs = 20_000
+        settings.requestTimeoutMs = 9_000
+        let configuration = GatewayConnectionConfiguration(
+            settings: settings, endpoint: try GatewayEndpoint.parse("wss://gw.example.com"), role: .operator,
+            client: ClientMetadata(version: "1"))
+        #expect(configuration.sharedToken == "tok")
+        #expect(configuration.password == "pw")
+        #expect(configuration.configuredPin?.hex == String(repeating: "ab", count: 32))
+        #expect(configuration.allowInsecureRemote)
+        #expect(
+            configuration.timeouts
+                == ConnectionTimeouts(challenge: .seconds(6), connect: .seconds(20), request: .seconds(9)))
     }
 }
