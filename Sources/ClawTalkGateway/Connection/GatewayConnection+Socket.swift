@@ -29,7 +29,7 @@ extension GatewayConnection {
         } catch {
             let message = "\(error)"
             // The dialer reports a leaf mismatch as "pin mismatch" (§17.1.2); same backoff, clearer status.
-            if message.lowercased().contains("pin mismatch") { return .failed("TLS pin mismatch: \(message)") }
+            if message.lowercased().contains("pin mismatch") { return .pinMismatch(message) }
             return .failed("dial failed: \(message)")
         }
         if nextStep == .finish {
@@ -126,7 +126,7 @@ extension GatewayConnection {
         case .watchdog:
             logger.warning("gateway.watchdog.expired", ["epoch": .int(epoch)])
             socket.close(code: 4000, reason: "tick watchdog")
-        case .closed, .failed:
+        case .closed, .failed, .pinMismatch:
             break
         default:
             socket.close(code: 1000, reason: "client closing")

@@ -225,6 +225,30 @@ struct GatewayConnectionLiveTests {
         }
     }
 
+    @Test("a pin mismatch from the dialer shows in the status and backs off normally")
+    func pinMismatch() async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = ScriptedDialer()
+        dialer.failNextDial("TLS handshake failed: pin mismatch (leaf 3a3a…)")
+        let connection = try Fixtures.connection(
+            endpoint: try GatewayEndpoint.parse("wss://gw.example.com"), dialer: dialer, store: store)
+        try store.setPin(
+            TLSFingerprint(String(repeating: "ab", count: 32))!, source: .setupCode, for: connection.gatewayKey)
+        try await withRunning(connection) {
+            let state = try await Fixtures.waitForState(connection) {
+                if case .waiting = $0 { return true }
+                return false
+            }
+            guard case .waiting(let retryIn, let cause) = state else { return }
+            #expect(retryIn == .seconds(1))
+            #expect(cause.hasPrefix("TLS pin mismatch"))
+            #expect(dialer.dialRequests.first?.tlsPinSHA256 == String(repeating: "ab", count: 32))
+            try await dialer.nextPeer().acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+        }
+    }
+
     @Test("stop() closes with 1000 and run() returns")
     func stop() async throws {
         let (store, directory) = try Fixtures.store()
