@@ -7,7 +7,7 @@ import Testing
 @Suite("WebSocket client wire protocol", .timeLimit(.minutes(1)))
 struct WebSocketWireTests {
     @Test func framesAfterTheUpgradeArriveWithControlFramesAndCloseCode() async throws {
-        let peer = try ScriptedPeer { key in
+        let peer = try RawScriptedPeer { key in
             switchingProtocols(key: key)  // the frames below ride in the same TCP segment
                 + serverFrame(1, Array(#"{"type":"event","event":"connect.challenge"}"#.utf8))
                 + serverFrame(1, Array("hel".utf8), fin: false)
@@ -39,7 +39,7 @@ struct WebSocketWireTests {
     }
 
     @Test func clientFramesAreMaskedAndFragmented() async throws {
-        let peer = try ScriptedPeer { key in switchingProtocols(key: key) }
+        let peer = try RawScriptedPeer { key in switchingProtocols(key: key) }
         let client = try ConnectedClient(.init(url: "ws://127.0.0.1:\(peer.port)/"))
         try await client.connect()
         let big = patternText(count: 150_000)
@@ -55,7 +55,7 @@ struct WebSocketWireTests {
     }
 
     @Test func rejectedUpgradeIsReported() async throws {
-        let peer = try ScriptedPeer { _ in
+        let peer = try RawScriptedPeer { _ in
             Array("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
         }
         let client = try WebSocketClient(configuration: .init(url: "ws://127.0.0.1:\(peer.port)/"))
@@ -68,7 +68,7 @@ struct WebSocketWireTests {
     }
 
     @Test func wrongAcceptKeyIsRejected() async throws {
-        let peer = try ScriptedPeer { key in switchingProtocols(key: key, accept: "bm90IHRoZSByaWdodCBvbmU=") }
+        let peer = try RawScriptedPeer { key in switchingProtocols(key: key, accept: "bm90IHRoZSByaWdodCBvbmU=") }
         let client = try WebSocketClient(configuration: .init(url: "ws://127.0.0.1:\(peer.port)/"))
         do {
             try await client.connect()
@@ -79,7 +79,7 @@ struct WebSocketWireTests {
     }
 
     @Test func maskedServerFrameIsAProtocolError() async throws {
-        let peer = try ScriptedPeer { key in
+        let peer = try RawScriptedPeer { key in
             switchingProtocols(key: key) + serverFrame(1, Array("sneaky".utf8), mask: [1, 2, 3, 4])
         }
         let client = try ConnectedClient(.init(url: "ws://127.0.0.1:\(peer.port)/"))

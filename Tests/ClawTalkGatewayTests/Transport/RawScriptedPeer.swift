@@ -6,7 +6,7 @@ import Synchronization
 /// it reads the upgrade request, writes whatever the test scripted (given the client's key),
 /// then records every frame the client sends (answering each with `reply`, if scripted) until
 /// the client's close frame or EOF.
-final class ScriptedPeer: Sendable {
+final class RawScriptedPeer: Sendable {
     /// One frame as the client sent it (unmasked).
     struct Frame: Sendable, Equatable {
         var fin: Bool
