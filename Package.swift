@@ -80,7 +80,7 @@ let package = Package(
         ),
         .target(
             name: "ClawTalkDevices",
-            dependencies: ["ClawTalkAudio", "ClawTalkSupport", "CPulse", "CAudioProcessing"],
+            dependencies: ["ClawTalkAudio", "ClawTalkCodecs", "ClawTalkSupport", "CPulse", "CAudioProcessing"],
             swiftSettings: strict
         ),
         .target(
@@ -130,7 +130,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ClawTalkSpeechTests", dependencies: ["ClawTalkSpeech", "ClawTalkAudio"],
-            swiftSettings: strict),
+            resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "ClawTalkGatewayTests",
             dependencies: ["ClawTalkGateway", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkTesting"],

@@ -11,7 +11,7 @@ struct BinaryExitCodeTests {
         #expect(
             result.error == """
                 Error: Unknown option '--bogus'
-                Usage: clawtalk say [--local] [--file <path>] [--last] [--voice <name>] [<text>]
+                Usage: clawtalk say [--local] [--file <path>] [--last] [--voice <name>] [--snd-device <name>] [<text>]
                   See 'clawtalk say --help' for more information.
 
                 """)
@@ -67,8 +67,6 @@ struct BinaryExitCodeTests {
         (["pair"], "'clawtalk pair' is not available yet (tracked in issue #3)."),
         (["pair", "CODE", "--tls-fingerprint", "ab"], "'clawtalk pair' is not available yet (tracked in issue #3)."),
         (["status", "--json", "--watch"], "'clawtalk status' is not available yet (tracked in issue #3)."),
-        (["say", "hello"], "'clawtalk say' is not available yet (tracked in issue #6)."),
-        (["say", "--local", "hello"], "'clawtalk say' is not available yet (tracked in issue #4)."),
         (["ptt", "start"], "'clawtalk ptt start' is not available yet (tracked in issue #6)."),
         (["ptt", "once"], "'clawtalk ptt once' is not available yet (tracked in issue #6)."),
         (["bench", "cpu"], "'clawtalk bench cpu' is not available yet (tracked in issue #7)."),

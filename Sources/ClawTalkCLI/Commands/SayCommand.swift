@@ -1,3 +1,6 @@
+import ClawTalkSupport
+import Foundation
+
 /// `clawtalk say`: speaks text through the node's speaker.
 public struct SayCommand: Command {
     /// The command name.
@@ -12,10 +15,11 @@ public struct SayCommand: Command {
     /// Text source and voice.
     public static let options: [OptionSpec] = [
         .flag("local", help: "Synthesize with espeak-ng on this machine instead of the gateway."),
-        .option("file", valueName: "path", help: "Read the text to speak from a file."),
+        .option("file", valueName: "path", help: "Play an audio clip (WAV, MP3, Ogg Opus) instead of text."),
         .flag("last", help: "Speak the last reply again."),
         .option(
             "voice", valueName: "name", help: "Voice to use (a gateway voice, or an espeak-ng voice with --local)."),
+        .option("snd-device", valueName: "name", help: "Sound server sink to play to (see 'clawtalk devices')."),
         .positional("text", arity: .optional, help: "The text to speak."),
     ]
 
@@ -29,6 +33,8 @@ public struct SayCommand: Command {
     public var last: Bool
     /// `--voice`.
     public var voice: String?
+    /// `--snd-device`.
+    public var sndDevice: String?
 
     /// Reads the arguments.
     public init(parsed: ParsedArguments) {
@@ -37,6 +43,7 @@ public struct SayCommand: Command {
         file = parsed.string("file")
         last = parsed.flag("last")
         voice = parsed.string("voice")
+        sndDevice = parsed.string("snd-device")
     }
 
     /// At most one source of text.
@@ -47,8 +54,23 @@ public struct SayCommand: Command {
         }
     }
 
-    /// Not implemented yet: espeak-ng output is issue 4, gateway speech issue 6.
+    /// Plays a clip (`--file`) or speaks text with espeak-ng (`--local`); the gateway path comes with issue 6.
     public func run(context: CommandContext) async throws -> Int32 {
-        throw CLIError.notAvailableYet(command: context.commandLine, issue: local ? 4 : 6)
+        let settings: Settings
+        do {
+            settings = try ConfigLoader(environment: context.environment).load().settings
+        } catch {
+            throw CLIError.validationFailed("configuration: \(error)")
+        }
+        let sink = sndDevice ?? settings.speaker.device
+        if let file {
+            return try await LocalPlayback.playClip(path: file, sink: sink)
+        }
+        guard local, !last else { throw CLIError.notAvailableYet(command: context.commandLine, issue: 6) }
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw CLIError.validationFailed("Give the text to speak, e.g. clawtalk say --local \"hello\".")
+        }
+        return try await LocalPlayback.speak(
+            text: text, voice: voice ?? settings.tts.espeakVoice, rateWPM: settings.tts.espeakRateWPM, sink: sink)
     }
 }

@@ -1,2 +1,0 @@
-#include "CWebSockets.h"
-int cws_placeholder(void) { return 0; }

@@ -1,0 +1,215 @@
+import ClawTalkAudio
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Captures 16 kHz mono s16 audio in 20 ms frames from the chosen source (by name or
+/// description; the default source otherwise) and hands it to async consumers.
+///
+/// Threads and tasks:
+/// - **Capture thread** (a dedicated `Thread`): opens the stream, blocks in its reads and writes each
+///   frame with a monotonic timestamp into a preallocated ``FrameRing``. Per frame it does no
+///   allocation, locking, logging or awaiting; it publishes the frame's RMS and peak as atomic
+///   bit patterns and counts frames, overruns and read errors in atomics. It also handles device
+///   loss (see ``CaptureLoop``): fallback to the default source, return to the chosen one, retry
+///   with backoff when nothing opens. It never crashes and never spins.
+/// - **Watcher thread** (only when a source is chosen): lists the server's sources every
+///   ``CaptureConfiguration/deviceCheckInterval`` and tells the capture thread whether the
+///   chosen one is present.
+/// - **Consumer task**: drains the ring every ``CaptureConfiguration/drainInterval``, keeps the
+///   pre-roll (``preRoll()``) and yields to every ``frames()`` stream.
+///
+/// Device changes (details in ``CaptureLoop``): when the chosen source goes away (a read error,
+/// or it is no longer listed: PulseAudio 14+ quietly moves its streams to the default source) the
+/// engine captures from the default source (``CaptureState/fallback(reason:)``) and returns to
+/// the chosen one within about one check interval of it being listed again. When nothing can be
+/// opened it reports ``CaptureState/unavailable(reason:)`` and retries with backoff.
+///
+/// Lifecycle: `idle` → ``start()`` → running → ``stop()`` → stopped, once. ``start()`` and
+/// ``stop()`` block briefly (device listing, opening, joining the thread); call them from a
+/// context that may block for that long. Logging is the caller's job: read ``stats`` (say every
+/// 10 s) and ``state``.
+public final class CaptureEngine: Sendable {
+    /// The settings this engine was created with.
+    public let configuration: CaptureConfiguration
+
+    private let backend: any CaptureBackend
+    private let ring: FrameRing
+    private let shared: CaptureShared
+    private let lifecycle = Mutex<Lifecycle>(.idle)
+
+    private enum Lifecycle {
+        case idle
+        case running(consumer: Task<Void, Never>)
+        case stopped
+    }
+
+    /// Creates an engine; nothing is opened until ``start()``.
+    public init(
+        configuration: CaptureConfiguration = CaptureConfiguration(),
+        backend: any CaptureBackend = PulseCaptureBackend()
+    ) {
+        self.configuration = configuration
+        self.backend = backend
+        ring = FrameRing(capacity: max(configuration.ringFrames, 2), frameSize: configuration.frameSamples)
+        shared = CaptureShared(
+            chosenName: nil,
+            preRoll: PreRollBuffer(milliseconds: configuration.preRollMilliseconds, format: configuration.format))
+    }
+
+    deinit {
+        shared.stopRequested.store(true, ordering: .relaxed)
+        if case .running(let consumer) = lifecycle.withLock({ $0 }) { consumer.cancel() }
+        shared.closeSubscribers()
+    }
+
+    /// Resolves the chosen source, starts the capture thread and waits until its first stream is
+    /// open. Throws ``AudioDeviceError/notFound(name:available:)`` for a source that does not
+    /// exist (no silent fallback at startup), ``AudioDeviceError/serverUnavailable(_:)`` without
+    /// a server, or the open error; after an error the engine is still idle and may be started
+    /// again. Starting a running engine does nothing; starting a stopped one throws.
+    public func start() throws {
+        try lifecycle.withLock { lifecycle in
+            switch lifecycle {
+            case .running: return
+            case .stopped: throw AudioDeviceError.io("the capture engine was stopped; create a new one")
+            case .idle: break
+            }
+            if let query = configuration.source {
+                let device = try PulseDeviceCatalog.resolve(query, kind: .source, in: backend.devices())
+                shared.chosenName.withLock { $0 = device.name }
+                shared.chosenAvailable.store(true, ordering: .relaxed)
+            }
+            do {
+                try startCaptureThread()
+            } catch let timeout as StartTimeout {
+                // The thread may still open later and must then exit at once.
+                shared.stopRequested.store(true, ordering: .relaxed)
+                lifecycle = .stopped
+                throw timeout.error
+            }
+            let consumer = Task.detached(priority: .high) { [ring, shared, configuration] in
+                await Self.drain(ring: ring, shared: shared, interval: configuration.drainInterval)
+            }
+            if let query = configuration.source {
+                let watcher = SourceWatcher(
+                    backend: backend, shared: shared, query: query, interval: configuration.deviceCheckInterval)
+                let thread = Thread { watcher.run() }
+                thread.name = "clawtalk.capture.watch"
+                thread.start()
+            }
+            lifecycle = .running(consumer: consumer)
+        }
+    }
+
+    /// Stops capturing: the capture thread finishes its current read (≤ one frame, 20 ms) and
+    /// closes the stream, the consumer task ends and every ``frames()`` stream finishes. No frame
+    /// captured after `stop()` returns is delivered (frames already buffered in a stream still
+    /// are). If a read hangs in the device, `stop()` gives up waiting after one second; the thread
+    /// then closes its stream when the read returns. Calling it again does nothing.
+    public func stop() {
+        lifecycle.withLock { lifecycle in
+            switch lifecycle {
+            case .stopped:
+                return
+            case .idle:
+                shared.stopRequested.store(true, ordering: .relaxed)
+            case .running(let consumer):
+                shared.stopRequested.store(true, ordering: .relaxed)
+                _ = shared.threadFinished.wait(timeout: .now() + .seconds(1))
+                consumer.cancel()
+            }
+            shared.closeSubscribers()
+            shared.setStatus(.stopped, device: nil)
+            lifecycle = .stopped
+        }
+    }
+
+    /// A new stream of captured frames, buffering the newest
+    /// ``CaptureConfiguration/streamBufferFrames`` (≈ 500 ms) for a slow reader and counting what
+    /// it drops in ``CaptureStats/streamDrops``. Subscribe before ``start()`` to miss nothing;
+    /// the stream finishes at ``stop()`` (at once if already stopped).
+    public func frames() -> AsyncStream<CapturedFrame> {
+        shared.subscribe(bufferingNewest: configuration.streamBufferFrames)
+    }
+
+    /// The most recent ``CaptureConfiguration/preRollMilliseconds`` of audio (less right after
+    /// start), oldest first: what was said just before a wake word or push-to-talk press.
+    public func preRoll() -> [Int16] {
+        shared.preRoll.withLock { $0.snapshot() }
+    }
+
+    /// Where the audio comes from now.
+    public var state: CaptureState {
+        shared.status.withLock { $0.state }
+    }
+
+    /// RMS and peak (full scale 1.0) of the latest frame, read from atomics.
+    public var levels: (rms: Double, peak: Double) {
+        (
+            Double(bitPattern: shared.rmsBits.load(ordering: .relaxed)),
+            Double(bitPattern: shared.peakBits.load(ordering: .relaxed))
+        )
+    }
+
+    /// A snapshot of the counters and state.
+    public var stats: CaptureStats {
+        let status = shared.status.withLock { $0 }
+        let levels = self.levels
+        return CaptureStats(
+            frames: shared.frames.load(ordering: .relaxed), overruns: ring.overruns,
+            streamDrops: shared.streamDrops.load(ordering: .relaxed),
+            readErrors: shared.readErrors.load(ordering: .relaxed),
+            openFailures: shared.openFailures.load(ordering: .relaxed),
+            reopenCount: shared.reopens.load(ordering: .relaxed), currentDevice: status.device,
+            state: status.state, rms: levels.rms, peak: levels.peak)
+    }
+
+    // MARK: - Private
+
+    /// The first open did not finish within ``CaptureConfiguration/startTimeout``.
+    private struct StartTimeout: Error {
+        var error: AudioDeviceError
+    }
+
+    /// Starts the capture thread and waits for its first open; rethrows its error.
+    private func startCaptureThread() throws {
+        let thread = Thread { [backend, ring, shared, configuration] in
+            var loop = CaptureLoop(backend: backend, ring: ring, shared: shared, configuration: configuration)
+            loop.run()
+        }
+        thread.name = "clawtalk.capture"
+        thread.stackSize = 1 << 20
+        thread.start()
+        let (seconds, attoseconds) = configuration.startTimeout.components
+        let timeout = max(Double(seconds) + Double(attoseconds) / 1e18, 0.1)
+        if shared.firstOpenSignal.wait(timeout: .now() + timeout) == .timedOut {
+            let device = shared.chosenName.withLock { $0 }
+            throw StartTimeout(error: .open(device: device, message: "timed out opening the capture stream"))
+        }
+        if case .failure(let error) = shared.firstOpen.withLock({ $0 }) {
+            // The thread returns right after reporting; take its finish signal so that a later
+            // start waits for its own thread.
+            shared.threadFinished.wait()
+            shared.firstOpen.withLock { $0 = nil }
+            throw error
+        }
+    }
+
+    /// The consumer task: drains the ring into the pre-roll and the subscribers.
+    private static func drain(ring: FrameRing, shared: CaptureShared, interval: Duration) async {
+        while !Task.isCancelled, !shared.isStopping {
+            while let (samples, stamp) = ring.read().map({ ($0.samples, $0.stamp) }) {
+                shared.preRoll.withLock { $0.append(samples) }
+                shared.publish(
+                    CapturedFrame(
+                        samples: samples, timestampNanoseconds: stamp.timestampNanoseconds, sequence: stamp.sequence))
+            }
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+        }
+    }
+}

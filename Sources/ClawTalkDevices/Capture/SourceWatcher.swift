@@ -1,0 +1,46 @@
+import ClawTalkAudio
+import Foundation
+import Synchronization
+
+/// The device watcher's loop, on its own thread: every check interval it lists the server's
+/// sources (a short-lived connection, which may block for the catalog timeout, so never on the
+/// capture thread), re-resolves the chosen source by name or description and publishes whether
+/// it is present through ``CaptureShared/chosenAvailable``. A failed listing changes nothing: a
+/// hiccup of the server must not move the capture.
+struct SourceWatcher {
+    let backend: any CaptureBackend
+    let shared: CaptureShared
+    /// The configured source query (name or description).
+    let query: String
+    let interval: Duration
+
+    func run() {
+        while !shared.isStopping {
+            wait()
+            guard !shared.isStopping else { return }
+            check()
+        }
+    }
+
+    /// One check: present → remember its current name and say so; absent → say so.
+    func check() {
+        guard let devices = try? backend.devices() else { return }
+        if let device = try? PulseDeviceCatalog.resolve(query, kind: .source, in: devices) {
+            shared.chosenName.withLock { $0 = device.name }
+            shared.chosenAvailable.store(true, ordering: .relaxed)
+        } else {
+            shared.chosenAvailable.store(false, ordering: .relaxed)
+        }
+    }
+
+    /// Waits one interval in slices of at most 20 ms, returning early when stop is requested.
+    private func wait() {
+        let deadline = ContinuousClock.now + interval
+        while !shared.isStopping {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return }
+            let (seconds, attoseconds) = min(remaining, .milliseconds(20)).components
+            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+        }
+    }
+}

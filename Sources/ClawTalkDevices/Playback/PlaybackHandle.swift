@@ -1,0 +1,30 @@
+/// A queued item: await its outcome, or cancel it.
+///
+/// Returned by ``PlaybackController/enqueue(_:)``. Dropping the handle does not cancel the item.
+public final class PlaybackHandle: Sendable {
+    private let job: PlaybackJob
+    private let core: PlaybackCore
+
+    init(job: PlaybackJob, core: PlaybackCore) {
+        self.job = job
+        self.core = core
+    }
+
+    /// The item's kind.
+    public var kind: PlaybackItem.Kind { job.kind }
+
+    /// True once the outcome is decided.
+    public var isDone: Bool { job.isResolved }
+
+    /// Waits until the item has finished, was stopped, dropped or failed. Waiting does not
+    /// cancel the item when the waiting task is cancelled (``PlaybackController/play(_:)`` does).
+    public func outcome() async -> PlaybackOutcome {
+        await job.outcome()
+    }
+
+    /// Stops the item if it is playing (``PlaybackOutcome/interrupted(interruptedAt:timing:)``)
+    /// or drops it if it is queued (``PlaybackOutcome/cancelled``); later items are unaffected.
+    public func cancel() {
+        core.cancel(job, at: .now)
+    }
+}

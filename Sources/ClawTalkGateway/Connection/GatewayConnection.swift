@@ -1,0 +1,164 @@
+public import ClawTalkProtocol
+public import ClawTalkSupport
+
+/// One role's connection to one gateway (gateway-protocol §3–§8, §11, §15, §16): dials,
+/// answers the challenge, keeps the socket alive, matches responses to requests, fans out
+/// events, and reconnects, pauses or stops as the ``ConnectionStateMachine`` decides.
+///
+/// Thin by design: decisions live in the pure machine; this actor performs its actions. Each
+/// socket runs in one task group (reader + watchdog) whose children die together; `epoch`
+/// numbers the sockets for work that outlives one. WebSocket pings are the dialer's job
+/// (the ``GatewaySocket`` seam has no ping). Start it with ``run()``; stop with ``stop()``.
+public actor GatewayConnection {
+    /// Static inputs.
+    public nonisolated let configuration: GatewayConnectionConfiguration
+    /// This install's identity (signs every `connect`).
+    public nonisolated let identity: DeviceIdentity
+    /// Per-gateway state (tokens, pins, remembered versions).
+    public nonisolated let store: GatewayStore
+
+    let dialer: any GatewayDialer
+    let clock: any Clock<Duration>
+    let now: MonotonicTime
+    let logger: Logger
+
+    var machine: ConnectionStateMachine
+    /// Number of the current (or last) socket; incremented for every dial.
+    public internal(set) var epoch = 0
+
+    // Socket state.
+    var currentSocket: (any GatewaySocket)?
+    var socketTask: Task<SocketEnd, Never>?
+    var handshake = HandshakePhase.idle
+    var link: LiveLink?
+    var lastInbound: Duration = .zero
+    var pinUsed: TLSFingerprint?
+    var lastMaxPayload = GatewayLimits.receiveLimitBeforeHello
+    var pending: [String: ResponsePromise] = [:]
+
+    // Run-loop state.
+    var started = false
+    var ended = false
+    var nextStep = RunStep.connect
+    var waiter: Waiter?
+    var waiterToken = 0
+    var waiterTimer: Task<Void, Never>?
+
+    // Subscribers.
+    var subscribers: [Int: Subscriber] = [:]
+    var stateSubscribers: [Int: AsyncStream<ConnectionState>.Continuation] = [:]
+    var nextSubscriberId = 0
+    var publishedState = ConnectionState.disconnected
+
+    /// A connection; nothing happens until ``run()``.
+    /// - Parameters:
+    ///   - configuration: endpoint, role, credentials, timeouts.
+    ///   - dialer: opens sockets (libwebsockets, or in-memory pairs in tests).
+    ///   - identity: the device identity.
+    ///   - store: per-gateway state; remembered signature version and client pair are read now.
+    ///   - clock: drives every timeout and delay (`ContinuousClock()` in production).
+    ///   - logger: category `gateway` is appended with the role.
+    ///   - jitter: reconnect jitter source (seeded in tests).
+    public init(
+        configuration: GatewayConnectionConfiguration, dialer: any GatewayDialer, identity: DeviceIdentity,
+        store: GatewayStore, clock: any Clock<Duration> = ContinuousClock(), logger: Logger = .discarding,
+        jitter: Jitter = .random()
+    ) {
+        self.configuration = configuration
+        self.dialer = dialer
+        self.identity = identity
+        self.store = store
+        self.clock = clock
+        self.now = MonotonicTime(clock)
+        self.logger = logger.child(category: "gateway.\(configuration.role.gatewayRole.rawValue)")
+        let key = configuration.endpoint.gatewayKey
+        let endpoint = configuration.endpoint
+        let machineConfiguration = ConnectionStateMachine.Configuration(
+            role: configuration.role.gatewayRole, deviceId: identity.deviceId,
+            bootstrapRouteTrusted: endpoint.isSecure || endpoint.isLocalNetwork,
+            rememberedSignature: try? store.rememberedSignature(for: key),
+            rememberedClientPair: configuration.role == .operator ? (try? store.operatorClientPair(for: key)) : nil,
+            pairingReprobeInterval: configuration.pairingReprobeInterval,
+            pairingReprobeLimit: configuration.pairingReprobeLimit, backoff: configuration.backoff)
+        self.machine = ConnectionStateMachine(configuration: machineConfiguration, jitter: jitter)
+    }
+
+    /// The gateway key of the endpoint.
+    public nonisolated var gatewayKey: String { configuration.endpoint.gatewayKey }
+
+    /// The current status.
+    public var state: ConnectionState { machine.state }
+
+    /// The `hello-ok` of the live socket, if connected.
+    public var hello: HelloOk? { link?.hello }
+
+    /// True while a socket is live.
+    public var isConnected: Bool { link != nil }
+
+    /// Status changes, starting with the current one (newest 16 kept for slow readers).
+    public func states() -> AsyncStream<ConnectionState> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ConnectionState.self, bufferingPolicy: .bufferingNewest(16))
+        let id = nextId()
+        stateSubscribers[id] = continuation
+        continuation.yield(machine.state)
+        if ended { continuation.finish() }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeStateSubscriber(id) }
+        }
+        return stream
+    }
+
+    /// User action (new setup code, config reload, `SIGHUP`, `clawtalk reconnect`): leave a
+    /// pause or a backoff wait and connect now. Ignored while connecting or connected.
+    public func resume() {
+        perform(machine.handle(.userResumed))
+        wake(.resumed)
+    }
+
+    /// Closes the socket with 1000, fails pending requests and ends ``run()``.
+    public func stop() {
+        perform(machine.handle(.stopRequested))
+        wake(.stopped)
+    }
+
+    func nextId() -> Int {
+        nextSubscriberId += 1
+        return nextSubscriberId
+    }
+
+    private func removeStateSubscriber(_ id: Int) {
+        stateSubscribers[id] = nil
+    }
+
+    /// Sends the machine's state to state subscribers when it changed.
+    func publishState() {
+        let state = machine.state
+        guard state != publishedState else { return }
+        publishedState = state
+        for continuation in stateSubscribers.values { continuation.yield(state) }
+    }
+}
+
+/// Where the current socket is in the handshake.
+enum HandshakePhase: Sendable {
+    case idle
+    case awaitingChallenge(since: Duration)
+    case awaitingHello(requestId: String, since: Duration)
+    case live
+}
+
+/// The live socket after `hello-ok`.
+struct LiveLink: Sendable {
+    let socket: any GatewaySocket
+    let epoch: Int
+    let hello: HelloOk
+}
+
+/// What the run loop does next.
+enum RunStep: Sendable, Equatable {
+    case connect
+    case wait(Duration)
+    case paused(reprobeAfter: Duration?)
+    case finish
+}

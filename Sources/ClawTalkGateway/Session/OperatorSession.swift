@@ -1,0 +1,126 @@
+public import ClawTalkProtocol
+public import ClawTalkSupport
+
+/// The optional operator connection's rules (gateway-protocol §14) on top of an
+/// operator-role ``GatewayConnection``: call a method only when `hello-ok.features.methods`
+/// lists it (else ``GatewayError/methodUnavailable(_:)``); a `FORBIDDEN`/`MISSING_SCOPE`
+/// answer disables that method for the socket's lifetime (logged once); after each
+/// `hello-ok` fetch `voicewake.get` (8 s) and surface the triggers, as well as pushed
+/// `voicewake.changed` lists. The node works without it (node-only mode).
+public actor OperatorSession {
+    /// The operator connection.
+    public nonisolated let connection: GatewayConnection
+    let logger: Logger
+    var hello: HelloOk?
+    var epoch: Int?
+    var disabled: [String: String] = [:]
+    var triggerSubscribers: [Int: AsyncStream<[String]>.Continuation] = [:]
+    var nextSubscriberId = 0
+
+    /// The last trigger list received (from `voicewake.get` or `voicewake.changed`).
+    public private(set) var lastTriggers: [String]?
+
+    /// A session over `connection` (which must have the operator role).
+    public init(connection: GatewayConnection, logger: Logger = .discarding) {
+        precondition(connection.configuration.role == .operator, "OperatorSession needs an operator-role connection")
+        self.connection = connection
+        self.logger = logger.child(category: "operator.session")
+    }
+
+    /// Handles the connection's lifecycle until it stops or this task is cancelled.
+    public func run() async {
+        for await event in await connection.subscribe(events: [GatewayEventName.voiceWakeChanged.rawValue]) {
+            switch event {
+            case .connected(let epoch, let hello):
+                self.hello = hello
+                self.epoch = epoch
+                disabled = [:]
+                Task { await self.fetchTriggers(epoch: epoch) }
+            case .event(_, let frame):
+                if let triggers = try? VoiceWakeTriggers(json: frame.payload).triggers {
+                    publish(triggers, source: "voicewake.changed")
+                }
+            case .disconnected(let epoch, _):
+                if self.epoch == epoch {
+                    self.epoch = nil
+                    hello = nil
+                }
+            }
+        }
+    }
+
+    /// True while the session has seen `hello-ok` of the live socket.
+    public var isConnected: Bool { epoch != nil }
+
+    /// Whether `method` can be called now: connected, advertised, not disabled.
+    public func isAvailable(_ method: String) -> Bool {
+        guard let hello, epoch != nil else { return false }
+        return hello.supports(method: method) && disabled[method] == nil
+    }
+
+    /// Calls an operator method on the live socket.
+    /// - Throws: ``GatewayError/notConnected``, ``GatewayError/methodUnavailable(_:)`` when not
+    ///   advertised, ``GatewayError/methodForbidden(method:missingScope:)`` after an earlier
+    ///   `FORBIDDEN` on this socket, or the request's error.
+    /// - Parameter timeout: default: the method's timeout from talk-contract §8, else 15 s.
+    public func call(_ method: String, params: WireJSON? = nil, timeout: Duration? = nil) async throws -> WireJSON {
+        guard let hello, let epoch else { throw GatewayError.notConnected }
+        guard hello.supports(method: method) else { throw GatewayError.methodUnavailable(method) }
+        if let scope = disabled[method] {
+            throw GatewayError.methodForbidden(method: method, missingScope: scope.isEmpty ? nil : scope)
+        }
+        let limit = timeout ?? OperatorMethod(rawValue: method).map { .milliseconds($0.defaultTimeoutMs) }
+        do {
+            return try await connection.request(method: method, params: params, timeout: limit, epoch: epoch)
+        } catch GatewayError.response(_, let error) where error.gatewayCode == .forbidden || error.isMissingScope {
+            // Re-check after the await: only the socket that refused loses the method.
+            if self.epoch == epoch, disabled[method] == nil {
+                disabled[method] = error.missingScope ?? ""
+                logger.warning(
+                    "operator.method.disabled",
+                    ["method": .string(method), "missingScope": .string(error.missingScope ?? "-")])
+            }
+            throw GatewayError.response(method: method, error: error)
+        }
+    }
+
+    /// Trigger lists from `voicewake.get` after each `hello-ok` and from `voicewake.changed`.
+    public func voiceWakeTriggers() -> AsyncStream<[String]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [String].self, bufferingPolicy: .bufferingNewest(1))
+        nextSubscriberId += 1
+        let id = nextSubscriberId
+        triggerSubscribers[id] = continuation
+        if let lastTriggers { continuation.yield(lastTriggers) }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeTriggerSubscriber(id) }
+        }
+        return stream
+    }
+
+    private func removeTriggerSubscriber(_ id: Int) {
+        triggerSubscribers[id] = nil
+    }
+
+    /// `voicewake.get` (8 s) after `hello-ok` (talk-contract §6.1).
+    private func fetchTriggers(epoch: Int) async {
+        let method = OperatorMethod.voiceWakeGet.rawValue
+        guard self.epoch == epoch, isAvailable(method) else { return }
+        do {
+            let payload = try await call(method, timeout: .milliseconds(OperatorMethod.voiceWakeGet.defaultTimeoutMs))
+            publish(try VoiceWakeTriggers(json: payload).triggers, source: method)
+        } catch {
+            logger.warning("voicewake.get.failed", ["error": .string("\(error)")])
+        }
+    }
+
+    private func publish(_ triggers: [String], source: String) {
+        lastTriggers = triggers
+        for continuation in triggerSubscribers.values { continuation.yield(triggers) }
+        do {
+            try connection.store.setVoiceWakeTriggers(triggers, for: connection.gatewayKey)
+        } catch {
+            logger.error("voicewake.persist.failed", ["error": .string("\(error)")])
+        }
+        logger.info("voicewake.triggers", ["source": .string(source), "count": .int(triggers.count)])
+    }
+}

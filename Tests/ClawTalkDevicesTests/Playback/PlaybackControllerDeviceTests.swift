@@ -1,0 +1,334 @@
+import ClawTalkAudio
+import ClawTalkDevices
+import Foundation
+import Synchronization
+import Testing
+
+/// PlaybackController against a real PulseAudio server (`scripts/audio-rig start`), playing to a
+/// private null sink and listening to its monitor (see ``PlaybackTestSink``).
+@Suite(
+    "PlaybackController (rig)", .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+    .privatePlaybackSink)
+struct PlaybackControllerDeviceTests {
+    private var sink: PlaybackTestSink {
+        get throws { try #require(PlaybackTestSink.current) }
+    }
+
+    @Test("a 1 s 1 kHz tone at 24 kHz arrives at the sink for 1 s")
+    func toneArrives() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        try await Task.sleep(for: .milliseconds(100))
+        let outcome = await controller.play(.pcm(toneBuffer(1000, seconds: 1), kind: .speech))
+        try await Task.sleep(for: .milliseconds(100))
+        let recording = try recorder.stop()
+
+        guard case .finished(let played, let timing) = outcome else {
+            Issue.record("expected finished, got \(outcome)")
+            return
+        }
+        #expect(abs(played - 1.0) < 0.001)
+        let span = try #require(recording.loudSpan(amplitude: 0.3), "no tone captured")
+        let heard = Double(span.last - span.first + 1) / 16000
+        let toneWindows = recording.windowsWithTone(1000, amplitude: 0.3)
+        let offTone = recording.windowsWithTone(3000, amplitude: 0.3)
+        let firstWrite = try #require(timing.firstWriteAt)
+        let lastWrite = try #require(timing.lastWriteAt)
+        let heardAt = recording.instant(ofSample: span.first)
+        print(
+            "tone: heard \(heard) s; enqueue→first write \(timing.queueToFirstWrite.map(seconds) ?? -1) s, "
+                + "stream open \(timing.streamOpenDuration.map(seconds) ?? -1) s, first write→heard \(seconds(heardAt - firstWrite)) s, "
+                + "writes span \(seconds(lastWrite - firstWrite)) s, output latency \(controller.outputLatency.map(seconds) ?? -1) s"
+        )
+        #expect(abs(heard - 1.0) <= 0.060, "captured tone lasts \(heard) s")
+        #expect(toneWindows.count >= 97 && toneWindows.count <= 102)
+        #expect(offTone.isEmpty)
+        #expect(seconds(heardAt - firstWrite) > -0.02 && seconds(heardAt - firstWrite) < 0.3)
+        #expect(timing.format == AudioFormat(sampleRate: 24000))
+        #expect(timing.kind == .speech)
+    }
+
+    @Test("stop() during a 3 s clip: the tone ends within 80 ms and interruptedAt matches what was heard")
+    func stopIsFast() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let handle = controller.enqueue(.pcm(toneBuffer(1000, seconds: 3), kind: .speech))
+        try await Task.sleep(for: .milliseconds(900))
+        let stopAt = ContinuousClock.now
+        controller.stop()
+        let outcome = await handle.outcome()
+        try await Task.sleep(for: .milliseconds(250))
+        let recording = try recorder.stop()
+
+        guard case .interrupted(let interruptedAt, let timing) = outcome else {
+            Issue.record("expected interrupted, got \(outcome)")
+            return
+        }
+        let span = try #require(recording.loudSpan(amplitude: 0.3), "no tone captured")
+        let heard = Double(span.last - span.first + 1) / 16000
+        let endAfterStop = seconds(recording.instant(ofSample: span.last) - stopAt)
+        let stopLatency = try #require(timing.stopLatency)
+        print(
+            "stop: latency to flushed stream \(seconds(stopLatency) * 1000) ms; tone ended \(endAfterStop * 1000) ms "
+                + "after stop(); interruptedAt \(interruptedAt) s vs heard \(heard) s; written \(timing.writtenSeconds) s"
+        )
+        #expect(stopLatency < .milliseconds(50))
+        #expect(controller.lastStopLatency == stopLatency)
+        #expect(endAfterStop > -0.02 && endAfterStop < 0.080, "tone ended \(endAfterStop) s after the stop call")
+        #expect(abs(interruptedAt - heard) <= 0.080)
+        #expect(interruptedAt > 0.5 && interruptedAt < 1.2)
+        #expect(timing.writtenSeconds >= interruptedAt)
+    }
+
+    @Test("stop() drops queued items; items queued after it play")
+    func stopDropsQueue() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let first = controller.enqueue(.pcm(toneBuffer(1000, seconds: 1.5), kind: .speech))
+        let second = controller.enqueue(.pcm(toneBuffer(1500, seconds: 0.4), kind: .speech))
+        let third = controller.enqueue(.pcm(Chime.send.render(sampleRate: 24000), kind: .chime))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(controller.isBusy)
+        controller.stop()
+        let after = controller.enqueue(.pcm(toneBuffer(2500, seconds: 0.3), kind: .speech))
+        let outcomes = [await first.outcome(), await second.outcome(), await third.outcome(), await after.outcome()]
+        try await Task.sleep(for: .milliseconds(100))
+        let recording = try recorder.stop()
+
+        print("queue after stop: \(outcomes)")
+        guard case .interrupted = outcomes[0] else { throw RigError(description: "first: \(outcomes[0])") }
+        guard case .cancelled = outcomes[1], case .cancelled = outcomes[2] else {
+            throw RigError(description: "queued: \(outcomes[1]), \(outcomes[2])")
+        }
+        guard case .finished(let played, _) = outcomes[3] else { throw RigError(description: "after: \(outcomes[3])") }
+        #expect(abs(played - 0.3) < 0.001)
+        #expect(!recording.windowsWithTone(1000, amplitude: 0.3).isEmpty)
+        #expect(recording.windowsWithTone(1500, amplitude: 0.3).isEmpty, "a dropped item was played")
+        #expect(
+            recording.windowsWithTone(Chime.send.notes[0].frequency, amplitude: 0.2).isEmpty,
+            "the dropped chime was played")
+        let later = recording.windowsWithTone(2500, amplitude: 0.3)
+        #expect(later.count >= 27 && later.count <= 32)
+        #expect(!controller.isBusy)
+    }
+
+    @Test("ducking lowers the output by 12 dB")
+    func ducking() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let handle = controller.enqueue(.pcm(toneBuffer(1000, seconds: 1.2), kind: .speech))
+        try await Task.sleep(for: .milliseconds(550))
+        controller.setDucked(true)
+        #expect(controller.isDucked)
+        let outcome = await handle.outcome()
+        controller.setDucked(false)
+        try await Task.sleep(for: .milliseconds(100))
+        let recording = try recorder.stop()
+
+        guard case .finished = outcome else { throw RigError(description: "\(outcome)") }
+        let power = recording.windows(1000)
+        let toneWindows = power.indices.filter { power[$0] > 1e6 }
+        let first = try #require(toneWindows.first)
+        let last = try #require(toneWindows.last)
+        // Full level for the first ~0.5 s, ducked for the last ~0.6 s; skip 100 ms around the switch.
+        let loud = power[(first + 5)..<(first + 40)]
+        let quiet = power[(last - 45)..<(last - 5)]
+        let drop = 10 * log10(loud.reduce(0, +) / Double(loud.count) / (quiet.reduce(0, +) / Double(quiet.count)))
+        print("ducking: level drop \(drop) dB")
+        #expect(abs(drop - 12) <= 2)
+    }
+
+    @Test("a stream of 3 sentence buffers arriving with gaps plays them in order")
+    func streamInOrder() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let format = AudioFormat(sampleRate: 22050)
+        let (stream, continuation) = AsyncThrowingStream<PCMBuffer, any Error>.makeStream()
+        let frequencies: [Double] = [600, 900, 1200]
+        let producer = Task {
+            for (index, frequency) in frequencies.enumerated() {
+                // Sentence 2 arrives while 1 still plays; sentence 3 only after 2 has run out.
+                try await Task.sleep(for: .milliseconds(index == 0 ? 50 : index == 1 ? 150 : 700))
+                continuation.yield(toneBuffer(frequency, seconds: 0.3, sampleRate: 22050))
+            }
+            continuation.finish()
+        }
+        let outcome = await controller.play(.stream(stream, format: format, kind: .speech))
+        try await producer.value
+        try await Task.sleep(for: .milliseconds(100))
+        let recording = try recorder.stop()
+
+        guard case .finished(let played, let timing) = outcome else { throw RigError(description: "\(outcome)") }
+        #expect(abs(played - 0.9) < 0.001)
+        let spans = frequencies.map { recording.windowsWithTone($0, amplitude: 0.3) }
+        print(
+            "stream: windows per sentence \(spans.map(\.count)), first at \(spans.map { $0.first ?? -1 }); writes \(timing.writtenSeconds) s"
+        )
+        for span in spans {
+            #expect(span.count >= 27 && span.count <= 32, "each sentence lasts 0.3 s")
+        }
+        let firsts = spans.map { $0.first ?? -1 }
+        let lasts = spans.map { $0.last ?? -1 }
+        #expect(lasts[0] < firsts[1] + 2 && lasts[1] < firsts[2] + 2, "sentences out of order or overlapping")
+        #expect(firsts[0] >= 0 && firsts[0] < firsts[1] && firsts[1] < firsts[2])
+        // The third sentence came late: a gap of silence, not a failure.
+        #expect(firsts[2] - lasts[1] >= 5)
+    }
+
+    @Test("a sink that does not exist fails the item clearly; the next item plays once it exists")
+    func missingSink() async throws {
+        let sink = try sink
+        let missing = "ctpb-missing-\(UInt32.random(in: 0...UInt32.max))"
+        let controller = PlaybackController(sink: missing)
+        let outcome = await controller.play(.pcm(Chime.trigger.render(sampleRate: 24000), kind: .chime))
+        guard case .failed(let error, let timing) = outcome else { throw RigError(description: "\(outcome)") }
+        print("missing sink: \(error)")
+        guard case AudioDeviceError.open(let device, let message) = error else {
+            throw RigError(description: "expected AudioDeviceError.open, got \(error)")
+        }
+        #expect(device == missing && !message.isEmpty)
+        #expect("\(error)".contains("'\(missing)'"))
+        #expect(timing.firstWriteAt == nil && timing.writtenSeconds == 0)
+
+        // The device "comes back" under the same name (a remap sink on the private sink).
+        let module = try sink.loadRemap(named: missing)
+        defer { _ = try? pactl("unload-module", module) }
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let again = await controller.play(.pcm(toneBuffer(1000, seconds: 0.4), kind: .speech))
+        try await Task.sleep(for: .milliseconds(100))
+        let recording = try recorder.stop()
+        guard case .finished = again else { throw RigError(description: "after the sink appeared: \(again)") }
+        let heard = recording.windowsWithTone(1000, amplitude: 0.3).count
+        #expect(heard >= 37 && heard <= 42)
+    }
+
+    @Test("the render tap receives 16 kHz mono frames that match what the sink played")
+    func renderTap() async throws {
+        let sink = try sink
+        let collected = Mutex<[[Int16]]>([])
+        let controller = PlaybackController(sink: sink.name) { frame in
+            collected.withLock { $0.append(Array(frame)) }
+        }
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let speech = TestSignals.speechLike(seconds: 1, sampleRate: 24000)
+        let outcome = await controller.play(
+            .pcm(PCMBuffer(format: AudioFormat(sampleRate: 24000), samples: speech), kind: .speech))
+        try await Task.sleep(for: .milliseconds(100))
+        let recording = try recorder.stop()
+        guard case .finished = outcome else { throw RigError(description: "\(outcome)") }
+
+        let frames = collected.withLock { $0 }
+        #expect(frames.allSatisfy { $0.count == 160 })
+        let tap = frames.flatMap { $0 }
+        #expect(abs(tap.count - 16000) <= 160, "tap delivered \(tap.count) samples for 1 s")
+        // Find the tap inside the capture: align the first loud samples, then take the best
+        // normalised correlation within ±30 ms of that.
+        let captured = recording.samples.map(Double.init)
+        let reference = tap.map(Double.init)
+        let tapOnset = try #require(tap.firstIndex { abs(Int($0)) > 1000 })
+        let captureOnset = try #require(recording.samples.firstIndex { abs(Int($0)) > 1000 })
+        let length = min(reference.count, captured.count - (captureOnset - tapOnset) - 480)
+        let referenceEnergy = reference[0..<length].reduce(0) { $0 + $1 * $1 }
+        var best = (lag: 0, correlation: -1.0)
+        for lag in max(0, captureOnset - tapOnset - 480)...(captureOnset - tapOnset + 480) {
+            var dot = 0.0
+            var energy = 0.0
+            for index in 0..<length {
+                let sample = captured[lag + index]
+                dot += sample * reference[index]
+                energy += sample * sample
+            }
+            let correlation = dot / max((energy * referenceEnergy).squareRoot(), 1)
+            if correlation > best.correlation { best = (lag, correlation) }
+        }
+        print("render tap: \(frames.count) frames, best correlation \(best.correlation) at lag \(best.lag) samples")
+        #expect(best.correlation > 0.9)
+    }
+
+    @Test("watchdog: a stalled sink fails the item within the start limit; the next item plays")
+    func stalledSink() async throws {
+        let sink = try sink
+        let stalled = "ctpb-stalled-\(UInt32.random(in: 0...UInt32.max))"
+        let module = try sink.loadRemap(named: stalled)
+        defer { _ = try? pactl("unload-module", module) }
+        _ = try pactl("suspend-sink", stalled, "1")
+        let controller = PlaybackController(sink: stalled)
+        let start = ContinuousClock.now
+        let outcome = await controller.play(.pcm(toneBuffer(1000, seconds: 1), kind: .speech))
+        let elapsed = ContinuousClock.now - start
+        print("stalled sink: \(outcome) after \(seconds(elapsed)) s")
+        guard case .failed(let error, _) = outcome else { throw RigError(description: "\(outcome)") }
+        #expect(error as? PlaybackError == .startTimedOut(milliseconds: 650))
+        #expect(elapsed < .milliseconds(1300))
+
+        controller.setSink(sink.name)
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let next = await controller.play(.pcm(toneBuffer(1000, seconds: 0.3), kind: .speech))
+        try await Task.sleep(for: .milliseconds(100))
+        let recording = try recorder.stop()
+        guard case .finished = next else { throw RigError(description: "next item: \(next)") }
+        #expect(recording.windowsWithTone(1000, amplitude: 0.3).count >= 27)
+    }
+
+    @Test("a stream item that delivers a wrong format or throws fails after playing what arrived")
+    func streamFailures() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let format = AudioFormat(sampleRate: 22050)
+
+        let (wrong, wrongInput) = AsyncThrowingStream<PCMBuffer, any Error>.makeStream()
+        wrongInput.yield(toneBuffer(800, seconds: 0.2, sampleRate: 22050))
+        wrongInput.yield(toneBuffer(800, seconds: 0.2, sampleRate: 16000))
+        wrongInput.finish()
+        let mismatch = await controller.play(.stream(wrong, format: format, kind: .speech))
+        #expect(mismatch.error as? PlaybackError == .formatMismatch(expected: format, received: .speech))
+        #expect(mismatch.timing?.writtenSeconds == 0.2)
+
+        struct SynthesisFailed: Error {}
+        let (failing, failingInput) = AsyncThrowingStream<PCMBuffer, any Error>.makeStream()
+        failingInput.yield(toneBuffer(800, seconds: 0.1, sampleRate: 22050))
+        failingInput.finish(throwing: SynthesisFailed())
+        let thrown = await controller.play(.stream(failing, format: format, kind: .speech))
+        #expect(thrown.error is SynthesisFailed)
+        #expect(thrown.playedSeconds == 0.1)
+    }
+
+    @Test("cancelling play()'s task interrupts it; cancelling a queued handle drops only that item; close stops all")
+    func cancellation() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let task = Task { await controller.play(.pcm(toneBuffer(1000, seconds: 2), kind: .speech)) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let cancelled = await task.value
+        guard case .interrupted(let at, _) = cancelled else { throw RigError(description: "\(cancelled)") }
+        #expect(at > 0.1 && at < 0.4)
+
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let first = controller.enqueue(.pcm(toneBuffer(1000, seconds: 0.3), kind: .speech))
+        let second = controller.enqueue(.pcm(toneBuffer(1500, seconds: 0.3), kind: .speech))
+        let third = controller.enqueue(.pcm(toneBuffer(2000, seconds: 1), kind: .speech))
+        second.cancel()
+        let firstOutcome = await first.outcome()
+        try await Task.sleep(for: .milliseconds(200))
+        controller.close()
+        let thirdOutcome = await third.outcome()
+        let late = await controller.play(.pcm(toneBuffer(2500, seconds: 0.2), kind: .speech))
+        let recording = try recorder.stop()
+
+        guard case .finished = firstOutcome else { throw RigError(description: "first: \(firstOutcome)") }
+        guard case .cancelled = await second.outcome() else { throw RigError(description: "second was not cancelled") }
+        guard case .interrupted = thirdOutcome else { throw RigError(description: "third: \(thirdOutcome)") }
+        #expect(late.error as? PlaybackError == .closed)
+        #expect(recording.windowsWithTone(1500, amplitude: 0.3).isEmpty)
+        #expect(recording.windowsWithTone(2500, amplitude: 0.3).isEmpty)
+        let thirdHeard = recording.windowsWithTone(2000, amplitude: 0.3).count
+        #expect(thirdHeard >= 15 && thirdHeard <= 30)
+    }
+}

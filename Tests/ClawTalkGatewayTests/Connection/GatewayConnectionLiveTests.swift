@@ -1,0 +1,269 @@
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSupport
+import ClawTalkTesting
+import Foundation
+import Testing
+
+@Suite("Gateway connection: live socket", .timeLimit(.minutes(1)))
+struct GatewayConnectionLiveTests {
+    /// A running, connected node connection and its first peer.
+    private func connected(
+        hello: WireJSON = TestHello.payload(), logger: Logger = .discarding,
+        _ body: (GatewayConnection, ScriptedDialer, ScriptedPeer) async throws -> Void
+    ) async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = ScriptedDialer()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, logger: logger)
+        try await withRunning(connection) {
+            let peer = try await dialer.nextPeer()
+            try await peer.acceptConnect(hello: hello)
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+            try await body(connection, dialer, peer)
+        }
+    }
+
+    @Test("requests fail at once when not connected")
+    func notConnected() async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let connection = try Fixtures.connection(dialer: ScriptedDialer(), store: store)
+        await #expect(throws: GatewayError.notConnected) { try await connection.request(method: "node.event") }
+    }
+
+    @Test("responses match requests by id in any order; ok:false becomes GatewayError.response")
+    func responses() async throws {
+        try await connected { connection, _, peer in
+            async let first = connection.request(method: "node.event", params: ["event": "a"])
+            async let second = connection.request(method: "node.event", params: ["event": "b"])
+            let one = try await peer.nextRequest()
+            let two = try await peer.nextRequest()
+            #expect(one.id != two.id)
+            peer.respond(to: two, payload: ["echo": two.params?["event"] ?? .null])
+            peer.respond(to: one, payload: ["echo": one.params?["event"] ?? .null])
+            let results = try await [first, second]
+            #expect(results == [["echo": "a"], ["echo": "b"]])
+
+            async let failing = connection.request(method: "node.event")
+            let request = try await peer.nextRequest()
+            peer.fail(request, error: ErrorShape(code: "INVALID_REQUEST", message: "bad"))
+            do {
+                _ = try await failing
+                Issue.record("expected a failure")
+            } catch let error as GatewayError {
+                #expect(error.errorShape?.code == "INVALID_REQUEST")
+            }
+        }
+    }
+
+    @Test("pending requests fail with .closed on disconnect and are not replayed on the next socket")
+    func pendingFailOnDisconnect() async throws {
+        try await connected { connection, dialer, peer in
+            async let pending = connection.request(method: "node.event", params: ["event": "x"], timeout: .seconds(600))
+            _ = try await peer.nextRequest()
+            peer.close(code: 1006, reason: "network")
+            do {
+                _ = try await pending
+                Issue.record("expected .closed")
+            } catch let error as GatewayError {
+                guard case .closed = error else {
+                    Issue.record("got \(error)")
+                    return
+                }
+            }
+            let next = try await dialer.nextPeer()
+            try await next.acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+            try await Task.sleep(for: .milliseconds(30))
+            #expect(next.inbox.queued.isEmpty)
+        }
+    }
+
+    @Test("a request times out on the injected clock")
+    func requestTimeout() async throws {
+        try await connected { connection, _, peer in
+            await #expect(throws: GatewayError.timedOut(method: "node.event")) {
+                try await connection.request(method: "node.event", timeout: .seconds(2))
+            }
+            _ = try await peer.nextRequest()
+        }
+    }
+
+    @Test("outbound frames above policy.maxPayload are refused without sending")
+    func maxPayload() async throws {
+        try await connected(hello: TestHello.payload(maxPayload: 300)) { connection, _, peer in
+            let big = WireJSON.string(String(repeating: "x", count: 400))
+            do {
+                _ = try await connection.request(method: "node.event", params: ["payloadJSON": big])
+                Issue.record("expected payloadTooLarge")
+            } catch GatewayError.payloadTooLarge(let bytes, let limit) {
+                #expect(limit == 300)
+                #expect(bytes > 400)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(peer.inbox.queued.isEmpty)
+        }
+    }
+
+    @Test("an epoch-tagged request is refused once the socket changed")
+    func staleEpoch() async throws {
+        try await connected { connection, _, _ in
+            await #expect(throws: GatewayError.staleEpoch(expected: 7, current: 1)) {
+                try await connection.request(method: "node.event", epoch: 7)
+            }
+        }
+    }
+
+    @Test("events reach filtered subscribers; malformed frames are logged and skipped")
+    func eventsAndMalformedFrames() async throws {
+        let sink = RecordingLogSink()
+        let logger = Logger(category: "test", minimumLevel: .debug, sink: sink)
+        try await connected(logger: logger) { connection, _, peer in
+            let chats = await connection.events(named: ["chat"])
+            let all = await connection.subscribe()
+            peer.peer.send(bytes: Data("{not json".utf8))
+            peer.peer.send(bytes: Data("[1,2]".utf8))
+            peer.sendEvent("tick", payload: ["ts": 1], seq: 1)
+            peer.sendEvent("presence", payload: [:], seq: 2)
+            peer.sendEvent("chat", payload: ["runId": "r1", "state": "final"], seq: 3)
+            var iterator = chats.makeAsyncIterator()
+            let chat = await iterator.next()
+            #expect(chat?.event == "chat")
+            #expect(chat?.payload?["runId"] == "r1")
+            var events: [String] = []
+            for await event in all {
+                switch event {
+                case .connected(let epoch, _): #expect(epoch == 1)
+                case .event(_, let frame): events.append(frame.event)
+                case .disconnected: break
+                }
+                if events.count == 2 { break }
+            }
+            #expect(events == ["presence", "chat"])
+            #expect(await connection.isConnected)
+            // Logged as an error, throttled to one line per 10 s (a chatty path).
+            let malformed = sink.records.filter { $0.event == "gateway.frame.malformed" }
+            #expect(malformed.count == 1)
+            #expect(malformed.first?.level == .error)
+        }
+    }
+
+    @Test("tick watchdog: silence > 2 × tickIntervalMs closes with 4000 and reconnects")
+    func watchdog() async throws {
+        try await connected(hello: TestHello.payload(tickIntervalMs: 2_000)) { connection, dialer, peer in
+            let close = try await peer.nextClose()
+            #expect(close.code == 4000)
+            let next = try await dialer.nextPeer()
+            try await next.acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+            #expect(await connection.epoch == 2)
+        }
+    }
+
+    @Test("ticks keep the watchdog quiet")
+    func ticksKeepAlive() async throws {
+        try await connected(hello: TestHello.payload(tickIntervalMs: 2_000)) { connection, _, peer in
+            for sequence in 0..<8 {
+                peer.sendEvent("tick", payload: ["ts": .integer(Int64(sequence))], seq: sequence)
+                try await Task.sleep(for: .milliseconds(15))
+            }
+            #expect(await connection.epoch == 1)
+            #expect(await connection.isConnected)
+        }
+    }
+
+    @Test("no challenge within 10 s: close and reconnect")
+    func challengeTimeout() async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = ScriptedDialer()
+        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        try await withRunning(connection) {
+            let silent = try await dialer.nextPeer()
+            let close = try await silent.nextClose()
+            #expect(close.code == 1000)
+            try await dialer.nextPeer().acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+        }
+    }
+
+    @Test("gateway starting (1013): the next attempt follows the retryAfterMs hint")
+    func startup() async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = ScriptedDialer()
+        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        try await withRunning(connection) {
+            try await dialer.nextPeer().rejectConnect(
+                ErrorShape(
+                    code: "UNAVAILABLE", message: "gateway starting", details: ["reason": "startup-sidecars"],
+                    retryable: true, retryAfterMs: 500),
+                closeCode: 1013)
+            let state = try await Fixtures.waitForState(connection) {
+                if case .waiting = $0 { return true }
+                return false
+            }
+            #expect(state == .waiting(retryIn: .milliseconds(500), cause: "gateway starting"))
+            try await dialer.nextPeer().acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+        }
+    }
+
+    @Test("dial failures back off and retry")
+    func dialFailure() async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = ScriptedDialer()
+        dialer.failNextDial("connection refused")
+        dialer.failNextDial("connection refused")
+        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        try await withRunning(connection) {
+            try await dialer.nextPeer().acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+            #expect(dialer.dialRequests.count == 3)
+        }
+    }
+
+    @Test("a pin mismatch from the dialer shows in the status and backs off normally")
+    func pinMismatch() async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = ScriptedDialer()
+        dialer.failNextDial("TLS handshake failed: pin mismatch (leaf 3a3a…)")
+        let connection = try Fixtures.connection(
+            endpoint: try GatewayEndpoint.parse("wss://gw.example.com"), dialer: dialer, store: store)
+        try store.setPin(
+            TLSFingerprint(String(repeating: "ab", count: 32))!, source: .setupCode, for: connection.gatewayKey)
+        try await withRunning(connection) {
+            let state = try await Fixtures.waitForState(connection) {
+                if case .waiting = $0 { return true }
+                return false
+            }
+            guard case .waiting(let retryIn, let cause) = state else { return }
+            #expect(retryIn == .seconds(1))
+            #expect(cause.hasPrefix("TLS pin mismatch"))
+            #expect(dialer.dialRequests.first?.tlsPinSHA256 == String(repeating: "ab", count: 32))
+            try await dialer.nextPeer().acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+        }
+    }
+
+    @Test("stop() closes with 1000 and run() returns")
+    func stop() async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = ScriptedDialer()
+        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        let runner = Task { await connection.run() }
+        let peer = try await dialer.nextPeer()
+        try await peer.acceptConnect()
+        try await Fixtures.waitForState(connection) { $0.isConnected }
+        await connection.stop()
+        let close = try await peer.nextClose()
+        #expect(close.code == 1000)
+        await runner.value
+        #expect(await connection.state == .stopped)
+        await #expect(throws: GatewayError.stopped) { try await connection.request(method: "node.event") }
+    }
+}

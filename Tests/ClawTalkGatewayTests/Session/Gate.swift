@@ -1,0 +1,46 @@
+import Synchronization
+
+/// Holds handlers until opened (not cancellable: models a handler that ignores cancellation
+/// until its own work ends), and counts what they did.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let counters = Mutex<[String: Int]>([:])
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func bump(_ name: String) {
+        counters.withLock { $0[name, default: 0] += 1 }
+    }
+
+    func count(_ name: String) -> Int {
+        counters.withLock { $0[name, default: 0] }
+    }
+}
+
+/// Polls `condition` (real time) until true or the limit passes.
+func eventually(within limit: Duration = .seconds(3), _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    return try await condition()
+}
