@@ -51,6 +51,7 @@ public actor TestGateway {
     var voiceWakeTriggers: [String]
     var voiceWakeRouting: WireJSON
     var dialRequests: [GatewayDialRequest] = []
+    var listener: TestGatewayListener?
 
     /// A gateway with the given configuration, operator script, clock and nonce source.
     public init(
