@@ -137,7 +137,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ClawTalkTestingTests",
-            dependencies: ["ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol"],
+            dependencies: ["ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -38,8 +38,8 @@ extension TestGateway {
     /// capability request; approved commands keep working meanwhile.
     func reconcileSurface(nodeId: String, caps: [String], commands: [String]) {
         guard configuration.requireCapabilityApproval else { return }
-        let approved = approvedSurfaces[nodeId] ?? NodeSurface(caps: [], commands: [])
-        let declared = NodeSurface(caps: Set(caps), commands: Set(commands))
+        let approved = approvedSurfaces[nodeId] ?? ApprovedSurface(caps: [], commands: [])
+        let declared = ApprovedSurface(caps: Set(caps), commands: Set(commands))
         guard !declared.caps.isSubset(of: approved.caps) || !declared.commands.isSubset(of: approved.commands) else {
             return
         }
@@ -74,7 +74,7 @@ extension TestGateway {
             throw .unknownRequest(requestId)
         }
         capabilityRequests.removeAll { $0.requestId == requestId }
-        var surface = approvedSurfaces[request.nodeId] ?? NodeSurface(caps: [], commands: [])
+        var surface = approvedSurfaces[request.nodeId] ?? ApprovedSurface(caps: [], commands: [])
         surface.caps.formUnion(request.caps)
         surface.commands.formUnion(request.commands)
         approvedSurfaces[request.nodeId] = surface

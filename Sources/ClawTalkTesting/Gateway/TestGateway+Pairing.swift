@@ -153,7 +153,8 @@ extension TestGateway {
         pairedDevices[request.deviceId] = device
         pendingPairings.removeAll { $0.requestId == request.requestId }
         if request.viaBootstrap {
-            approvedSurfaces[request.deviceId] = NodeSurface(caps: Set(request.caps), commands: Set(request.commands))
+            approvedSurfaces[request.deviceId] = ApprovedSurface(
+                caps: Set(request.caps), commands: Set(request.commands))
         }
         announcePairingResolution(request, decision: "approved")
     }
@@ -202,7 +203,7 @@ extension TestGateway {
             deviceId: deviceId, publicKey: Base64URL.encode(raw), roles: roles, scopes: scopes, platform: platform,
             deviceFamily: deviceFamily)
         if !approvedCaps.isEmpty || !approvedCommands.isEmpty {
-            approvedSurfaces[deviceId] = NodeSurface(caps: approvedCaps, commands: approvedCommands)
+            approvedSurfaces[deviceId] = ApprovedSurface(caps: approvedCaps, commands: approvedCommands)
         }
         return deviceId
     }

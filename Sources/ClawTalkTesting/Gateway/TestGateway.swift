@@ -36,7 +36,7 @@ public actor TestGateway {
     var pendingPairings: [TestPairingRequest] = []
     var deviceTokens: [String: IssuedDeviceToken] = [:]
     var bootstrapTokens: [String: BootstrapToken] = [:]
-    var approvedSurfaces: [String: NodeSurface] = [:]
+    var approvedSurfaces: [String: ApprovedSurface] = [:]
     var capabilityRequests: [TestCapabilityRequest] = []
 
     var pendingInvokes: [String: PendingInvoke] = [:]

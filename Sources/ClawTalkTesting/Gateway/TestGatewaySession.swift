@@ -106,7 +106,7 @@ struct BootstrapToken: Sendable {
 }
 
 /// The approved capability surface of a node.
-struct NodeSurface: Sendable, Equatable {
+struct ApprovedSurface: Sendable, Equatable {
     var caps: Set<String>
     var commands: Set<String>
 }
