@@ -28,7 +28,9 @@ extension GatewayConnection {
             socket = try await dialer.dial(request)
         } catch {
             let message = "\(error)"
-            // The dialer reports a leaf mismatch as "pin mismatch" (§17.1.2); same backoff, clearer status.
+            // A leaf mismatch (§17.1.2) gets the same backoff but a clearer status. The libwebsockets
+            // dialer throws it typed; other dialers may only say "pin mismatch".
+            if case TransportError.tlsPinMismatch = error { return .pinMismatch(message) }
             if message.lowercased().contains("pin mismatch") { return .pinMismatch(message) }
             return .failed("dial failed: \(message)")
         }
