@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The production ``GatewayDialer``: a libwebsockets client per socket, with the 15 s WebSocket
 /// ping (§4.3), the receive limit of the request and leaf-certificate pinning (§17.1).
