@@ -127,13 +127,17 @@ public final class WyomingServerProcess: Sendable {
         let port = try configuration.port ?? LoopbackPort.pick()
         let logFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("clawtalk-wyoming-\(port)-\(UUID().uuidString).log").path
+        let client = WyomingClient(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
+        // A server already on the port would answer for the new one, which then fails to bind.
+        if (try? await client.describe(timeout: .milliseconds(500))) != nil {
+            throw SpeechError.sttServerStart("127.0.0.1:\(port) is already taken by a Wyoming server")
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["HF_HUB_OFFLINE"] = "1"
         let launched = ContinuousClock.now
         let child = try ChildProcess(
             executable: configuration.executable, arguments: configuration.arguments(port: port),
             environment: environment.map { "\($0.key)=\($0.value)" }, outputPath: logFile)
-        let client = WyomingClient(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
         let deadline = launched + configuration.readyTimeout
         while true {
             if let exit = child.exitDescription {
