@@ -1,7 +1,7 @@
 public import ClawTalkAudio
 
 /// Failures of the speech engines: espeak-ng synthesis, PocketSphinx decoding, the TF Lite
-/// runtime and microWakeWord models.
+/// runtime, microWakeWord models and speech-to-text (Wyoming servers, engine selection).
 public enum SpeechError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An ``EspeakEngine`` already exists in this process (espeak-ng state is global).
     case engineInUse
@@ -29,6 +29,19 @@ public enum SpeechError: Error, Sendable, Equatable, CustomStringConvertible {
     case tensorSize(index: Int, expected: Int, actual: Int)
     /// A microWakeWord JSON manifest is unreadable or inconsistent.
     case manifest(path: String, message: String)
+    /// No Wyoming speech-to-text server answers at `host:port` (refused, no route, or no
+    /// answer within the connect timeout); `reason` is the socket error.
+    case sttServerUnreachable(host: String, port: Int, reason: String)
+    /// A Wyoming peer broke the protocol (malformed frame, unexpected event, closed early).
+    case wyomingProtocol(String)
+    /// A speech-to-text step took longer than its limit.
+    case sttTimedOut(operation: String, seconds: Double)
+    /// A speech-to-text engine cannot be used here (not implemented yet, or not installed).
+    case sttEngineUnavailable(engine: String, reason: String)
+    /// The engine does not recognise this language.
+    case unsupportedLanguage(String, engine: String)
+    /// A local Wyoming server process could not be started or did not become ready.
+    case sttServerStart(String)
 
     /// One line for logs and the CLI.
     public var description: String {
@@ -60,6 +73,25 @@ public enum SpeechError: Error, Sendable, Equatable, CustomStringConvertible {
             "tensor \(index) holds \(expected) bytes, got \(actual)"
         case .manifest(let path, let message):
             "microWakeWord manifest \(path): \(message)"
+        case .sttServerUnreachable(let host, let port, let reason):
+            "speech-to-text server unreachable at \(host):\(port) (\(reason)); start it with "
+                + "'systemctl --user start clawtalk-stt' (unit: config/clawtalk-stt.service; server and model: "
+                + "scripts/setup), or point stt.wyomingHost/stt.wyomingPort at a running one"
+        case .wyomingProtocol(let message):
+            "Wyoming protocol error: \(message)"
+        case .sttTimedOut(let operation, let seconds):
+            "speech-to-text \(operation) timed out after \(Self.secondsText(seconds))"
+        case .sttEngineUnavailable(let engine, let reason):
+            "speech-to-text engine '\(engine)' is not available: \(reason)"
+        case .unsupportedLanguage(let language, let engine):
+            "speech-to-text engine '\(engine)' does not support language '\(language)'"
+        case .sttServerStart(let message):
+            "could not start the Wyoming speech-to-text server: \(message)"
         }
+    }
+
+    /// `1.5 s`, `30 s`.
+    static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\((seconds * 10).rounded() / 10) s"
     }
 }

@@ -19,7 +19,7 @@ public struct ClawTalk: Command {
     /// Every subcommand, in help order (`help` is implicit, as in swift-argument-parser).
     public static let subcommands: [any Command.Type] = [
         RunCommand.self, PairCommand.self, StatusCommand.self, DevicesCommand.self, SayCommand.self,
-        PTTCommand.self, BenchCommand.self, DoctorCommand.self, VersionCommand.self,
+        TranscribeCommand.self, PTTCommand.self, BenchCommand.self, DoctorCommand.self, VersionCommand.self,
     ]
     /// `clawtalk` alone (or with only options) is `clawtalk run`.
     public static let defaultSubcommand: (any Command.Type)? = RunCommand.self

@@ -1,0 +1,178 @@
+internal import Glibc
+
+/// A blocking TCP client connection over POSIX sockets, with a deadline on every operation.
+///
+/// Foundation has no client socket API on Linux, so this is the Wyoming client's transport.
+/// The socket is non-blocking and every wait is a `poll` bounded by the caller's deadline; writes
+/// use `MSG_NOSIGNAL` so a peer that hung up gives `EPIPE` instead of killing the process.
+/// Not thread-safe: one ``SpeechLane`` owns a stream; only ``SocketCancellation/cancel()`` may
+/// touch it from elsewhere (it shuts the socket down).
+final class TCPStream {
+    /// A socket call failed; `code` is its `errno`.
+    struct Failure: Error, CustomStringConvertible {
+        var operation: String
+        var code: Int32
+        var message: String
+
+        /// A failure described by `strerror(code)`.
+        init(operation: String, code: Int32) {
+            self.init(operation: operation, code: code, message: String(cString: strerror(code)))
+        }
+
+        init(operation: String, code: Int32, message: String) {
+            self.operation = operation
+            self.code = code
+            self.message = message
+        }
+
+        var description: String { "\(operation): \(message)" }
+    }
+
+    /// The deadline passed before the operation finished.
+    struct DeadlineExceeded: Error {}
+
+    /// The exchange was cancelled through its ``SocketCancellation``.
+    struct Cancelled: Error {}
+
+    private let fd: Int32
+    private let cancellation: SocketCancellation
+    private var closed = false
+
+    /// Connects to `host:port` (a name or a numeric address), trying each resolved address until
+    /// one accepts before `deadline`. Throws ``Failure`` (refused, unreachable, unresolvable),
+    /// ``DeadlineExceeded`` or ``Cancelled``.
+    init(host: String, port: Int, deadline: ContinuousClock.Instant, cancellation: SocketCancellation) throws {
+        self.cancellation = cancellation
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_ADDRCONFIG
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0, let first = list else {
+            let message = rc == EAI_SYSTEM ? String(cString: strerror(errno)) : String(cString: gai_strerror(rc))
+            throw Failure(operation: "resolve \(host)", code: EHOSTUNREACH, message: message)
+        }
+        defer { freeaddrinfo(list) }
+        var lastError: any Error = Failure(operation: "connect", code: ECONNREFUSED)
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let info = entry {
+            entry = info.pointee.ai_next
+            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else {
+                lastError = Failure(operation: "socket", code: errno)
+                continue
+            }
+            cancellation.register(fd)
+            do {
+                try Self.connect(fd, to: info.pointee, deadline: deadline, cancellation: cancellation)
+                self.fd = fd
+                var one: Int32 = 1
+                _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                return
+            } catch let error as Cancelled {
+                cancellation.closeSocket(fd)
+                throw error
+            } catch let error as DeadlineExceeded {
+                cancellation.closeSocket(fd)
+                throw error
+            } catch {
+                cancellation.closeSocket(fd)
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the connection (idempotent).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        cancellation.closeSocket(fd)
+    }
+
+    /// Writes all of `bytes` before `deadline`.
+    func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant) throws {
+        var offset = 0
+        while offset < bytes.count {
+            try wait(for: Int16(POLLOUT), deadline: deadline)
+            let n = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                throw cancellation.isCancelled ? Cancelled() : Failure(operation: "send", code: errno) as any Error
+            }
+            offset += n
+        }
+    }
+
+    /// Writes all of `bytes` before `deadline`.
+    func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws {
+        try bytes.withUnsafeBytes { try write($0, deadline: deadline) }
+    }
+
+    /// Reads what is available (at most `maximum` bytes), waiting until `deadline` for some;
+    /// an empty result means the peer closed the connection.
+    func read(maximum: Int = 65536, deadline: ContinuousClock.Instant) throws -> [UInt8] {
+        while true {
+            try wait(for: Int16(POLLIN), deadline: deadline)
+            var buffer = [UInt8](repeating: 0, count: maximum)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, maximum, 0) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                throw cancellation.isCancelled ? Cancelled() : Failure(operation: "recv", code: errno) as any Error
+            }
+            if cancellation.isCancelled { throw Cancelled() }
+            buffer.removeLast(maximum - n)
+            return buffer
+        }
+    }
+
+    // MARK: - Private
+
+    /// Polls for `events` until `deadline`; throws on timeout or cancellation.
+    private func wait(for events: Int16, deadline: ContinuousClock.Instant) throws {
+        try Self.poll(fd, events: events, deadline: deadline, cancellation: cancellation)
+    }
+
+    private static func poll(
+        _ fd: Int32, events: Int16, deadline: ContinuousClock.Instant, cancellation: SocketCancellation
+    ) throws {
+        while true {
+            if cancellation.isCancelled { throw Cancelled() }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { throw DeadlineExceeded() }
+            let (seconds, attoseconds) = remaining.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var descriptor = pollfd(fd: fd, events: events, revents: 0)
+            let n = Glibc.poll(&descriptor, 1, milliseconds)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(operation: "poll", code: errno)
+            }
+            if n > 0 { return }
+        }
+    }
+
+    private static func connect(
+        _ fd: Int32, to info: addrinfo, deadline: ContinuousClock.Instant, cancellation: SocketCancellation
+    ) throws {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw Failure(operation: "fcntl", code: errno)
+        }
+        if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) == 0 { return }
+        guard errno == EINPROGRESS || errno == EINTR else { throw Failure(operation: "connect", code: errno) }
+        try poll(fd, events: Int16(POLLOUT), deadline: deadline, cancellation: cancellation)
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
+            throw Failure(operation: "connect", code: errno)
+        }
+        if cancellation.isCancelled { throw Cancelled() }
+        guard error == 0 else { throw Failure(operation: "connect", code: error) }
+    }
+}

@@ -1,0 +1,43 @@
+public import ClawTalkSupport
+
+/// Builds the speech-to-text engine chain for the `stt.*` settings.
+///
+/// | `stt.engine` | chain |
+/// |---|---|
+/// | `wyoming` | Wyoming server at `stt.wyomingHost:stt.wyomingPort`, falling back to PocketSphinx |
+/// | `pocketsphinx` | PocketSphinx only |
+/// | `gateway` | the gateway relay (not available yet, contract §9.1), then the `wyoming` chain |
+///
+/// With `strict`, the named engine is used alone: its unavailability is an error, not a fallback
+/// (what `clawtalk transcribe --engine` wants).
+public enum TranscriberSelector {
+    /// Why the `gateway` engine cannot be used yet.
+    public static let gatewayRelayReason = "the gateway transcription relay is not implemented yet"
+
+    /// The transcriber for `settings`, with `engine` overriding `settings.engine`.
+    /// `pocketSphinx` lets callers share one (slow to load) PocketSphinx engine.
+    public static func transcriber(
+        for settings: STTSettings, engine: STTEngine? = nil, strict: Bool = false, logger: Logger = .discarding,
+        pocketSphinx: PocketSphinxTranscriber? = nil,
+        wyoming: WyomingTranscriber.Configuration? = nil
+    ) -> any Transcriber {
+        let wyomingConfiguration =
+            wyoming ?? WyomingTranscriber.Configuration(host: settings.wyomingHost, port: settings.wyomingPort)
+        let sphinx: PocketSphinxTranscriber = pocketSphinx ?? PocketSphinxTranscriber()
+        let server = WyomingTranscriber(configuration: wyomingConfiguration)
+        let gateway = UnavailableTranscriber(name: STTEngine.gateway.rawValue, reason: gatewayRelayReason)
+        switch (engine ?? settings.engine, strict) {
+        case (.pocketsphinx, _):
+            return sphinx
+        case (.wyoming, true):
+            return server
+        case (.wyoming, false):
+            return FallbackTranscriber(primary: server, fallback: sphinx, logger: logger)
+        case (.gateway, true):
+            return gateway
+        case (.gateway, false):
+            let local = FallbackTranscriber(primary: server, fallback: sphinx, logger: logger)
+            return FallbackTranscriber(primary: gateway, fallback: local, logger: logger)
+        }
+    }
+}

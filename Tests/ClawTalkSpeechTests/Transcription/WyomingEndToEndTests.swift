@@ -1,0 +1,119 @@
+import ClawTalkAudio
+import ClawTalkSpeech
+import ClawTalkSupport
+import Foundation
+import Testing
+
+/// Gives the end-to-end suite one real `wyoming-faster-whisper` server for the whole run.
+struct WhisperServerTrait: SuiteTrait, TestScoping {
+    /// The server of the running suite.
+    @TaskLocal static var current: WyomingServerProcess?
+
+    /// The installed server and model (scripts/setup, scripts/fetch-whisper-model).
+    static let configuration = WyomingServerProcess.Configuration.installed()
+
+    /// Whether the server and model are installed on this machine.
+    static var isInstalled: Bool {
+        FileManager.default.isExecutableFile(atPath: configuration.executable) && configuration.hasModel
+    }
+
+    var isRecursive: Bool { false }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let server = try await WyomingServerProcess.start(Self.configuration)
+        print("wyoming-faster-whisper ready on port \(server.port) after \(server.startupTime)")
+        defer {
+            let start = ContinuousClock.now
+            server.stop()
+            print("wyoming-faster-whisper stopped in \(start.duration(to: .now))")
+        }
+        try await Self.$current.withValue(server) { try await function() }
+    }
+}
+
+extension Trait where Self == WhisperServerTrait {
+    /// One real Whisper server for the suite.
+    static var whisperServer: Self { WhisperServerTrait() }
+}
+
+extension SpeechEngineTests {
+    /// The real server and model: skipped only where `scripts/fetch-whisper-model` has not run.
+    @Suite(
+        .serialized, .whisperServer,
+        .enabled(
+            if: WhisperServerTrait.isInstalled,
+            "needs ~/.local/share/clawtalk/venv (scripts/setup) and models/whisper-base (scripts/fetch-whisper-model)"))
+    struct WyomingEndToEndTests {
+        static func transcriber() throws -> WyomingTranscriber {
+            let server = try #require(WhisperServerTrait.current)
+            return WyomingTranscriber(configuration: server.transcriberConfiguration)
+        }
+
+        @Test func theServerDescribesWhisperBase() async throws {
+            let info = try await Self.transcriber().prepare()
+            #expect(info.summary == "faster-whisper base")
+            #expect(info.supports(languageCode: "en"))
+            #expect(info.supports(languageCode: "de"))
+        }
+
+        @Test func aSpokenCommandIsTranscribed() async throws {
+            let audio = try SpeechFixtures.speakForRecognizer("set a timer for ten minutes", voice: "en-us")
+            let transcript = try await Self.transcriber().transcribe(
+                audio, options: TranscriptionOptions(language: "en"))
+            let text = transcript.text.lowercased()
+            #expect(text.contains("timer") && text.contains("minutes"), "'\(transcript.text)'")
+            #expect(!transcript.discardedAsEcho)
+            #expect(transcript.engineDescription == "wyoming (faster-whisper base)")
+            #expect(transcript.processingTime < .seconds(20))
+            print(
+                "whisper: '\(transcript.text)' for \(transcript.audioSeconds) s of audio in \(transcript.processingSeconds) s"
+            )
+        }
+
+        @Test func pinkNoiseWithTheTriggerPromptGivesNoText() async throws {
+            let noise = TranscriptionFixtures.pinkNoise(seconds: 3)
+            let options = TranscriptionOptions(language: "en", prompt: ["openclaw", "claude", "computer"])
+            let transcript = try await Self.transcriber().transcribe(noise, options: options)
+            #expect(transcript.text == "", "raw '\(transcript.rawText)'")
+            #expect(transcript.discardedAsEcho || transcript.rawText.allSatisfy(\.isWhitespace))
+            print("whisper on pink noise: raw '\(transcript.rawText)' in \(transcript.processingSeconds) s")
+        }
+    }
+}
+
+/// Starting the server fails clearly when its pieces are missing (no process is launched).
+@Suite struct WyomingServerProcessTests {
+    @Test func aMissingModelNamesTheFetchScript() async throws {
+        var configuration = WyomingServerProcess.Configuration.installed()
+        configuration.executable = "/bin/true"
+        configuration.modelDirectory = "/nonexistent/whisper-base"
+        do {
+            _ = try await WyomingServerProcess.start(configuration)
+            Issue.record("started without a model")
+        } catch let error as SpeechError {
+            #expect("\(error)".contains("scripts/fetch-whisper-model"), "\(error)")
+        }
+    }
+
+    @Test func aMissingExecutableNamesTheSetupScript() async throws {
+        var configuration = WyomingServerProcess.Configuration.installed()
+        configuration.executable = "/nonexistent/bin/wyoming-faster-whisper"
+        do {
+            _ = try await WyomingServerProcess.start(configuration)
+            Issue.record("started without an executable")
+        } catch let error as SpeechError {
+            #expect("\(error)".contains("scripts/setup"), "\(error)")
+        }
+    }
+
+    @Test func theArgumentsNameTheModelPortAndPrompt() {
+        let configuration = WyomingServerProcess.Configuration(
+            executable: "/x/wyoming-faster-whisper", modelDirectory: "/d/models/whisper-base", cpuThreads: 2)
+        let arguments = configuration.arguments(port: 10301)
+        #expect(arguments.starts(with: ["--uri", "tcp://127.0.0.1:10301", "--model", "/d/models/whisper-base"]))
+        #expect(arguments.contains("--local-files-only"))
+        #expect(arguments.suffix(4) == ["--language", "en", "--initial-prompt", "OpenClaw, Claude, computer."])
+    }
+}
