@@ -129,7 +129,7 @@ let package = Package(
             name: "ClawTalkDevicesTests", dependencies: ["ClawTalkDevices", "ClawTalkAudio"],
             swiftSettings: strict),
         .testTarget(
-            name: "ClawTalkSpeechTests", dependencies: ["ClawTalkSpeech", "ClawTalkAudio"],
+            name: "ClawTalkSpeechTests", dependencies: ["ClawTalkSpeech", "ClawTalkAudio", "ClawTalkSupport"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "ClawTalkGatewayTests",

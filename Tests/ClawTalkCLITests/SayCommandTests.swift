@@ -52,7 +52,7 @@ struct SayCommandTests {
         status: Int32, error: String, loudSeconds: Double
     ) {
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("speaker-\(UUID().uuidString).raw")
-        FileManager.default.createFile(atPath: raw.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: raw.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: raw) }
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
