@@ -100,6 +100,7 @@ extension GatewayConnection {
             case .rememberOperatorClientPair(let pair):
                 attempt("remember operator client pair") { try store.setOperatorClientPair(pair, for: key) }
             case .reportPairingRequired(let pairing):
+                pairingRequest = pairing
                 logger.warning(
                     "gateway.pairing.required",
                     [
