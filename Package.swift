@@ -142,7 +142,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ClawTalkCLITests",
-            dependencies: ["ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTesting"],
+            dependencies: [
+                "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices", "ClawTalkTesting",
+            ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict
         ),

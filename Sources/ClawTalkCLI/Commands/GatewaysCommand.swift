@@ -122,6 +122,9 @@ public struct GatewaysCommand: Command {
             let chosen = try GatewaysCommand.resolve(gateway, in: try store.list())
             try store.use(chosen.key)
             var out = "\(chosen.key) is now the current gateway\n"
+            if let configured = try? ConfigLoader(environment: context.environment).load().settings.gateway.url {
+                out += "note: gateway.url (\(configured)) in the configuration overrides the current gateway\n"
+            }
             if let pid = StatusFile(environment: context.environment).signalReload() {
                 out += "told the running clawtalk service (pid \(pid)) to switch\n"
             }

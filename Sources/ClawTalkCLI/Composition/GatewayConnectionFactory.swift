@@ -38,7 +38,7 @@ struct GatewayConnectionFactory: Sendable {
         self.surface = surface ?? Self.nodeSurface(mic: settings.mic, devices: Self.soundServerDevices())
         self.client = ClientMetadata(
             version: ClawTalkVersion.current,
-            displayName: settings.gateway.resolvedDisplayName(hostName: ProcessInfo.processInfo.hostName),
+            displayName: settings.gateway.resolvedDisplayName(hostName: Self.hostName()),
             locale: Self.locale(environment: environment))
     }
 
@@ -92,6 +92,14 @@ struct GatewayConnectionFactory: Sendable {
     /// The sound server's devices, or nil when it cannot be reached within a second.
     static func soundServerDevices() -> [AudioDevice]? {
         try? PulseDeviceCatalog(timeout: .seconds(1)).devices()
+    }
+
+    /// The host name from `gethostname` (no DNS lookup, unlike `ProcessInfo.hostName`).
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "linux" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "linux" : name
     }
 
     /// BCP-47 locale from `LC_ALL`, `LC_MESSAGES` or `LANG` (`en_US.UTF-8` → `en-US`); nil for

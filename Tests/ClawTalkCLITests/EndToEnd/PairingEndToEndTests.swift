@@ -78,6 +78,31 @@ struct PairingEndToEndTests {
         #expect(try store.deviceToken(for: key, deviceId: request.deviceId, role: .node) != nil)
     }
 
+    @Test func aPendingBootstrapKeepsRetryingUntilApproved() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        // The gateway does not auto-approve bootstrap devices: PAIRING_REQUIRED with
+        // wait_then_retry, so the connection retries on its own backoff while pair waits.
+        let (gateway, url) = try await EndToEnd.gateway { $0.bootstrapApprovesNodeProfile = false }
+        defer { Task { await gateway.stopListening() } }
+        let pair = try RunningBinary(
+            ["pair", await gateway.setupCode(.valid, url: url), "--timeout", "20"], environment: home.environment)
+        defer { pair.kill() }
+        _ = try await EndToEnd.event(gateway) {
+            if case .pairingRequested = $0 { return true }
+            return false
+        }
+        let request = try #require(await gateway.pendingPairingRequests.first)
+        #expect(request.viaBootstrap)
+        #expect(await pair.waitForOutput("openclaw devices approve \(request.requestId)"))
+        #expect(pair.isRunning)
+        try await gateway.approve(requestId: request.requestId)
+        #expect(await pair.waitForExit(timeout: .seconds(10)) == 0, "stderr: \(pair.stderr)")
+        #expect(pair.stdout.contains("token stored"))
+        let connection = try await EndToEnd.connected(gateway)
+        #expect(await gateway.session(connection: connection)?.authMethod == .bootstrapToken)
+    }
+
     @Test func noWaitReportsThePendingRequestAndKeepsTheRegistration() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }

@@ -108,6 +108,25 @@ struct ServiceEndToEndTests {
         #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
     }
 
+    @Test func statusWatchPrintsEachChangeUntilStopped() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let watch = try RunningBinary(["status", "--watch"], environment: home.environment)
+        defer { watch.kill() }
+        #expect(await watch.waitForOutput("clawtalk is not running"))
+        // A service without a gateway: the watcher prints the new state (not a terminal: appended).
+        let run = try RunningBinary(["run"], environment: home.environment)
+        defer { run.kill() }
+        #expect(await watch.waitForOutput("node:        no gateway configured"), "\(watch.stdout)")
+        #expect(watch.stdout.hasPrefix("clawtalk is not running"), "the first rendering stays")
+        #expect(!watch.stdout.contains("\u{1B}["), "no screen control codes without a terminal")
+        run.send(SIGTERM)
+        #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await watch.waitUntil { watch.stdout.components(separatedBy: "clawtalk is not running").count == 3 })
+        watch.send(SIGTERM)
+        #expect(await watch.waitForExit(timeout: .seconds(3)) == 0)
+    }
+
     @Test func gatewaysListUseAndForget() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
