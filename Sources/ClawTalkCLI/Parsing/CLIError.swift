@@ -1,7 +1,8 @@
 /// Everything the command line can reject, plus the runtime failures the CLI itself raises.
 ///
 /// Usage errors (exit 64) carry the offending token's position: its index in the argument list
-/// after the program name. Runtime cases (`notAvailableYet`, `unavailable`) exit 1 or 69.
+/// after the program name. Runtime cases exit 1 (`notAvailableYet`, `failed`) or 69 (`unavailable`);
+/// `invalidInput` exits 64 like a usage error but without the usage line.
 public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An option no spec of the command names, as typed (`--bogus`, `-x`).
     case unknownOption(String, position: Int)
