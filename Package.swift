@@ -106,7 +106,7 @@ let package = Package(
             name: "ClawTalkCLI",
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
-                "ClawTalkGateway",
+                "ClawTalkProtocol", "ClawTalkGateway",
             ],
             swiftSettings: strict
         ),
@@ -142,7 +142,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ClawTalkCLITests",
-            dependencies: ["ClawTalkCLI", "ClawTalkSupport"],
+            dependencies: [
+                "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
+                "ClawTalkTesting",
+            ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict
         ),

@@ -44,6 +44,19 @@ struct BinaryExitCodeTests {
         (["say", "one", "two"], "Error: Unexpected argument 'two'"),
         (["say", "hi", "--last"], "Error: Give only one of <text>, --file and --last."),
         (["pair", "--token", "a", "--password", "b"], "Error: Use either --token or --password, not both."),
+        (
+            ["pair"],
+            "Error: Give a setup code (run 'openclaw qr' on the gateway host) or --gateway-url."
+        ),
+        (
+            ["pair", "CODE", "--gateway-url", "ws://127.0.0.1:1"],
+            "Error: Give either a setup code or --gateway-url, not both."
+        ),
+        (
+            ["pair", "--gateway-url", "ws://127.0.0.1:1", "--timeout", "0"],
+            "Error: --timeout must be at least 1 second."
+        ),
+        (["gateways", "use"], "Error: Missing expected argument '<gateway>'"),
         (["status", "--json=yes"], "Error: Unexpected value 'yes' for '--json'"),
         (["ptt", "strat"], "Error: Unknown subcommand 'strat'. Did you mean 'start'?"),
         (["ptt", "start", "now"], "Error: Unexpected argument 'now'"),
@@ -64,9 +77,6 @@ struct BinaryExitCodeTests {
     }
 
     static let pending: [(arguments: [String], message: String)] = [
-        (["pair"], "'clawtalk pair' is not available yet (tracked in issue #3)."),
-        (["pair", "CODE", "--tls-fingerprint", "ab"], "'clawtalk pair' is not available yet (tracked in issue #3)."),
-        (["status", "--json", "--watch"], "'clawtalk status' is not available yet (tracked in issue #3)."),
         (["ptt", "start"], "'clawtalk ptt start' is not available yet (tracked in issue #6)."),
         (["ptt", "once"], "'clawtalk ptt once' is not available yet (tracked in issue #6)."),
         (["bench", "cpu"], "'clawtalk bench cpu' is not available yet (tracked in issue #7)."),
@@ -78,6 +88,39 @@ struct BinaryExitCodeTests {
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
         #expect(result.error == "Error: \(message)\n")
+    }
+
+    static let invalidInput: [(arguments: [String], message: String)] = [
+        (
+            ["pair", "CODE", "--tls-fingerprint", "ab"],
+            "--tls-fingerprint is not a SHA-256 fingerprint (64 hex digits; a sha256: prefix and colons are fine)"
+        ),
+        (["pair", "oc-pair://%%%"], "setup code cannot be decoded: not base64url; nothing was sent"),
+        (
+            ["pair", "--gateway-url", "ws://gateway.example.com:18789"],
+            "ws:// to gateway.example.com is not on the local network; use a wss:// URL "
+                + "(or set gateway.allowInsecureRemote to accept plaintext)"
+        ),
+        (
+            ["pair", "--gateway-url", "ws://127.0.0.1:1", "--tls-fingerprint", String(repeating: "a", count: 64)],
+            "--tls-fingerprint needs a wss:// gateway URL; ws://127.0.0.1:1/ is plaintext"
+        ),
+        (
+            ["pair", "--gateway-url", "https://gw.example.com/j/abc"],
+            "--gateway-url: https join links are not supported: run `openclaw qr` on the gateway host and paste the setup code"
+        ),
+    ]
+
+    /// Input checked before anything is sent or stored: exit 64, one line, no usage.
+    @Test(arguments: invalidInput)
+    func invalidPairingInputExits64WithoutUsage(arguments: [String], message: String) throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let result = try ClawTalkBinary.run(arguments, environment: home.environment)
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        #expect(result.error == "Error: \(message)\n")
+        #expect(!FileManager.default.fileExists(atPath: home.state + "/clawtalk"), "no state was created")
     }
 
     @Test func versionPrintsTheVersionConstant() throws {

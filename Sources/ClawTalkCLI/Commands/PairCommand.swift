@@ -1,3 +1,7 @@
+import ClawTalkGateway
+import ClawTalkSupport
+import Foundation
+
 /// `clawtalk pair`: pairs this device with a gateway by setup code or shared secret.
 public struct PairCommand: Command {
     /// The command name.
@@ -7,11 +11,18 @@ public struct PairCommand: Command {
     /// How to get a setup code.
     public static let discussion = """
         Run 'openclaw qr' on the gateway host (or open the Control UI "Node host" dialog) and \
-        pass the setup code it prints. Without a setup code, clawtalk connects to \
-        --gateway-url with the shared --token or --password and waits for the gateway owner \
-        to approve the device.
+        pass the setup code it prints: the raw code, the oc-pair:// link or the whole pasted \
+        message. Without a setup code, clawtalk connects to --gateway-url with the shared \
+        --token or --password. When the gateway asks for approval, clawtalk prints the request \
+        id and the 'openclaw devices approve <id>' command to run on the gateway host, and waits \
+        until the device is approved (or --timeout passes). The gateway becomes the current one; \
+        a running 'clawtalk run' service is told to connect to it.
+
+        Exit status: 0 paired (or approval pending with --no-wait), 64 invalid or expired setup \
+        code, URL or fingerprint (nothing was sent), 69 gateway unreachable, 1 refused, TLS pin \
+        mismatch or no approval in time.
         """
-    /// Setup code, endpoint and credentials.
+    /// Setup code, endpoint, credentials and waiting.
     public static let options: [OptionSpec] = [
         .option("gateway-url", valueName: "url", help: "WebSocket URL of the gateway (ws:// or wss://)."),
         .option("token", help: "Shared gateway token, when pairing without a setup code."),
@@ -19,7 +30,16 @@ public struct PairCommand: Command {
         .option(
             "tls-fingerprint", valueName: "sha256",
             help: "SHA-256 fingerprint of the gateway's TLS certificate to pin (wss:// only)."),
-        .positional("setup-code", arity: .optional, help: "Setup code printed by 'openclaw qr' on the gateway host."),
+        .flag("no-wait", help: "Do not wait for the approval; 'clawtalk run' connects once approved."),
+        .option(
+            "timeout", valueName: "seconds", type: .int, help: "How long to wait for the approval.",
+            default: "300"),
+        .option(
+            "config", valueName: "path", help: "Configuration file to read.",
+            default: "~/.config/clawtalk/config.json5"),
+        .positional(
+            "setup-code", arity: .optional,
+            help: "Setup code printed by 'openclaw qr' on the gateway host (or its oc-pair:// link)."),
     ]
 
     /// The setup code, if given.
@@ -32,6 +52,12 @@ public struct PairCommand: Command {
     public var password: String?
     /// `--tls-fingerprint`.
     public var tlsFingerprint: String?
+    /// `--no-wait`.
+    public var noWait: Bool
+    /// `--timeout` in seconds.
+    public var timeoutSeconds: Int
+    /// `--config`.
+    public var configPath: String?
 
     /// Reads the arguments.
     public init(parsed: ParsedArguments) {
@@ -40,17 +66,54 @@ public struct PairCommand: Command {
         token = parsed.string("token")
         password = parsed.string("password")
         tlsFingerprint = parsed.string("tls-fingerprint")
+        noWait = parsed.flag("no-wait")
+        timeoutSeconds = parsed.int("timeout") ?? 300
+        configPath = parsed.string("config")
     }
 
-    /// A connect carries exactly one shared secret.
+    /// One shared secret at most; a setup code carries its own URL and credential.
     public func validate() throws {
         if token != nil, password != nil {
             throw CLIError.validationFailed("Use either --token or --password, not both.")
         }
+        if setupCode != nil, gatewayURL != nil {
+            throw CLIError.validationFailed("Give either a setup code or --gateway-url, not both.")
+        }
+        if setupCode != nil, token != nil || password != nil {
+            throw CLIError.validationFailed("A setup code carries its own credential; drop --token/--password.")
+        }
+        if setupCode == nil, gatewayURL == nil {
+            throw CLIError.validationFailed(
+                "Give a setup code (run 'openclaw qr' on the gateway host) or --gateway-url.")
+        }
+        if timeoutSeconds < 1 {
+            throw CLIError.validationFailed("--timeout must be at least 1 second.")
+        }
     }
 
-    /// Not implemented yet (issue 3).
+    /// Validates the input, connects as the node and reports the outcome.
     public func run(context: CommandContext) async throws -> Int32 {
-        throw CLIError.notAvailableYet(command: context.commandLine, issue: 3)
+        let flags = ["log.level": "error"]
+        let configured: Settings
+        do {
+            configured = try ConfigLoader(environment: context.environment, flags: flags, configPath: configPath)
+                .load().settings
+        } catch {
+            throw CLIError.validationFailed("configuration: \(error)")
+        }
+        // Everything about the input is checked before any state is touched.
+        let plan = try PairingPlan.make(
+            setupCode: setupCode, gatewayURL: gatewayURL, token: token, password: password,
+            tlsFingerprint: tlsFingerprint, allowInsecureRemote: configured.gateway.allowInsecureRemote)
+        let service = try ServiceEnvironment.load(
+            flags: flags, configPath: configPath, environment: context.environment, io: context.io)
+        let settings = service.effective.settings
+        let factory = GatewayConnectionFactory(
+            settings: settings, identity: service.identity, store: GatewayStore(directory: service.state),
+            logger: service.logger, environment: context.environment)
+        let flow = PairingFlow(
+            plan: plan, factory: factory, timeout: .seconds(timeoutSeconds), waitForApproval: !noWait,
+            io: context.io, statusFile: StatusFile(environment: context.environment))
+        return try await flow.run()
     }
 }

@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkProtocol
 import ClawTalkSupport
 import Foundation
 
@@ -11,8 +12,10 @@ public struct RunCommand: Command {
     /// What the service does and how it stops.
     public static let discussion = """
         Connects to the gateway, listens for the wake word and push-to-talk requests and \
-        speaks replies, until SIGTERM or SIGINT. Logs go to standard error (the journal under \
-        systemd).
+        speaks replies, until SIGTERM or SIGINT. The gateway is gateway.url if set, else the \
+        current paired gateway ('clawtalk gateways'). SIGHUP resumes a paused connection and \
+        switches to a newly chosen gateway. 'clawtalk status' shows the connection state. Logs \
+        go to standard error (the journal under systemd).
         """
     /// Service settings that override the environment and the config file.
     public static let options: [OptionSpec] = [
@@ -64,8 +67,14 @@ public struct RunCommand: Command {
         let service = try ServiceEnvironment.load(
             flags: settingFlags, configPath: configPath, environment: context.environment, io: context.io)
         let logger = service.logger.child(category: "service")
-        let settings = service.effective.settings
-        let runner = ServiceRunner(work: ServiceRunner.idle) { event in
+        let store = GatewayStore(directory: service.state)
+        let factory = GatewayConnectionFactory(
+            settings: service.effective.settings, identity: service.identity, store: store,
+            logger: service.logger, environment: context.environment)
+        let gateway = GatewayService(
+            factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger)
+        let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
+        let runner = ServiceRunner(work: { await gateway.run() }) { event in
             switch event {
             case .started:
                 logger.info(
@@ -76,13 +85,8 @@ public struct RunCommand: Command {
                         "deviceId": .string(service.identity.deviceId),
                         "config": .string(
                             service.effective.configFileLoaded ? service.effective.configFile : "none"),
-                        "gateway": .string(settings.gateway.url ?? "unconfigured"),
+                        "gateway": .string(target?.endpoint.urlString ?? "unconfigured"),
                     ])
-                if settings.gateway.url == nil {
-                    logger.notice(
-                        "gateway.unconfigured",
-                        ["hint": "pair with 'clawtalk pair <setup code>' or set gateway.url"])
-                }
             case .stopping(.signal(let number)):
                 logger.info("service.stopping", ["signal": .string(Self.signalName(number))])
             case .stopping(.finished):

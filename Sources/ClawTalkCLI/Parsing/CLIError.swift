@@ -1,7 +1,8 @@
 /// Everything the command line can reject, plus the runtime failures the CLI itself raises.
 ///
 /// Usage errors (exit 64) carry the offending token's position: its index in the argument list
-/// after the program name. Runtime cases (`notAvailableYet`, `unavailable`) exit 1 or 69.
+/// after the program name. Runtime cases exit 1 (`notAvailableYet`, `failed`) or 69 (`unavailable`);
+/// `invalidInput` exits 64 like a usage error but without the usage line.
 public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An option no spec of the command names, as typed (`--bogus`, `-x`).
     case unknownOption(String, position: Int)
@@ -24,11 +25,16 @@ public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAvailableYet(command: String, issue: Int?)
     /// The gateway or an audio device cannot be reached (runtime failure, exit 69).
     case unavailable(String)
+    /// Input the command checked and refused before doing anything, such as an expired setup
+    /// code (exit 64, without the usage line: the command line itself was well-formed).
+    case invalidInput(String)
+    /// The command could not do what was asked; the message says why and what to do (exit 1).
+    case failed(String)
 
     /// True for mistakes in the command line itself, which print the usage line and exit 64.
     public var isUsageError: Bool {
         switch self {
-        case .notAvailableYet, .unavailable: false
+        case .notAvailableYet, .unavailable, .invalidInput, .failed: false
         default: true
         }
     }
@@ -36,7 +42,7 @@ public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The process exit code this error maps to.
     public var exitCode: ExitCode {
         switch self {
-        case .notAvailableYet: .failure
+        case .notAvailableYet, .failed: .failure
         case .unavailable: .unavailable
         default: .usage
         }
@@ -49,7 +55,8 @@ public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
             .unexpectedArgument(_, let position), .unexpectedValue(_, _, let position),
             .invalidValue(_, _, _, let position):
             position
-        case .missingArgument, .unknownSubcommand, .validationFailed, .notAvailableYet, .unavailable:
+        case .missingArgument, .unknownSubcommand, .validationFailed, .notAvailableYet, .unavailable,
+            .invalidInput, .failed:
             nil
         }
     }
@@ -81,7 +88,7 @@ public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(command)' is not available yet (tracked in issue #\(issue))."
         case .notAvailableYet(let command, nil):
             "'\(command)' is not available yet."
-        case .unavailable(let message):
+        case .unavailable(let message), .invalidInput(let message), .failed(let message):
             message
         }
     }

@@ -119,6 +119,7 @@ extension GatewayConnection {
     private func becomeLive(_ hello: HelloOk, socket: any GatewaySocket, epoch: Int) {
         link = LiveLink(socket: socket, epoch: epoch, hello: hello)
         handshake = .live
+        pairingRequest = nil
         lastMaxPayload = hello.policy.maxPayload
         if configuration.endpoint.isSecure, pinUsed == nil, let observed = socket.observedCertificateSHA256,
             let fingerprint = TLSFingerprint(observed)

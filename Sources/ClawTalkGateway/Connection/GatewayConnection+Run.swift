@@ -70,8 +70,7 @@ extension GatewayConnection {
                     "gateway.paused",
                     ["code": .string(info.code), "message": .string(info.message), "next": .string(info.nextStep)])
             case .closeSocket(let code, let reason):
-                currentSocket?.close(code: code, reason: reason)
-                socketTask?.cancel()
+                closeGracefully(code: code, reason: reason)
             case .finish:
                 nextStep = .finish
             case .persistDeviceTokens(let auth, let additional):
@@ -100,6 +99,7 @@ extension GatewayConnection {
             case .rememberOperatorClientPair(let pair):
                 attempt("remember operator client pair") { try store.setOperatorClientPair(pair, for: key) }
             case .reportPairingRequired(let pairing):
+                pairingRequest = pairing
                 logger.warning(
                     "gateway.pairing.required",
                     [
@@ -110,6 +110,26 @@ extension GatewayConnection {
         }
         publishState()
     }
+
+    /// Starts the closing handshake of the current socket. Its reader ends when the peer
+    /// answers, so the close frame is on the wire before the socket is released (released
+    /// sockets are torn down at once); the socket's tasks are cancelled after
+    /// ``closeGracePeriod`` if the peer does not answer.
+    private func closeGracefully(code: Int, reason: String) {
+        guard let socket = currentSocket, let task = socketTask else {
+            socketTask?.cancel()
+            return
+        }
+        socket.close(code: code, reason: reason)
+        let clock = clock
+        Task {
+            try? await clock.sleep(for: Self.closeGracePeriod)
+            task.cancel()
+        }
+    }
+
+    /// How long a closing socket waits for the peer's close before it is torn down.
+    static let closeGracePeriod: Duration = .seconds(1)
 
     /// Runs a store operation, logging (not propagating) its failure.
     private func attempt(_ what: String, _ body: () throws -> Void) {

@@ -92,8 +92,12 @@ extension GatewayConnection {
             let (deadline, end) = watchdogDeadline()
             let remaining = deadline - now()
             if remaining <= .zero { return end }
+            // Before hello-ok the deadline moves with the handshake, and the tick window that
+            // follows may be shorter than the challenge timeout: look again every 250 ms until live.
+            var slice = remaining
+            if case .live = handshake {} else { slice = min(remaining, .milliseconds(250)) }
             do {
-                try await clock.sleep(for: remaining)
+                try await clock.sleep(for: slice)
             } catch {
                 return .cancelled
             }

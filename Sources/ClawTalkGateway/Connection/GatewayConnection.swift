@@ -50,6 +50,11 @@ public actor GatewayConnection {
     var nextSubscriberId = 0
     var publishedState = ConnectionState.disconnected
 
+    /// The device-pairing request reported since the last `hello-ok` (nil once connected): also
+    /// set while the connection keeps retrying on `wait_then_retry`, when the state only says
+    /// `waiting`. Read it when a ``states()`` value arrives (it is set before the state is published).
+    public internal(set) var pairingRequest: PairingRequest?
+
     /// A connection; nothing happens until ``run()``.
     /// - Parameters:
     ///   - configuration: endpoint, role, credentials, timeouts.

@@ -7,17 +7,21 @@ struct TemporaryHome {
     var config: String { root + "/config" }
     var state: String { root + "/state" }
     var data: String { root + "/data" }
+    var runtime: String { root + "/run" }
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-home-\(UUID().uuidString)").path
-        for dir in [config, state, data] {
+        for dir in [config, state, data, runtime] {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
     }
 
     /// Environment overrides pointing XDG at this home.
     var environment: [String: String] {
-        ["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state, "XDG_DATA_HOME": data, "HOME": root]
+        [
+            "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state, "XDG_DATA_HOME": data, "XDG_RUNTIME_DIR": runtime,
+            "HOME": root,
+        ]
     }
 
     /// Writes the user config file.

@@ -1,0 +1,85 @@
+import ClawTalkGateway
+import ClawTalkProtocol
+import Foundation
+
+/// What `clawtalk pair` was asked to do, validated before anything is sent or stored: the
+/// endpoints to try (a setup code's primary URL, then its fallbacks; or `--gateway-url`), the
+/// bootstrap token or shared secret, and the TLS pin. Not `CustomStringConvertible`: secrets.
+struct PairingPlan: Sendable {
+    /// Endpoints in the order to try.
+    var endpoints: [GatewayEndpoint]
+    /// The setup code's bootstrap token.
+    var bootstrapToken: String?
+    /// The setup code's expiry.
+    var expiresAtMs: Int64?
+    /// Shared secret (`--token`/`--password`, or a legacy setup code's).
+    var secret: GatewaySecret
+    /// Pin for the primary endpoint.
+    var pin: TLSFingerprint?
+    /// Where the pin came from.
+    var pinSource: ExplicitPinSource
+
+    /// Checks the input the way gateway-protocol §9 and §17 require.
+    /// - Throws: ``CLIError/invalidInput(_:)`` (exit 64) for an invalid or expired setup code,
+    ///   URL or fingerprint, or plaintext to a non-local host.
+    static func make(
+        setupCode: String?, gatewayURL: String?, token: String?, password: String?, tlsFingerprint: String?,
+        allowInsecureRemote: Bool, now: Date = Date()
+    ) throws(CLIError) -> PairingPlan {
+        var optionPin: TLSFingerprint?
+        if let tlsFingerprint {
+            guard let pin = TLSFingerprint(tlsFingerprint) else {
+                throw .invalidInput(
+                    "--tls-fingerprint is not a SHA-256 fingerprint (64 hex digits; a sha256: prefix and colons are fine)"
+                )
+            }
+            optionPin = pin
+        }
+        var plan: PairingPlan
+        if let setupCode {
+            let code: SetupCode
+            do {
+                code = try SetupCode.parse(setupCode, now: now)
+            } catch {
+                throw .invalidInput("\(error); nothing was sent")
+            }
+            let codePin = code.tlsFingerprint.flatMap(TLSFingerprint.init)
+            if let codePin, let optionPin, codePin != optionPin {
+                throw .invalidInput("--tls-fingerprint differs from the fingerprint in the setup code")
+            }
+            plan = PairingPlan(
+                endpoints: code.endpoints, bootstrapToken: code.bootstrapToken, expiresAtMs: code.expiresAtMs,
+                secret: GatewaySecret(token: code.token, password: code.token == nil ? code.password : nil),
+                pin: codePin ?? optionPin, pinSource: codePin != nil ? .setupCode : .commandLine)
+        } else if let gatewayURL {
+            let endpoint: GatewayEndpoint
+            do {
+                endpoint = try GatewayEndpoint.parse(gatewayURL)
+            } catch {
+                throw .invalidInput("--gateway-url: \(error)")
+            }
+            plan = PairingPlan(
+                endpoints: [endpoint], bootstrapToken: nil, expiresAtMs: nil,
+                secret: GatewaySecret(token: token, password: password), pin: optionPin, pinSource: .commandLine)
+        } else {
+            throw .invalidInput("give a setup code (run 'openclaw qr' on the gateway host) or --gateway-url")
+        }
+        let primary = plan.endpoints[0]
+        if plan.pin != nil, !primary.isSecure {
+            throw .invalidInput("--tls-fingerprint needs a wss:// gateway URL; \(primary.urlString) is plaintext")
+        }
+        for endpoint in plan.endpoints where !endpoint.isTransportAllowed && !allowInsecureRemote {
+            throw .invalidInput(
+                "ws:// to \(endpoint.host) is not on the local network; use a wss:// URL "
+                    + "(or set gateway.allowInsecureRemote to accept plaintext)")
+        }
+        return plan
+    }
+
+    /// The connection target for endpoint number `index` (the pin applies to the primary only).
+    func target(_ index: Int) -> GatewayTarget {
+        GatewayTarget(
+            endpoint: endpoints[index], source: .pairing, sharedToken: secret.token, password: secret.password,
+            configuredPin: index == 0 ? pin : nil)
+    }
+}

@@ -1,0 +1,157 @@
+import ClawTalkGateway
+import Foundation
+
+/// The snapshot `clawtalk run` writes to `status.json` on every change and `clawtalk status`
+/// reads: gateway, both roles' states, device id, declared surface, last error. No secrets.
+struct ServiceStatus: Sendable, Equatable, Codable {
+    /// The service's process id.
+    var pid: Int32
+    /// clawtalk version of the service.
+    var version: String
+    /// When the service started (ISO 8601).
+    var startedAt: String
+    /// When this snapshot was written (ISO 8601).
+    var updatedAt: String
+    /// This device's id.
+    var deviceId: String
+    /// The gateway in use; nil when none is configured.
+    var gateway: Gateway?
+    /// The node connection.
+    var node: Role
+    /// The operator connection.
+    var `operator`: Role
+    /// Declared caps.
+    var caps: [String]
+    /// Declared (effective) commands.
+    var commands: [String]
+    /// Declared permissions.
+    var permissions: [String: Bool]
+    /// The last connection problem of either role, one line.
+    var lastError: String?
+    /// When ``lastError`` happened (ISO 8601).
+    var lastErrorAt: String?
+
+    /// The gateway in use.
+    struct Gateway: Sendable, Equatable, Codable {
+        /// Its URL.
+        var url: String
+        /// Its gateway key.
+        var key: String
+        /// `config` (gateway.url) or `registry`.
+        var source: String
+    }
+
+    /// One connection's state.
+    struct Role: Sendable, Equatable, Codable {
+        /// `unconfigured`, `disabled`, `waiting-for-node`, `disconnected`, `connecting`,
+        /// `connected`, `waiting`, `paused` or `stopped`.
+        var state: String
+        /// One line for humans.
+        var summary: String
+        /// When the role entered this state (ISO 8601).
+        var since: String
+        /// Connect attempt number while connecting.
+        var attempt: Int?
+        /// `server.version` while connected.
+        var serverVersion: String?
+        /// `hello-ok.protocol` while connected.
+        var protocolVersion: Int?
+        /// `server.connId` while connected.
+        var connId: String?
+        /// Delay until the next attempt while waiting, milliseconds.
+        var retryInMs: Int?
+        /// Why the last socket ended, while waiting.
+        var cause: String?
+        /// Why it is paused and what to do.
+        var pause: Pause?
+        /// A pending device-pairing request.
+        var pairing: Pairing?
+
+        enum CodingKeys: String, CodingKey {
+            case state, summary, since, attempt, serverVersion
+            case protocolVersion = "protocol"
+            case connId, retryInMs, cause, pause, pairing
+        }
+    }
+
+    /// A pause.
+    struct Pause: Sendable, Equatable, Codable {
+        /// The decisive code (e.g. `AUTH_DEVICE_TOKEN_MISMATCH`).
+        var code: String
+        /// The message.
+        var message: String
+        /// What the user should do.
+        var nextStep: String
+    }
+
+    /// A pending pairing request.
+    struct Pairing: Sendable, Equatable, Codable {
+        /// The request id, when the gateway sent one.
+        var requestId: String?
+        /// This device's id.
+        var deviceId: String
+        /// `not-paired`, `role-upgrade`, …
+        var reason: String?
+        /// The command to run on the gateway host.
+        var approvalCommand: String
+
+        /// The request as reported by the connection.
+        init(_ request: PairingRequest) {
+            requestId = request.requestId
+            deviceId = request.deviceId
+            reason = request.reason
+            approvalCommand = request.approvalCommand
+        }
+    }
+
+    /// The current time as ISO 8601.
+    static func timestamp(_ date: Date = Date()) -> String {
+        date.formatted(.iso8601)
+    }
+}
+
+extension ServiceStatus.Role {
+    /// A role in a state that has no connection behind it.
+    static func idle(_ state: String, summary: String, at time: String) -> ServiceStatus.Role {
+        ServiceStatus.Role(state: state, summary: summary, since: time)
+    }
+
+    /// The role for a connection `state` (with the pairing request the connection reported).
+    init(_ state: ConnectionState, pairing: PairingRequest?, since: String) {
+        self.init(state: "disconnected", summary: state.description, since: since)
+        switch state {
+        case .disconnected:
+            break
+        case .connecting(let attempt):
+            self.state = "connecting"
+            self.attempt = attempt
+        case .connected(let hello):
+            self.state = "connected"
+            serverVersion = hello.serverVersion
+            protocolVersion = hello.protocolVersion
+            connId = hello.connId
+        case .waiting(let retryIn, let cause):
+            self.state = "waiting"
+            let (seconds, attoseconds) = retryIn.components
+            retryInMs = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+            self.cause = cause
+        case .paused(let info):
+            self.state = "paused"
+            pause = ServiceStatus.Pause(code: info.code, message: info.message, nextStep: info.nextStep)
+        case .stopped:
+            self.state = "stopped"
+        }
+        if !state.isConnected, let request = state.pause?.pairing ?? pairing {
+            self.pairing = ServiceStatus.Pairing(request)
+        }
+    }
+
+    /// The problem to remember as the service's last error, if this state is one.
+    var problem: String? {
+        switch state {
+        case "waiting": cause
+        case "paused": pause.map { "\($0.code): \($0.message)" }
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSupport
+import ClawTalkTesting
+import Foundation
+import Testing
+
+/// Shared pieces of the end-to-end tests: a ``TestGateway`` listening on a real loopback
+/// WebSocket, the state files the binary writes, and a self-signed certificate.
+enum EndToEnd {
+    /// A gateway on real time (signatures are checked against the wall clock), listening on a free
+    /// loopback port; returns it and its `ws://` (or `wss://` with `tls`) URL.
+    static func gateway(
+        tls: (certificatePath: String, keyPath: String)? = nil,
+        _ configure: @Sendable (inout TestGatewayConfiguration) -> Void = { _ in }
+    ) async throws -> (TestGateway, String) {
+        var configuration = TestGatewayConfiguration()
+        configure(&configuration)
+        let gateway = TestGateway(configuration: configuration)
+        let url = try await gateway.listen(tls: tls)
+        return (gateway, url)
+    }
+
+    /// The first harness event matching `predicate`, or a test failure after `timeout`.
+    static func event(
+        _ gateway: TestGateway, timeout: Duration = .seconds(10),
+        _ predicate: @escaping @Sendable (TestGatewayEvent) -> Bool
+    ) async throws -> TestGatewayEvent {
+        try await gateway.waitForEvent(timeout: timeout, where: predicate)
+    }
+
+    /// The connection id of the `n`-th `hello-ok` sent for `role` (1-based).
+    static func connected(
+        _ gateway: TestGateway, role: String = "node", number: Int = 1, timeout: Duration = .seconds(10)
+    ) async throws -> Int {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let ids = await gateway.observedEvents.compactMap { event -> Int? in
+                if case .connected(let id, role, _) = event { return id }
+                return nil
+            }
+            if ids.count >= number { return ids[number - 1] }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw EndToEndError("no \(number). \(role) connection within \(timeout)")
+    }
+
+    /// The close the gateway saw for `connection`.
+    static func closeCode(_ gateway: TestGateway, connection: Int, timeout: Duration = .seconds(10)) async throws
+        -> Int?
+    {
+        let event = try await self.event(gateway, timeout: timeout) {
+            if case .closed(connection, _, _) = $0 { return true }
+            return false
+        }
+        if case .closed(_, let code, _) = event { return code }
+        return nil
+    }
+
+    /// The device identity the binary created in `home`.
+    static func identity(_ home: TemporaryHome) throws -> DeviceIdentity {
+        try IdentityStore(fileURL: URL(fileURLWithPath: home.state + "/clawtalk/identity.json")).load()
+    }
+
+    /// The gateway store in `home`.
+    static func store(_ home: TemporaryHome) throws -> GatewayStore {
+        GatewayStore(directory: try StateDirectory(path: home.state + "/clawtalk"))
+    }
+
+    /// Names of the per-gateway files in `home`'s state directory.
+    static func gatewayFiles(_ home: TemporaryHome) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: home.state + "/clawtalk")) ?? []
+        return names.filter { $0.hasPrefix("gateway-") }.sorted()
+    }
+
+    /// Permission bits of `path`.
+    static func mode(_ path: String) throws -> Int? {
+        try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    }
+
+    /// `status.json` of the service running in `home`, parsed.
+    static func status(_ home: TemporaryHome) -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: home.runtime + "/clawtalk/status.json") else {
+            return nil
+        }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    /// `status.json`'s `role` object field `key`.
+    static func roleField(_ status: [String: Any]?, _ role: String, _ key: String) -> String? {
+        (status?[role] as? [String: Any])?[key] as? String
+    }
+
+    /// A self-signed certificate for `localhost`/127.0.0.1 and its SHA-256 pin, in `directory`.
+    static func certificate(in directory: String) throws -> (cert: String, key: String, pin: String) {
+        let cert = directory + "/cert.pem"
+        let key = directory + "/key.pem"
+        try shell(
+            "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=localhost"
+                + " -addext subjectAltName=IP:127.0.0.1,DNS:localhost -days 1 -keyout \(key) -out \(cert)")
+        let pin = String(try shell("openssl x509 -in \(cert) -outform DER | sha256sum").prefix(64))
+        return (cert, key, pin)
+    }
+
+    /// Runs `command` with `/bin/sh`; its standard output.
+    @discardableResult
+    static func shell(_ command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw EndToEndError("\(command) failed") }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A failure of the end-to-end harness itself.
+struct EndToEndError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The `clawtalk` executable running in the background while a test drives a gateway: output is
+/// collected as it arrives and the test polls for it without blocking the cooperative pool.
+///
+/// The test process may have SIGTERM/SIGINT ignored (the in-process ``ServiceRunner`` tests leave
+/// them so) and children inherit that; clawtalk installs its own signal sources, so SIGTERM
+/// still stops it, but ``kill()`` uses SIGKILL for cleanup.
+final class RunningBinary: @unchecked Sendable {
+    // @unchecked: `process` is only started in init and then read (pid, isRunning, status),
+    // which Foundation's Process allows from any thread; the buffers are locked.
+    private let process: Process
+    private let out = TextBuffer()
+    private let err = TextBuffer()
+    private let outPipe = Pipe()
+    private let errPipe = Pipe()
+
+    /// Starts `clawtalk arguments…` with `environment` added to a stable environment.
+    init(_ arguments: [String], environment: [String: String]) throws {
+        process = try ClawTalkBinary.process(arguments, environment: environment)
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        outPipe.fileHandleForReading.readabilityHandler = { [out] handle in
+            let data = handle.availableData
+            out.append(data)
+        }
+        errPipe.fileHandleForReading.readabilityHandler = { [err] handle in
+            let data = handle.availableData
+            err.append(data)
+        }
+        try process.run()
+    }
+
+    deinit {
+        kill()
+    }
+
+    /// The process id.
+    var pid: Int32 { process.processIdentifier }
+    /// Standard output so far.
+    var stdout: String { out.text }
+    /// Standard error so far.
+    var stderr: String { err.text }
+    /// Still running.
+    var isRunning: Bool { process.isRunning }
+
+    /// Polls `condition` every 20 ms until it holds (true) or `timeout` passes (false).
+    func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    /// Waits until standard output or error contains `text`.
+    func waitForOutput(_ text: String, timeout: Duration = .seconds(10)) async -> Bool {
+        await waitUntil(timeout: timeout) { stdout.contains(text) || stderr.contains(text) }
+    }
+
+    /// Sends `signal`.
+    func send(_ signal: Int32) {
+        if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits for the exit; the exit status, or nil when still running after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(10)) async -> Int32? {
+        guard await waitUntil(timeout: timeout, { !process.isRunning }) else { return nil }
+        process.waitUntilExit()
+        // Let the readability handlers drain what the child wrote last.
+        try? await Task.sleep(for: .milliseconds(50))
+        return process.terminationStatus
+    }
+
+    /// SIGKILL if still running.
+    func kill() {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        outPipe.fileHandleForReading.readabilityHandler = nil
+        errPipe.fileHandleForReading.readabilityHandler = nil
+    }
+}
+
+/// Text collected from a pipe, appended from the pipe's handler thread.
+final class TextBuffer: Sendable {
+    private let storage = Mutex<String>("")
+
+    /// Appends `data` as UTF-8.
+    func append(_ data: Data) {
+        storage.withLock { $0 += String(decoding: data, as: UTF8.self) }
+    }
+
+    /// Everything so far.
+    var text: String { storage.withLock { $0 } }
+}
+
+extension ClawTalkBinary {
+    /// ``run(_:environment:)`` on a dispatch thread, so the test's gateway keeps running.
+    static func runInBackground(_ arguments: [String], environment: [String: String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try run(arguments, environment: environment) })
+            }
+        }
+    }
+}
