@@ -96,6 +96,17 @@ let package = Package(
             dependencies: ["ClawTalkProtocol", "ClawTalkSupport", "CCrypto", "CLibWebSockets", "CWebSockets"],
             swiftSettings: strict
         ),
+        // Talk features: push-to-talk, transcript delivery, reply tracking, speech output, Talk
+        // mode. Pure state machines plus one actor per long-lived component; audio only through
+        // protocols, so the flows test without a sound server.
+        .target(
+            name: "ClawTalkTalk",
+            dependencies: [
+                "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSpeech", "ClawTalkAudio", "ClawTalkSupport",
+                "ClawTalkCodecs",
+            ],
+            swiftSettings: strict
+        ),
         // Protocol peers for tests (in-memory sockets, the test gateway); imported only by tests.
         .target(
             name: "ClawTalkTesting",
@@ -135,6 +146,11 @@ let package = Package(
             name: "ClawTalkGatewayTests",
             dependencies: ["ClawTalkGateway", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkTesting"],
             swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkTalkTests",
+            dependencies: ["ClawTalkTalk", "ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkAudio"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ClawTalkTestingTests",
             dependencies: ["ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport"],
