@@ -1,0 +1,37 @@
+public import ClawTalkAudio
+
+/// One capture of the user's speech for PTT or a Talk turn: audio from the front end (with the
+/// ≥ 300 ms pre-roll) until it is finished or cancelled. The live implementation sits on the
+/// capture engine and audio front end; tests play WAV fixtures.
+public protocol UtteranceCapturing: Sendable {
+    /// Opens the microphone (throws `TalkError.microphoneUnavailable`) and starts collecting,
+    /// pre-roll first. Frames arrive on the returned stream (16 kHz mono, 20 ms) until `finish`.
+    func begin() async throws -> UtteranceCapture
+}
+
+/// A running capture.
+public protocol UtteranceCapture: Sendable {
+    /// 20 ms frames with the front end's speech decision, for silence detection.
+    var frames: AsyncStream<UtteranceFrame> { get }
+    /// Stops capturing and returns everything captured (pre-roll included).
+    func finish() async -> PCMBuffer
+    /// Stops capturing and discards the audio.
+    func cancel() async
+}
+
+/// One 20 ms frame of a capture.
+public struct UtteranceFrame: Sendable, Equatable {
+    /// Seconds since the capture began.
+    public var time: Double
+    /// The front end's speech decision for this frame.
+    public var isSpeech: Bool
+    /// RMS level, full scale 1.0.
+    public var rms: Double
+
+    /// Creates a frame record.
+    public init(time: Double, isSpeech: Bool, rms: Double) {
+        self.time = time
+        self.isSpeech = isSpeech
+        self.rms = rms
+    }
+}
