@@ -6,7 +6,7 @@ public import ClawTalkAudio
 public protocol UtteranceCapturing: Sendable {
     /// Opens the microphone (throws `TalkError.microphoneUnavailable`) and starts collecting,
     /// pre-roll first. Frames arrive on the returned stream (16 kHz mono, 20 ms) until `finish`.
-    func begin() async throws -> UtteranceCapture
+    func begin() async throws -> any UtteranceCapture
 }
 
 /// A running capture.
