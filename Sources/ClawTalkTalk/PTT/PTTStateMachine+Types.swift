@@ -1,0 +1,109 @@
+public import ClawTalkProtocol
+
+extension PTTStateMachine {
+    /// Identifies one command awaiting its ``PTTResponse`` (assigned by the caller).
+    public typealias RequestID = Int
+
+    /// The four push-to-talk commands (remote `talk.ptt.*` or local hotkey/CLI).
+    public enum Command: String, Sendable, Hashable, CaseIterable {
+        /// Begin capturing until `stop`.
+        case start
+        /// Finalize and deliver.
+        case stop
+        /// Discard.
+        case cancel
+        /// Capture one utterance with automatic end.
+        case once
+
+        /// The command for a `talk.ptt.*` wire command.
+        public init(_ command: TalkCommand) {
+            switch command {
+            case .start: self = .start
+            case .stop: self = .stop
+            case .cancel: self = .cancel
+            case .once: self = .once
+            }
+        }
+    }
+
+    /// How a capture ends: by `stop` (`ptt`) or automatically on silence or the hard cap (`once`).
+    public enum Mode: String, Sendable, Hashable {
+        /// Push-to-talk: until `stop` (or the safety cap).
+        case ptt
+        /// One utterance: until silence after speech, or the hard cap.
+        case once
+    }
+
+    /// The observable state (talk-contract §2.5).
+    public enum State: Sendable, Hashable {
+        /// No capture.
+        case idle
+        /// The microphone is being opened for `captureId`.
+        case starting(captureId: String, mode: Mode)
+        /// Capturing.
+        case capturing(captureId: String, mode: Mode)
+        /// Capture stopped; the transcript is being finalized and delivered.
+        case finalizing(captureId: String)
+
+        /// The capture this state is about, nil when idle.
+        public var captureId: String? {
+            switch self {
+            case .idle: nil
+            case .starting(let id, _), .capturing(let id, _), .finalizing(let id): id
+            }
+        }
+    }
+
+    /// What happens to the machine.
+    public enum Event: Sendable, Hashable {
+        /// A command arrived; its answer is a ``Action/respond(_:_:)`` with the same request id.
+        case command(Command, RequestID)
+        /// The caller of a pending request went away (`node.invoke.cancel`, invoke timeout):
+        /// like `cancel` for that request's capture.
+        case abandoned(RequestID)
+        /// The microphone is open for `captureId`.
+        case captureBegan(captureId: String)
+        /// The microphone could not be opened for `captureId`.
+        case captureFailed(captureId: String, PTTFailure)
+        /// `once`: silence lasted the window after speech was heard.
+        case silenceElapsed(captureId: String)
+        /// `once` hard cap or `ptt` safety cap.
+        case hardCapReached(captureId: String)
+        /// The capture's audio stream ended by itself (device gone): finalize what there is.
+        case captureEnded(captureId: String)
+        /// The final transcription (nil or blank: nothing was said).
+        case finalResult(captureId: String, transcript: String?)
+        /// No final result in time; the last partial (if any) is used.
+        case finalizeTimedOut(captureId: String, lastPartial: String?)
+        /// Speech-to-text failed.
+        case finalizeFailed(captureId: String, PTTFailure)
+        /// The transcript was delivered with this status (`queued` or `offline`).
+        case delivered(captureId: String, status: TalkPTTStatus)
+        /// The node is shutting down: an active capture ends `cancelled`.
+        case shutdown
+    }
+
+    /// What the owner must do, in order.
+    public enum Action: Sendable, Hashable {
+        /// Stop TTS playback without recording an interruption.
+        case stopSpeech
+        /// Pause Talk mode if it is listening (remember whether it was).
+        case pauseTalk
+        /// Take the microphone lease from voice wake.
+        case suspendWake
+        /// Open the microphone (with pre-roll) for `captureId`.
+        case beginCapture(captureId: String, mode: Mode)
+        /// Answer a pending request.
+        case respond(RequestID, PTTResponse)
+        /// Stop capturing and transcribe; report ``Event/finalResult(captureId:transcript:)``.
+        case finalize(captureId: String)
+        /// Stop capturing (or abort the open) and drop the audio.
+        case discard(captureId: String)
+        /// Deliver the transcript (source push-to-talk); report ``Event/delivered(captureId:status:)``.
+        case deliver(captureId: String, transcript: String)
+        /// Give the microphone lease back to voice wake.
+        case resumeWake
+        /// Resume Talk mode if it was listening at the start.
+        case resumeTalk
+    }
+}

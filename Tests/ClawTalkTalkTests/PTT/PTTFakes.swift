@@ -1,0 +1,208 @@
+import ClawTalkAudio
+import ClawTalkSpeech
+import Synchronization
+
+@testable import ClawTalkTalk
+
+/// What a fake capture plays: frames (then the stream stays open unless `endsStream`).
+struct CaptureScript: Sendable {
+    var frames: [UtteranceFrame]
+    var endsStream = false
+
+    /// `speech` seconds of speech from `speechStart`, then silence until `until` (20 ms frames).
+    static func utterance(speechStart: Double = 0.2, speech: Double, until: Double) -> CaptureScript {
+        var frames: [UtteranceFrame] = []
+        var index = 0
+        while Double(index) * 0.02 < until - 1e-9 {
+            let time = Double(index) * 0.02
+            let isSpeech = time >= speechStart - 1e-9 && time < speechStart + speech - 1e-9
+            frames.append(UtteranceFrame(time: time, isSpeech: isSpeech, rms: isSpeech ? 0.1 : 0.0005))
+            index += 1
+        }
+        return CaptureScript(frames: frames)
+    }
+
+    /// Only silence for `seconds`.
+    static func silence(_ seconds: Double) -> CaptureScript {
+        utterance(speechStart: 1e9, speech: 0, until: seconds)
+    }
+}
+
+/// A running fake capture: plays its frames, returns 1 s of samples on finish.
+final class FakeCapture: UtteranceCapture, Sendable {
+    let frames: AsyncStream<UtteranceFrame>
+    private let continuation: AsyncStream<UtteranceFrame>.Continuation
+    private let ended = Mutex<String?>(nil)
+    let samples: [Int16]
+
+    init(script: CaptureScript, samples: [Int16]) {
+        (frames, continuation) = AsyncStream.makeStream(of: UtteranceFrame.self)
+        self.samples = samples
+        for frame in script.frames { continuation.yield(frame) }
+        if script.endsStream { continuation.finish() }
+    }
+
+    func finish() async -> PCMBuffer {
+        ended.withLock { $0 = $0 ?? "finished" }
+        continuation.finish()
+        return PCMBuffer(format: .speech, samples: samples)
+    }
+
+    func cancel() async {
+        ended.withLock { $0 = $0 ?? "cancelled" }
+        continuation.finish()
+    }
+
+    /// `finished`, `cancelled` or nil while running.
+    var outcome: String? { ended.withLock { $0 } }
+}
+
+/// Opens fake captures from a queue of scripts; can fail or hold the open until released.
+final class FakeCapturing: UtteranceCapturing, Sendable {
+    private struct State {
+        var scripts: [CaptureScript] = []
+        var failure: (any Error)?
+        var held = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var captures: [FakeCapture] = []
+    }
+
+    private let state = Mutex(State())
+    /// Samples every capture returns (1 s at 16 kHz).
+    let samples = [Int16](repeating: 100, count: 16000)
+
+    init(_ scripts: CaptureScript...) {
+        state.withLock { $0.scripts = scripts }
+    }
+
+    /// Adds a script for a later capture.
+    func append(_ script: CaptureScript) { state.withLock { $0.scripts.append(script) } }
+
+    /// The next begin throws `error`.
+    func failNext(_ error: any Error) { state.withLock { $0.failure = error } }
+
+    /// Opens wait until ``release()``.
+    func hold() { state.withLock { $0.held = true } }
+
+    /// Lets held opens continue.
+    func release() {
+        let waiting = state.withLock { state in
+            state.held = false
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Opens waiting in ``hold()``.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    func begin() async throws -> any UtteranceCapture {
+        await withCheckedContinuation { continuation in
+            let go = state.withLock { state -> Bool in
+                if state.held {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                return true
+            }
+            if go { continuation.resume() }
+        }
+        let (failure, script) = state.withLock { state -> ((any Error)?, CaptureScript) in
+            let failure = state.failure
+            state.failure = nil
+            let script = state.scripts.isEmpty ? CaptureScript(frames: []) : state.scripts.removeFirst()
+            return (failure, script)
+        }
+        if let failure { throw failure }
+        let capture = FakeCapture(script: script, samples: samples)
+        state.withLock { $0.captures.append(capture) }
+        return capture
+    }
+
+    /// Every capture opened so far.
+    var captures: [FakeCapture] { state.withLock { $0.captures } }
+}
+
+/// Returns a scripted text, or throws, or waits forever (until cancelled).
+final class FakeTranscriber: Transcriber, Sendable {
+    enum Behaviour: Sendable {
+        case text(String)
+        case fail(SpeechError)
+        case hang
+    }
+
+    let name = "fake"
+    private let behaviour: Mutex<Behaviour>
+    private let received = Mutex<[PCMBuffer]>([])
+
+    init(_ behaviour: Behaviour = .text("what's on my calendar")) {
+        self.behaviour = Mutex(behaviour)
+    }
+
+    func set(_ behaviour: Behaviour) { self.behaviour.withLock { $0 = behaviour } }
+
+    func transcribe(_ audio: PCMBuffer, options: TranscriptionOptions) async throws -> Transcript {
+        received.withLock { $0.append(audio) }
+        switch behaviour.withLock({ $0 }) {
+        case .text(let text):
+            return Transcript(text: text, engine: name, audioSeconds: audio.duration, processingTime: .zero)
+        case .fail(let error):
+            throw error
+        case .hang:
+            try await Task.sleep(for: .seconds(3600))
+            throw CancellationError()
+        }
+    }
+
+    /// The audio of every transcription request.
+    var audio: [PCMBuffer] { received.withLock { $0 } }
+}
+
+/// Records deliveries and answers with a scripted outcome.
+final class RecordingDelivery: TranscriptDelivering, Sendable {
+    private let outcome: Mutex<DeliveryReceipt.Outcome>
+    private let log = Mutex<[(String, TranscriptSource)]>([])
+
+    init(_ outcome: DeliveryReceipt.Outcome = .sent(route: .chatSend)) {
+        self.outcome = Mutex(outcome)
+    }
+
+    func set(_ outcome: DeliveryReceipt.Outcome) { self.outcome.withLock { $0 = outcome } }
+
+    func deliver(_ transcript: String, source: TranscriptSource) async -> DeliveryReceipt {
+        log.withLock { $0.append((transcript, source)) }
+        return DeliveryReceipt(outcome: outcome.withLock { $0 }, id: "d-\(transcript.count)")
+    }
+
+    var texts: [String] { log.withLock { $0.map(\.0) } }
+    var sources: [TranscriptSource] { log.withLock { $0.map(\.1) } }
+}
+
+/// Records the order of speech stops and lease calls.
+final class LeaseRecorder: SpeechStopping, Sendable {
+    private let log = Mutex<[String]>([])
+    let talkWasListening: Bool
+
+    init(talkWasListening: Bool = true) {
+        self.talkWasListening = talkWasListening
+    }
+
+    func stopSpeaking(recordInterruption: Bool) async -> Double? {
+        log.withLock { $0.append(recordInterruption ? "stopSpeech(interruption)" : "stopSpeech") }
+        return 1.5
+    }
+
+    var hooks: PTTLeaseHooks {
+        PTTLeaseHooks(
+            suspendWake: { self.log.withLock { $0.append("suspendWake") } },
+            resumeWake: { self.log.withLock { $0.append("resumeWake") } },
+            pauseTalk: {
+                self.log.withLock { $0.append("pauseTalk") }
+                return self.talkWasListening
+            },
+            resumeTalk: { self.log.withLock { $0.append("resumeTalk") } })
+    }
+
+    var calls: [String] { log.withLock { $0 } }
+}
