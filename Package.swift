@@ -117,7 +117,7 @@ let package = Package(
             name: "ClawTalkCLI",
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
-                "ClawTalkProtocol", "ClawTalkGateway",
+                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk",
             ],
             swiftSettings: strict
         ),
@@ -160,7 +160,7 @@ let package = Package(
             name: "ClawTalkCLITests",
             dependencies: [
                 "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
-                "ClawTalkTesting",
+                "ClawTalkTesting", "ClawTalkTalk",
             ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict

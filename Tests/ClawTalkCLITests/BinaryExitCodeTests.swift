@@ -77,9 +77,7 @@ struct BinaryExitCodeTests {
     }
 
     static let pending: [(arguments: [String], message: String)] = [
-        (["ptt", "start"], "'clawtalk ptt start' is not available yet (tracked in issue #6)."),
-        (["ptt", "once"], "'clawtalk ptt once' is not available yet (tracked in issue #6)."),
-        (["bench", "cpu"], "'clawtalk bench cpu' is not available yet (tracked in issue #7)."),
+        (["bench", "cpu"], "'clawtalk bench cpu' is not available yet (tracked in issue #7).")
     ]
 
     @Test(arguments: pending)

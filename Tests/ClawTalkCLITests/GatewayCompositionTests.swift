@@ -62,7 +62,7 @@ struct GatewayCompositionTests {
         #expect(throws: CLIError.self) { try GatewayTarget.resolve(settings: settings, store: try store(home)) }
     }
 
-    @Test func theSurfaceDeclaresTalkOnlyAndAnHonestMicrophone() {
+    @Test func theSurfaceDeclaresTalkPTTAndAnHonestMicrophone() {
         let source = AudioDevice(
             kind: .source, name: "alsa_input.usb", description: "USB Mic", isDefault: true, isMonitor: false,
             sampleRate: 48000, channels: 1)
@@ -72,7 +72,7 @@ struct GatewayCompositionTests {
         var mic = MicSettings()
         let surface = GatewayConnectionFactory.nodeSurface(mic: mic, devices: [source, monitor])
         #expect(surface.caps == [.talk])
-        #expect(surface.commands.isEmpty)
+        #expect(surface.commands == ["talk.ptt.start", "talk.ptt.stop", "talk.ptt.cancel", "talk.ptt.once"])
         #expect(surface.permissions == [.microphone: true, .speechRecognition: false])
         #expect(GatewayConnectionFactory.nodeSurface(mic: mic, devices: nil).permissions[.microphone] == false)
         #expect(GatewayConnectionFactory.microphoneAvailable(device: nil, devices: [monitor]) == false)

@@ -71,10 +71,19 @@ public struct RunCommand: Command {
         let factory = GatewayConnectionFactory(
             settings: service.effective.settings, identity: service.identity, store: store,
             logger: service.logger, environment: context.environment)
+        let ptt = PushToTalkService(
+            settings: service.effective.settings, environment: context.environment, logger: service.logger)
         let gateway = GatewayService(
-            factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger)
+            factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
+            configureNode: { session in await ptt.attach(session) })
         let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
-        let runner = ServiceRunner(work: { await gateway.run() }) { event in
+        let work: ServiceRunner.Work = {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await gateway.run() }
+                group.addTask { await ptt.run() }
+            }
+        }
+        let runner = ServiceRunner(work: work) { event in
             switch event {
             case .started:
                 logger.info(

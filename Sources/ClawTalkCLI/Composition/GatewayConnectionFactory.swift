@@ -2,6 +2,7 @@ import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTalk
 import Foundation
 
 /// Builds the node and operator ``GatewayConnection``s for a ``GatewayTarget``: the one place
@@ -68,13 +69,13 @@ struct GatewayConnectionFactory: Sendable {
 
     // MARK: - Surface
 
-    /// What the node declares today: cap `talk`, no commands (the `talk.ptt.*` handlers come
-    /// with push-to-talk; undeclared until then, gateway-protocol §7.2), and honest permissions:
-    /// `microphone` when the configured source (or a default source) exists on the sound server,
+    /// What the node declares: cap `talk`, the four `talk.ptt.*` commands (`clawtalk run`
+    /// registers their handlers on every node session), and honest permissions: `microphone`
+    /// when the configured source (or a default source) exists on the sound server,
     /// `speechRecognition` false until a local STT engine is loaded.
     static func nodeSurface(mic: MicSettings, devices: [AudioDevice]?) -> NodeSurface {
         NodeSurface(
-            caps: [.talk], commands: [],
+            caps: [.talk], commands: PTTCommandHandlers.commands,
             permissions: [
                 .microphone: microphoneAvailable(device: mic.device, devices: devices), .speechRecognition: false,
             ])

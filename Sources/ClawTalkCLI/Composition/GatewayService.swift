@@ -21,6 +21,8 @@ actor GatewayService {
     let logger: Logger
     let reloadSignals: [Int32]
     let resolveTarget: @Sendable () throws -> GatewayTarget?
+    /// Called with each new ``NodeSession`` before it runs (registers command handlers).
+    let configureNode: @Sendable (NodeSession) async -> Void
 
     private(set) var status: ServiceStatus
     private var session: Session?
@@ -39,15 +41,18 @@ actor GatewayService {
         var task: Task<Void, Never>?
     }
 
-    /// A service; `resolveTarget` defaults to ``GatewayTarget/resolve(settings:store:)``.
+    /// A service; `resolveTarget` defaults to ``GatewayTarget/resolve(settings:store:)``;
+    /// `configureNode` sets up each node session (e.g. the `talk.ptt.*` handlers).
     init(
         factory: GatewayConnectionFactory, statusFile: StatusFile?, logger: Logger,
-        reloadSignals: [Int32] = [SIGHUP], resolveTarget: (@Sendable () throws -> GatewayTarget?)? = nil
+        reloadSignals: [Int32] = [SIGHUP], resolveTarget: (@Sendable () throws -> GatewayTarget?)? = nil,
+        configureNode: @escaping @Sendable (NodeSession) async -> Void = { _ in }
     ) {
         self.factory = factory
         self.statusFile = statusFile
         self.logger = logger.child(category: "service.gateway")
         self.reloadSignals = reloadSignals
+        self.configureNode = configureNode
         self.resolveTarget =
             resolveTarget ?? { [factory] in
                 try GatewayTarget.resolve(settings: factory.settings.gateway, store: factory.store)
@@ -175,6 +180,7 @@ actor GatewayService {
 
     private nonisolated func runSession(_ generation: Int, target: GatewayTarget, node: GatewayConnection) async {
         let nodeSession = NodeSession(connection: node, logger: logger)
+        await configureNode(nodeSession)
         let operatorEnabled = factory.settings.gateway.operator.enabled
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await node.run() }

@@ -30,7 +30,9 @@ struct ServiceEndToEndTests {
         let first = try await EndToEnd.connected(gateway)
         let session = try #require(await gateway.session(connection: first))
         #expect(session.caps == ["talk"])
-        #expect(session.declaredCommands.isEmpty, "no talk.ptt.* before their handlers exist")
+        #expect(
+            session.declaredCommands == ["talk.ptt.start", "talk.ptt.stop", "talk.ptt.cancel", "talk.ptt.once"],
+            "run registers the talk.ptt.* handlers")
         #expect(await run.waitUntil { EndToEnd.roleField(EndToEnd.status(home), "node", "state") == "connected" })
         #expect(await run.waitUntil { EndToEnd.roleField(EndToEnd.status(home), "operator", "state") == "connected" })
         let firstConnId = EndToEnd.roleField(EndToEnd.status(home), "node", "connId")

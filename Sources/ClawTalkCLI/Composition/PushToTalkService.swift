@@ -1,0 +1,132 @@
+import ClawTalkGateway
+import ClawTalkSpeech
+import ClawTalkSupport
+import ClawTalkTalk
+
+/// Push-to-talk inside `clawtalk run`: one ``PTTController`` for the service's lifetime, its
+/// `talk.ptt.*` handlers on every node session (``attach(_:)``), the local control socket for
+/// `clawtalk ptt …` and keybindings, and optional evdev hold-to-talk (`ptt.evdevKey`).
+///
+/// Wired today: capture from the sound server (``LiveUtteranceCapturing``), the configured STT
+/// chain (`stt.*`), delivery as `voice.transcript` on the node connection
+/// (``NodeTranscriptDelivery``). Not yet: TTS to stop (nothing is spoken by `run` yet) and the
+/// wake/Talk leases (neither runs yet), so those seams are no-ops.
+final class PushToTalkService: Sendable {
+    /// The state machine's owner.
+    let controller: PTTController
+    /// The node command handlers.
+    let handlers: PTTCommandHandlers
+    /// The control socket path.
+    let socketPath: String
+    /// The hold-to-talk key, if configured and known.
+    let evdevKey: EvdevKey?
+    private let delivery: NodeTranscriptDelivery
+    private let capturing: LiveUtteranceCapturing?
+    private let logger: Logger
+    private let configuredKey: String?
+
+    /// The service for `settings`; `controller` replaces the live one (tests).
+    init(
+        settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
+        delivery: NodeTranscriptDelivery? = nil
+    ) {
+        let root = logger
+        self.logger = logger.child(category: "ptt")
+        let paths = XDGPaths(environment: environment)
+        socketPath = settings.ptt.resolvedControlSocket(paths: paths)
+        configuredKey = settings.ptt.evdevKey
+        evdevKey = settings.ptt.evdevKey.flatMap(EvdevKey.init)
+        let delivery = delivery ?? NodeTranscriptDelivery(sessionKey: settings.talk.sessionKey ?? "main", logger: root)
+        self.delivery = delivery
+        if let controller {
+            self.controller = controller
+            capturing = nil
+        } else {
+            let capturing = LiveUtteranceCapturing(mic: settings.mic, logger: root)
+            self.capturing = capturing
+            let locale = GatewayConnectionFactory.locale(environment: environment)
+            self.controller = PTTController(
+                capturing: capturing, transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: root),
+                delivery: delivery, speech: NoSpeechOutput(),
+                configuration: PTTConfiguration(settings: settings, locale: locale), logger: root)
+        }
+        handlers = PTTCommandHandlers(controller: self.controller, logger: root)
+    }
+
+    /// Registers the `talk.ptt.*` handlers on a new node session and delivers through it.
+    func attach(_ session: NodeSession) async {
+        await handlers.register(on: session)
+        await delivery.attach(session)
+    }
+
+    /// Answers one control-socket request.
+    func handle(_ request: ControlRequest) async -> ControlResponse {
+        let response: PTTResponse
+        switch request.command {
+        case .start: response = await controller.perform(.start)
+        case .stop: response = await controller.perform(.stop)
+        case .cancel: response = await controller.perform(.cancel)
+        case .once: response = await controller.perform(.once)
+        case .toggle: response = await controller.toggle()
+        }
+        return ControlResponse(response)
+    }
+
+    /// Serves the control socket and hold-to-talk until cancelled, then ends an active capture
+    /// `cancelled` and releases the microphone.
+    func run() async {
+        let server = startServer()
+        let (edges, edgeSink) = AsyncStream.makeStream(of: HoldToTalkKeyState.Edge.self)
+        let evdev = startEvdev { edgeSink.yield($0) }
+        let controller = controller
+        let presses = Task {
+            for await edge in edges {
+                _ = await controller.perform(edge == .pressed ? .start : .stop)
+            }
+        }
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        evdev?.stop()
+        edgeSink.finish()
+        presses.cancel()
+        server?.stop()
+        await controller.shutdown()
+        capturing?.stop()
+    }
+
+    private func startServer() -> ControlSocketServer? {
+        do {
+            let server = try ControlSocketServer(path: socketPath, logger: logger) { [self] request in
+                await handle(request)
+            }
+            server.start()
+            return server
+        } catch {
+            logger.error("ptt.control.unavailable", ["path": .string(socketPath), "error": .string("\(error)")])
+            return nil
+        }
+    }
+
+    private func startEvdev(_ onEdge: @escaping @Sendable (HoldToTalkKeyState.Edge) -> Void) -> EvdevHoldToTalk? {
+        guard let configuredKey else { return nil }
+        guard let evdevKey else {
+            logger.error("ptt.evdev.unknown_key", ["key": .string(configuredKey)])
+            return nil
+        }
+        do {
+            let reader = try EvdevHoldToTalk(key: evdevKey, logger: logger, onEdge: onEdge)
+            reader.start()
+            return reader
+        } catch {
+            logger.error("ptt.evdev.failed", ["error": .string("\(error)")])
+            return nil
+        }
+    }
+}
+
+/// `run` speaks nothing yet, so there is no playback for push-to-talk to stop.
+struct NoSpeechOutput: SpeechStopping {
+    /// Nothing was playing.
+    func stopSpeaking(recordInterruption: Bool) async -> Double? { nil }
+}

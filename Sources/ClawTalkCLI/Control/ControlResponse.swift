@@ -1,0 +1,96 @@
+import ClawTalkProtocol
+import ClawTalkTalk
+import Foundation
+
+/// The answer on the control socket, one JSON line: `{"ok":true,"captureId":…,"status":…}`
+/// (`status` `started` for a start, else a `talk.ptt.*` status with `transcript`, `null` when
+/// none), or `{"ok":false,"error":"<CODE>: <hint>"}`.
+struct ControlResponse: Sendable, Hashable, Codable {
+    /// Whether the command succeeded.
+    var ok: Bool
+    /// The capture's id.
+    var captureId: String?
+    /// `started`, or `queued`, `empty`, `offline`, `idle`, `cancelled`, `busy`.
+    var status: String?
+    /// The trimmed transcript (stop, cancel, once).
+    var transcript: String?
+    /// Whether ``transcript`` is part of the answer (then it is written, as `null` when nil).
+    var hasTranscript: Bool
+    /// `<CODE>: <hint>` when not ok.
+    var error: String?
+
+    /// A successful start.
+    static func started(_ captureId: String) -> ControlResponse {
+        ControlResponse(ok: true, captureId: captureId, status: "started", transcript: nil, hasTranscript: false)
+    }
+
+    /// A failure with `message`.
+    static func failure(_ message: String) -> ControlResponse {
+        ControlResponse(ok: false, captureId: nil, status: nil, transcript: nil, hasTranscript: false, error: message)
+    }
+
+    /// The answer for a controller response.
+    init(_ response: PTTResponse) {
+        switch response {
+        case .started(let captureId):
+            self = .started(captureId)
+        case .finished(let result):
+            self.init(
+                ok: true, captureId: result.captureId, status: result.status.rawValue, transcript: result.transcript,
+                hasTranscript: true)
+        case .failed(let failure):
+            self = .failure(failure.description)
+        }
+    }
+
+    /// A response with the given fields.
+    init(
+        ok: Bool, captureId: String?, status: String?, transcript: String?, hasTranscript: Bool, error: String? = nil
+    ) {
+        self.ok = ok
+        self.captureId = captureId
+        self.status = status
+        self.transcript = transcript
+        self.hasTranscript = hasTranscript
+        self.error = error
+    }
+
+    /// Reads the fields (a present `transcript` key, even `null`, sets ``hasTranscript``).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ok = try container.decode(Bool.self, forKey: .ok)
+        captureId = try container.decodeIfPresent(String.self, forKey: .captureId)
+        status = try container.decodeIfPresent(String.self, forKey: .status)
+        hasTranscript = container.contains(.transcript)
+        transcript = try container.decodeIfPresent(String.self, forKey: .transcript)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+    }
+
+    /// Writes the present fields; `transcript` as `null` when it belongs to the answer but is nil.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ok, forKey: .ok)
+        try container.encodeIfPresent(captureId, forKey: .captureId)
+        try container.encodeIfPresent(status, forKey: .status)
+        if hasTranscript { try container.encode(transcript, forKey: .transcript) }
+        try container.encodeIfPresent(error, forKey: .error)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case ok, captureId, status, transcript, error
+    }
+
+    /// The response line (JSON with sorted keys and a newline).
+    func line() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(self)) ?? Data(#"{"error":"cannot encode the answer","ok":false}"#.utf8)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Reads a response line; nil for anything else.
+    static func parse(_ line: Data) -> ControlResponse? {
+        try? JSONDecoder().decode(ControlResponse.self, from: line)
+    }
+}

@@ -1,0 +1,71 @@
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkTalk
+import ClawTalkTesting
+import Foundation
+import Testing
+
+/// `clawtalk run` (the built binary) serves `talk.ptt.*` to the gateway and `clawtalk ptt …` on
+/// its control socket. Only idle commands are used, so no sound server is needed.
+@Suite("Push-to-talk end to end", .serialized, .timeLimit(.minutes(1)))
+struct PTTEndToEndTests {
+    @Test func pttWithoutARunningServiceExits69() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        for action in ["start", "stop", "toggle", "cancel", "once"] {
+            let result = try ClawTalkBinary.run(["ptt", action], environment: home.environment)
+            #expect(result.status == 69)
+            #expect(result.output.isEmpty)
+            #expect(
+                result.error
+                    == "Error: no clawtalk service is listening on \(home.runtime)/clawtalk/control.sock: "
+                    + "is 'clawtalk run' running?\n")
+        }
+    }
+
+    @Test func runDeclaresAndAnswersTalkPTTAndServesTheControlSocket() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let (gateway, url) = try await EndToEnd.gateway { configuration in
+            configuration.auth = .token("s3cret")
+            configuration.autoApproveLoopback = true
+        }
+        defer { Task { await gateway.stopListening() } }
+        var environment = home.environment
+        environment["CLAWTALK_GATEWAY_URL"] = url
+        environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+        environment["CLAWTALK_GATEWAY_OPERATOR_ENABLED"] = "false"
+        let run = try RunningBinary(["run"], environment: environment)
+        defer { run.kill() }
+
+        let connection = try await EndToEnd.connected(gateway)
+        let session = try #require(await gateway.session(connection: connection))
+        #expect(session.caps == ["talk"])
+        #expect(session.declaredCommands == PTTCommandHandlers.commands)
+        let outcome = await gateway.invoke(
+            nodeId: session.deviceId, command: "talk.ptt.stop", params: .json("{}"), timeoutMs: 15_000,
+            bypassPolicy: true)
+        guard case .ok(let payloadJSON?, _) = outcome else {
+            Issue.record("talk.ptt.stop: \(outcome)\n\(run.stderr)")
+            return
+        }
+        let payload = try #require(try WireJSON(parsing: payloadJSON).objectValue)
+        #expect(payload["status"] == "idle")
+        #expect(payload["transcript"] == .null)
+        #expect(payload["captureId"]?.stringValue?.count == 36)
+
+        let local = try await ClawTalkBinary.runInBackground(["ptt", "cancel"], environment: environment)
+        #expect(local.status == 0, "\(local.error)")
+        #expect(local.output.hasPrefix("idle "))
+        let json = try await ClawTalkBinary.runInBackground(["ptt", "stop", "--json"], environment: environment)
+        #expect(json.status == 0)
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(answer["ok"] as? Bool == true)
+        #expect(answer["status"] as? String == "idle")
+        #expect(answer.keys.contains("transcript"))
+
+        run.send(SIGTERM)
+        #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(!FileManager.default.fileExists(atPath: home.runtime + "/clawtalk/control.sock"))
+    }
+}
