@@ -117,7 +117,7 @@ let package = Package(
             name: "ClawTalkCLI",
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
-                "ClawTalkProtocol", "ClawTalkGateway",
+                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk",
             ],
             swiftSettings: strict
         ),
@@ -148,7 +148,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ClawTalkTalkTests",
-            dependencies: ["ClawTalkTalk", "ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkAudio"],
+            dependencies: [
+                "ClawTalkTalk", "ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkAudio",
+                "ClawTalkSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -160,7 +163,7 @@ let package = Package(
             name: "ClawTalkCLITests",
             dependencies: [
                 "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
-                "ClawTalkTesting",
+                "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio",
             ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict

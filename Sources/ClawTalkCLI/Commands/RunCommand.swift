@@ -1,6 +1,8 @@
+import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTalk
 import Foundation
 
 /// `clawtalk run`: the voice node service in the foreground (the default subcommand).
@@ -71,10 +73,26 @@ public struct RunCommand: Command {
         let factory = GatewayConnectionFactory(
             settings: service.effective.settings, identity: service.identity, store: store,
             logger: service.logger, environment: context.environment)
+        let settings = service.effective.settings
+        let playback = PlaybackController(sink: settings.speaker.device)
+        defer { playback.close() }
+        let audio = PlaybackAudioOutput(controller: playback)
+        let replies = ReplyServices(
+            settings: settings, store: store, state: service.state, audio: audio,
+            local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
+            hostName: GatewayConnectionFactory.hostName(), logger: service.logger,
+            errorEarcon: { await audio.playErrorEarcon() })
         let gateway = GatewayService(
-            factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger)
+            factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
+            observer: replies)
         let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
-        let runner = ServiceRunner(work: { await gateway.run() }) { event in
+        let work: ServiceRunner.Work = {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await gateway.run() }
+                group.addTask { await replies.run() }
+            }
+        }
+        let runner = ServiceRunner(work: work) { event in
             switch event {
             case .started:
                 logger.info(

@@ -12,7 +12,8 @@ import Foundation
 /// unpaired device does not raise two competing pairing requests. `SIGHUP` (``reload()``)
 /// re-reads the registry's current gateway: a different gateway ends the session and starts
 /// one for the new gateway; the same gateway resumes paused or waiting connections at once.
-/// Cancellation stops both connections (close 1000) and removes the status file.
+/// Cancellation stops both connections (close 1000) and removes the status file. An
+/// ``GatewaySessionObserver`` (the talk features) is told as sessions start and end.
 actor GatewayService {
     /// Builds the connections.
     nonisolated let factory: GatewayConnectionFactory
@@ -21,6 +22,8 @@ actor GatewayService {
     let logger: Logger
     let reloadSignals: [Int32]
     let resolveTarget: @Sendable () throws -> GatewayTarget?
+    /// Follows the sessions (nil: nobody).
+    nonisolated let observer: (any GatewaySessionObserver)?
 
     private(set) var status: ServiceStatus
     private var session: Session?
@@ -42,9 +45,11 @@ actor GatewayService {
     /// A service; `resolveTarget` defaults to ``GatewayTarget/resolve(settings:store:)``.
     init(
         factory: GatewayConnectionFactory, statusFile: StatusFile?, logger: Logger,
-        reloadSignals: [Int32] = [SIGHUP], resolveTarget: (@Sendable () throws -> GatewayTarget?)? = nil
+        reloadSignals: [Int32] = [SIGHUP], resolveTarget: (@Sendable () throws -> GatewayTarget?)? = nil,
+        observer: (any GatewaySessionObserver)? = nil
     ) {
         self.factory = factory
+        self.observer = observer
         self.statusFile = statusFile
         self.logger = logger.child(category: "service.gateway")
         self.reloadSignals = reloadSignals
@@ -176,6 +181,7 @@ actor GatewayService {
     private nonisolated func runSession(_ generation: Int, target: GatewayTarget, node: GatewayConnection) async {
         let nodeSession = NodeSession(connection: node, logger: logger)
         let operatorEnabled = factory.settings.gateway.operator.enabled
+        await observer?.nodeSessionStarted(nodeSession, gatewayKey: target.key)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await node.run() }
             group.addTask { await nodeSession.run() }
@@ -184,6 +190,7 @@ actor GatewayService {
                 group.addTask { await self.runOperator(generation, target: target, node: node) }
             }
         }
+        await observer?.sessionEnded()
     }
 
     private nonisolated func runOperator(_ generation: Int, target: GatewayTarget, node: GatewayConnection) async {
@@ -192,6 +199,7 @@ actor GatewayService {
         let connection = factory.operatorConnection(for: target)
         guard await attachOperator(connection, generation: generation) else { return }
         let operatorSession = OperatorSession(connection: connection, logger: logger)
+        await observer?.operatorSessionStarted(operatorSession)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await connection.run() }
             group.addTask { await operatorSession.run() }
