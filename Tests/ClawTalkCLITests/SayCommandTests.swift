@@ -35,6 +35,16 @@ struct SayCommandTests {
         }
     }
 
+    @Test func aConfiguredGatewayWithoutADeviceIdentityIsNotContacted() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["CLAWTALK_GATEWAY_URL"] = "ws://127.0.0.1:9"
+        let result = try ClawTalkBinary.run(["say", "hello"], environment: environment)
+        #expect(result.error.hasPrefix("Note: this device has no identity yet"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: home.state + "/clawtalk/identity.json"))
+    }
+
     @Test func sayLastNeedsASavedReply() throws {
         let home = try TemporaryHome()
         defer { home.remove() }

@@ -111,31 +111,47 @@ public struct SayCommand: Command {
         logSettings.level = max(logSettings.level, .warning)
         let logger = Logger(
             settings: logSettings, category: "clawtalk", output: LogOutput { context.io.writeError($0) })
-        let access = Self.gatewayAccess(settings: settings, paths: paths, logger: logger)
+        let (access, reason) = Self.gatewayAccess(settings: settings, paths: paths, logger: logger)
         let playback = PlaybackController(sink: sink)
         defer { playback.close() }
         let audio = PlaybackAudioOutput(controller: playback)
         let result = await SayFlow.speak(
             text, directive: voice.map { TalkDirective(voice: $0, language: nil, once: true) }, settings: settings,
-            gateway: access, audio: audio, local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
+            gateway: access, withoutGateway: reason, audio: audio,
+            local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
             logger: logger, errorEarcon: { await audio.playErrorEarcon() },
             notice: { context.io.writeError($0 + "\n") })
         return try Self.exitCode(for: result)
     }
 
-    /// The current gateway and a connection factory, or nil when none is paired or configured
-    /// (or the state cannot be read; the flow then speaks locally).
-    static func gatewayAccess(settings: Settings, paths: XDGPaths, logger: Logger) -> SayFlow.GatewayAccess? {
-        guard let state = try? StateDirectory.standard(paths: paths) else { return nil }
+    /// The current gateway and a connection factory, or nil and why (none paired or
+    /// configured, no device identity yet, unreadable state): the flow then speaks locally.
+    static func gatewayAccess(settings: Settings, paths: XDGPaths, logger: Logger) -> (
+        access: SayFlow.GatewayAccess?, reason: String
+    ) {
+        let state: StateDirectory
+        do {
+            state = try StateDirectory.standard(paths: paths)
+        } catch {
+            return (nil, "the state directory cannot be used (\(error))")
+        }
         let store = GatewayStore(directory: state)
-        guard let target = try? GatewayTarget.resolve(settings: settings.gateway, store: store) else { return nil }
+        let target: GatewayTarget?
+        do {
+            target = try GatewayTarget.resolve(settings: settings.gateway, store: store)
+        } catch {
+            return (nil, "the gateway setting cannot be used (\(error))")
+        }
+        guard let target else { return (nil, "no gateway is configured") }
         let identityFile = URL(fileURLWithPath: state.filePath("identity.json"))
-        guard let identity = try? IdentityStore(fileURL: identityFile).load() else { return nil }
+        guard let identity = try? IdentityStore(fileURL: identityFile).load() else {
+            return (nil, "this device has no identity yet (pair it with 'clawtalk pair')")
+        }
         // Only the operator role connects: no device probing for the node surface.
         let factory = GatewayConnectionFactory(
             settings: settings, identity: identity, store: store, logger: logger,
             surface: NodeSurface(caps: [.talk], commands: [], permissions: [:]))
-        return SayFlow.GatewayAccess(factory: factory, target: target)
+        return (SayFlow.GatewayAccess(factory: factory, target: target), "")
     }
 
     /// 0 when something was spoken (or there was nothing to say); 69 without a sound server;

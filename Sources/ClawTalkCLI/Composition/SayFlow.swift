@@ -16,9 +16,10 @@ enum SayFlow {
     }
 
     /// Speaks `text` and returns how it went. `notice` receives one line when the gateway is
-    /// not used.
+    /// not used (`withoutGateway` says why when `gateway` is nil).
     static func speak(
         _ text: String, directive: TalkDirective?, settings: Settings, gateway: GatewayAccess?,
+        withoutGateway: String = "no gateway is configured",
         audio: any AudioOutput, local: (any LocalSynthesizer)?, connectTimeout: Duration = .seconds(5),
         logger: Logger, errorEarcon: @escaping @Sendable () async -> Void = {}, notice: (String) -> Void
     ) async -> SpeechResult {
@@ -36,7 +37,7 @@ enum SayFlow {
                 notice("Note: \(problem.reason); speaking with espeak-ng on this machine.")
             }
         } else {
-            notice("Note: no gateway is configured; speaking with espeak-ng on this machine.")
+            notice("Note: \(withoutGateway); speaking with espeak-ng on this machine.")
         }
         let result = await speech.speak(text, directive: directive, purpose: .reply)
         await opened?.close()

@@ -74,6 +74,38 @@ struct OutboxTests {
         await harness.stop()
     }
 
+    @Test func aTranscriptCutOffByADroppedConnectionIsRetriedWithTheSameEventId() async throws {
+        let harness = try GatewayHarness()
+        try await harness.startNode()
+        let delivery = await Self.delivery(harness)
+        let node = try #require(await harness.gateway.sessions.first { $0.isNode }?.connection)
+        await harness.gateway.stall(connection: node)
+        let sending = Task { await delivery.deliver("did you get this", source: .pushToTalk) }
+        try await GatewayHarness.wait("transcript handled") { await harness.nodeEvents("voice.transcript").count == 1 }
+        // The gateway handled it but the answer never came back: the socket drops.
+        await harness.gateway.close(connection: node, code: 1006, reason: "network")
+        let receipt = await sending.value
+        #expect(receipt.outcome == .queuedOffline)
+        #expect(await delivery.queued.map(\.id) == [receipt.id])
+        try await GatewayHarness.wait("retried after reconnecting", timeout: .seconds(10)) {
+            await delivery.queued.isEmpty
+        }
+        let attempts = await harness.gateway.recordedFrames().filter { frame in
+            frame.direction == .received && frame.method == "node.event"
+                && frame.json?["params"]?["event"] == "voice.transcript"
+        }
+        #expect(attempts.count == 2)
+        let eventIds = attempts.compactMap { frame -> String? in
+            guard let text = frame.json?["params"]?["payloadJSON"]?.stringValue else { return nil }
+            return (try? WireJSON(parsing: text))?["eventId"]?.stringValue
+        }
+        #expect(eventIds == [receipt.id, receipt.id])
+        // The gateway deduped the retry: one turn.
+        #expect(await harness.nodeEvents("voice.transcript").count == 1)
+        await delivery.detach()
+        await harness.stop()
+    }
+
     @Test func atMostFiftyAreKeptAndTheOldestAreDroppedFirst() async throws {
         let harness = try GatewayHarness()
         let delivery = await Self.delivery(harness)

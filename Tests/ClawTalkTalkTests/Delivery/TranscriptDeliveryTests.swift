@@ -43,6 +43,8 @@ struct TranscriptDeliveryTests {
         #expect(speaks.allSatisfy { $0["voiceId"] == "voice-nova-2" && $0["outputFormat"] == "pcm_24000" })
         #expect(stack.audio.formats == [AudioFormatFixture.pcm24000])
         #expect(try stack.lastReply.load()?.text == "Hello there. How are you?")
+        let saved = harness.state.filePath(LastReplyStore.fileName)
+        #expect(try FileManager.default.attributesOfItem(atPath: saved)[.posixPermissions] as? Int == 0o600)
         #expect(await harness.nodeEvents("voice.transcript").isEmpty)
         await stack.stop()
     }
