@@ -148,7 +148,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ClawTalkTalkTests",
-            dependencies: ["ClawTalkTalk", "ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkAudio"],
+            dependencies: [
+                "ClawTalkTalk", "ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkAudio",
+                "ClawTalkSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -160,7 +163,7 @@ let package = Package(
             name: "ClawTalkCLITests",
             dependencies: [
                 "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
-                "ClawTalkTesting", "ClawTalkTalk",
+                "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio",
             ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict

@@ -1,3 +1,5 @@
+import ClawTalkSupport
+import ClawTalkTalk
 import Foundation
 import Testing
 
@@ -19,10 +21,41 @@ struct SayCommandTests {
         #expect(missing.error.contains("no such file"))
     }
 
-    @Test func theGatewayPathIsNotAvailableYet() throws {
-        let result = try ClawTalkBinary.run(["say", "hello"])
-        #expect(result.status == 1)
-        #expect(result.error == "Error: 'clawtalk say' is not available yet (tracked in issue #6).\n")
+    @Test func withoutAGatewaySayNotesTheLocalFallback() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let result = try ClawTalkBinary.run(["say", "hello"], environment: home.environment)
+        #expect(
+            result.error.hasPrefix("Note: no gateway is configured; speaking with espeak-ng on this machine.\n"),
+            "\(result.error)")
+        // Spoken (exit 0) with a sound server, else the missing server is reported (exit 69).
+        if result.status != 0 {
+            #expect(result.status == 69)
+            #expect(result.error.contains("no sound server"))
+        }
+    }
+
+    @Test func aConfiguredGatewayWithoutADeviceIdentityIsNotContacted() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["CLAWTALK_GATEWAY_URL"] = "ws://127.0.0.1:9"
+        let result = try ClawTalkBinary.run(["say", "hello"], environment: environment)
+        #expect(result.error.hasPrefix("Note: this device has no identity yet"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: home.state + "/clawtalk/identity.json"))
+    }
+
+    @Test func sayLastNeedsASavedReply() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let missing = try ClawTalkBinary.run(["say", "--last"], environment: home.environment)
+        #expect(missing.status == 1)
+        #expect(missing.error.hasPrefix("Error: no reply has been spoken yet"))
+        let state = try StateDirectory(path: home.state + "/clawtalk")
+        try LastReplyStore(directory: state).save(.init(text: "The saved reply.", savedAtMs: 1))
+        let again = try ClawTalkBinary.run(["say", "--last"], environment: home.environment)
+        #expect(again.error.hasPrefix("Note: no gateway is configured"), "\(again.error)")
+        #expect(again.status == 0 || again.error.contains("no sound server"))
     }
 
     @Test(.enabled(if: deviceTests))

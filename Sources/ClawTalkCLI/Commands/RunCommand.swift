@@ -1,6 +1,8 @@
+import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTalk
 import Foundation
 
 /// `clawtalk run`: the voice node service in the foreground (the default subcommand).
@@ -71,16 +73,27 @@ public struct RunCommand: Command {
         let factory = GatewayConnectionFactory(
             settings: service.effective.settings, identity: service.identity, store: store,
             logger: service.logger, environment: context.environment)
+        let settings = service.effective.settings
+        let playback = PlaybackController(sink: settings.speaker.device)
+        defer { playback.close() }
+        let audio = PlaybackAudioOutput(controller: playback)
+        let replies = ReplyServices(
+            settings: settings, store: store, state: service.state, audio: audio,
+            local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
+            hostName: GatewayConnectionFactory.hostName(), logger: service.logger,
+            errorEarcon: { await audio.playErrorEarcon() })
         let ptt = PushToTalkService(
-            settings: service.effective.settings, environment: context.environment, logger: service.logger)
+            settings: settings, environment: context.environment, logger: service.logger,
+            delivery: replies.delivery, speech: replies.speech)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
-            configureNode: { session in await ptt.attach(session) })
+            configureNode: { session in await ptt.attach(session) }, observer: replies)
         let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
+                group.addTask { await replies.run() }
             }
         }
         let runner = ServiceRunner(work: work) { event in

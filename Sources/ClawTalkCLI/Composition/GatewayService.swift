@@ -12,7 +12,8 @@ import Foundation
 /// unpaired device does not raise two competing pairing requests. `SIGHUP` (``reload()``)
 /// re-reads the registry's current gateway: a different gateway ends the session and starts
 /// one for the new gateway; the same gateway resumes paused or waiting connections at once.
-/// Cancellation stops both connections (close 1000) and removes the status file.
+/// Cancellation stops both connections (close 1000) and removes the status file. An
+/// ``GatewaySessionObserver`` (the talk features) is told as sessions start and end.
 actor GatewayService {
     /// Builds the connections.
     nonisolated let factory: GatewayConnectionFactory
@@ -23,6 +24,8 @@ actor GatewayService {
     let resolveTarget: @Sendable () throws -> GatewayTarget?
     /// Called with each new ``NodeSession`` before it runs (registers command handlers).
     let configureNode: @Sendable (NodeSession) async -> Void
+    /// Follows the sessions (nil: nobody).
+    nonisolated let observer: (any GatewaySessionObserver)?
 
     private(set) var status: ServiceStatus
     private var session: Session?
@@ -46,9 +49,11 @@ actor GatewayService {
     init(
         factory: GatewayConnectionFactory, statusFile: StatusFile?, logger: Logger,
         reloadSignals: [Int32] = [SIGHUP], resolveTarget: (@Sendable () throws -> GatewayTarget?)? = nil,
-        configureNode: @escaping @Sendable (NodeSession) async -> Void = { _ in }
+        configureNode: @escaping @Sendable (NodeSession) async -> Void = { _ in },
+        observer: (any GatewaySessionObserver)? = nil
     ) {
         self.factory = factory
+        self.observer = observer
         self.statusFile = statusFile
         self.logger = logger.child(category: "service.gateway")
         self.reloadSignals = reloadSignals
@@ -182,6 +187,7 @@ actor GatewayService {
         let nodeSession = NodeSession(connection: node, logger: logger)
         await configureNode(nodeSession)
         let operatorEnabled = factory.settings.gateway.operator.enabled
+        await observer?.nodeSessionStarted(nodeSession, gatewayKey: target.key)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await node.run() }
             group.addTask { await nodeSession.run() }
@@ -190,6 +196,7 @@ actor GatewayService {
                 group.addTask { await self.runOperator(generation, target: target, node: node) }
             }
         }
+        await observer?.sessionEnded()
     }
 
     private nonisolated func runOperator(_ generation: Int, target: GatewayTarget, node: GatewayConnection) async {
@@ -198,6 +205,7 @@ actor GatewayService {
         let connection = factory.operatorConnection(for: target)
         guard await attachOperator(connection, generation: generation) else { return }
         let operatorSession = OperatorSession(connection: connection, logger: logger)
+        await observer?.operatorSessionStarted(operatorSession)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await connection.run() }
             group.addTask { await operatorSession.run() }

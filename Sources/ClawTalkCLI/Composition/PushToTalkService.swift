@@ -8,9 +8,10 @@ import ClawTalkTalk
 /// `clawtalk ptt …` and keybindings, and optional evdev hold-to-talk (`ptt.evdevKey`).
 ///
 /// Wired today: capture from the sound server (``LiveUtteranceCapturing``), the configured STT
-/// chain (`stt.*`), delivery as `voice.transcript` on the node connection
-/// (``NodeTranscriptDelivery``). Not yet: TTS to stop (nothing is spoken by `run` yet) and the
-/// wake/Talk leases (neither runs yet), so those seams are no-ops.
+/// chain (`stt.*`), delivery and speech from `run`'s ``ReplyServices`` (chat.send / voice.transcript
+/// with the outbox; starting PTT stops the reply being spoken). Without them (tests) delivery is
+/// `voice.transcript` on the node connection (``NodeTranscriptDelivery``) and nothing is spoken.
+/// Not yet: the wake/Talk leases (neither runs yet), so those hooks are no-ops.
 final class PushToTalkService: Sendable {
     /// The state machine's owner.
     let controller: PTTController
@@ -20,7 +21,7 @@ final class PushToTalkService: Sendable {
     let socketPath: String
     /// The hold-to-talk key, if configured and known.
     let evdevKey: EvdevKey?
-    private let delivery: NodeTranscriptDelivery
+    private let nodeDelivery: NodeTranscriptDelivery?
     private let capturing: LiveUtteranceCapturing?
     private let logger: Logger
     private let configuredKey: String?
@@ -28,7 +29,7 @@ final class PushToTalkService: Sendable {
     /// The service for `settings`; `controller` replaces the live one (tests).
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
-        delivery: NodeTranscriptDelivery? = nil
+        delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil
     ) {
         let root = logger
         self.logger = logger.child(category: "ptt")
@@ -36,8 +37,10 @@ final class PushToTalkService: Sendable {
         socketPath = settings.ptt.resolvedControlSocket(paths: paths)
         configuredKey = settings.ptt.evdevKey
         evdevKey = settings.ptt.evdevKey.flatMap(EvdevKey.init)
-        let delivery = delivery ?? NodeTranscriptDelivery(sessionKey: settings.talk.sessionKey ?? "main", logger: root)
-        self.delivery = delivery
+        let stopgap =
+            delivery == nil ? NodeTranscriptDelivery(sessionKey: settings.talk.sessionKey ?? "main", logger: root) : nil
+        nodeDelivery = stopgap
+        let delivery: any TranscriptDelivering = delivery ?? stopgap!
         if let controller {
             self.controller = controller
             capturing = nil
@@ -47,7 +50,7 @@ final class PushToTalkService: Sendable {
             let locale = GatewayConnectionFactory.locale(environment: environment)
             self.controller = PTTController(
                 capturing: capturing, transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: root),
-                delivery: delivery, speech: NoSpeechOutput(),
+                delivery: delivery, speech: speech ?? NoSpeechOutput(),
                 configuration: PTTConfiguration(settings: settings, locale: locale), logger: root)
         }
         handlers = PTTCommandHandlers(controller: self.controller, logger: root)
@@ -56,7 +59,7 @@ final class PushToTalkService: Sendable {
     /// Registers the `talk.ptt.*` handlers on a new node session and delivers through it.
     func attach(_ session: NodeSession) async {
         await handlers.register(on: session)
-        await delivery.attach(session)
+        await nodeDelivery?.attach(session)
     }
 
     /// Answers one control-socket request.

@@ -1,0 +1,110 @@
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSupport
+import ClawTalkTalk
+import Synchronization
+
+/// The transcript and reply pipeline of `clawtalk run` (talk-contract §3, §4, §7): one
+/// ``TranscriptDelivery`` (routes and the per-gateway outbox), one ``ReplyTracker``, one
+/// ``SpeechOutput`` and the ``ReplySpeaker`` between them, attached to the current gateway's
+/// sessions as ``GatewayService`` starts and ends them. `talk.config` is read after each
+/// operator `hello-ok` (session key, voice aliases). Push-to-talk, voice wake and Talk mode
+/// deliver through ``delivery`` and stop speech through ``speech``.
+final class ReplyServices: GatewaySessionObserver {
+    /// Where transcripts go.
+    let delivery: TranscriptDelivery
+    /// Follows replies.
+    let tracker: ReplyTracker
+    /// Speaks them.
+    let speech: SpeechOutput
+    /// Connects the two.
+    let speaker: ReplySpeaker
+    private let logger: Logger
+    private let configSync = Mutex<Task<Void, Never>?>(nil)
+
+    /// The pipeline for `settings`, playing through `audio`, with `local` espeak-ng.
+    init(
+        settings: Settings, store: GatewayStore, state: StateDirectory, audio: any AudioOutput,
+        local: (any LocalSynthesizer)?, hostName: String, logger: Logger,
+        errorEarcon: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.logger = logger.child(category: "talk")
+        tracker = ReplyTracker(logger: logger)
+        delivery = TranscriptDelivery(
+            configuration: TranscriptDelivery.Configuration(settings: settings, hostName: hostName), store: store,
+            tracker: tracker, logger: logger)
+        speech = SpeechOutput(
+            audio: audio, local: local, configuration: SpeechOutput.Configuration(settings: settings.tts),
+            logger: logger, errorEarcon: errorEarcon)
+        speaker = ReplySpeaker(
+            tracker: tracker, speech: speech, lastReply: LastReplyStore(directory: state),
+            now: DeviceIdentity.currentTimeMs, logger: logger)
+    }
+
+    /// Speaks replies until cancelled; a barge-in's interruption goes into the next prompt.
+    func run() async {
+        let delivery = delivery
+        await speech.setInterruptionHandler { seconds in await delivery.recordInterruption(afterSeconds: seconds) }
+        await speaker.run()
+    }
+
+    func nodeSessionStarted(_ session: NodeSession, gatewayKey: String) async {
+        await tracker.attach(node: session)
+        await delivery.attach(gatewayKey: gatewayKey, node: session)
+    }
+
+    func operatorSessionStarted(_ session: OperatorSession) async {
+        await tracker.attach(operator: session)
+        await delivery.attach(operator: session)
+        await speech.attach(operator: session)
+        let task = syncTalkConfig(session)
+        let previous = configSync.withLock { current in
+            defer { current = task }
+            return current
+        }
+        previous?.cancel()
+    }
+
+    func sessionEnded() async {
+        configSync.withLock { task in
+            defer { task = nil }
+            return task
+        }?.cancel()
+        await speech.attach(operator: nil)
+        await tracker.attach(operator: nil)
+        await tracker.attach(node: nil)
+        await tracker.cancel()
+        await delivery.detach()
+    }
+
+    /// Reads `talk.config` (8 s, without secrets) after every operator `hello-ok` (§5.7).
+    private func syncTalkConfig(_ session: OperatorSession) -> Task<Void, Never> {
+        let delivery = delivery
+        let speech = speech
+        let logger = logger
+        return Task {
+            for await event in await session.connection.subscribe(events: []) {
+                guard case .connected = event else { continue }
+                // The session sees the same hello-ok on its own subscription.
+                var waited = 0
+                while !(await session.isConnected), waited < 40 {
+                    try? await Task.sleep(for: .milliseconds(25))
+                    waited += 1
+                }
+                do {
+                    let config = try TalkConfig(json: try await session.call(OperatorMethod.talkConfig.rawValue))
+                    await delivery.updateTalkConfig(config)
+                    await speech.updateTalkConfig(config)
+                    logger.info(
+                        "talk.config",
+                        [
+                            "provider": .string(config.provider ?? "-"), "sessionKey": .string(config.sessionMainKey),
+                            "aliases": .int(config.voiceAliases.count),
+                        ])
+                } catch {
+                    logger.warning("talk.config.failed", ["error": .string("\(error)")])
+                }
+            }
+        }
+    }
+}

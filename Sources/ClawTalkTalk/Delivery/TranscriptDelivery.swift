@@ -1,0 +1,220 @@
+public import ClawTalkGateway
+public import ClawTalkProtocol
+public import ClawTalkSupport
+import Foundation
+
+/// Delivers transcripts to the gateway (talk-contract §3) and never loses one silently.
+///
+/// - **Routes (§3.1):** push-to-talk and Talk turns go by operator `chat.send` in full mode,
+///   wake commands by node event `voice.transcript` (or `chat.send`/`agent` per `wake.route`);
+///   without the operator connection everything goes by `voice.transcript`. An operator request
+///   that cannot be sent or is answered with an error falls back to `voice.transcript`; after a
+///   timeout nothing is resent (the turn may be running).
+/// - **Replies:** each delivered turn is handed to the ``ReplyTracker`` (by `runId` after
+///   `chat.send`, by adoption before `voice.transcript`).
+/// - **Outbox:** with no route connected a transcript is kept in the gateway's persistent outbox
+///   (``QueuedTranscript``; at most ``Configuration/outboxCapacity``, oldest dropped with a
+///   warning; expired after ``Configuration/outboxMaxAge``) and sent in order after reconnecting,
+///   retried with backoff under the same `idempotencyKey`/`eventId`. `gateways forget` deletes
+///   the file with the gateway's other data.
+/// - **Prompt:** after a barge-in (``recordInterruption(afterSeconds:)``) the next prompt starts
+///   with the interruption note (§3.5).
+///
+/// Sends are serialized so queued transcripts always go before newer ones.
+public actor TranscriptDelivery: TranscriptDelivering {
+    let configuration: Configuration
+    let store: GatewayStore
+    let tracker: ReplyTracker?
+    let clock: any Clock<Duration>
+    let now: @Sendable () -> Int64
+    let logger: Logger
+
+    var gatewayKey: String?
+    var node: NodeSession?
+    var operatorSession: OperatorSession?
+    var outbox: [QueuedTranscript] = []
+    var mainSessionKey = TalkConfig.defaultSessionKey
+    var pendingInterruption: Double?
+    var nodeWatcher: Task<Void, Never>?
+    var operatorWatcher: Task<Void, Never>?
+    var flushTask: Task<Void, Never>?
+    var flushAgain = false
+    var laneBusy = false
+    var laneWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// A delivery with no gateway attached yet.
+    /// - Parameters:
+    ///   - configuration: routes, session and outbox limits.
+    ///   - store: per-gateway state; the outbox file lives next to the gateway's record.
+    ///   - tracker: follows the replies of delivered turns (nil: replies are not tracked).
+    ///   - clock: drives the flush backoff.
+    ///   - now: wall-clock milliseconds (capture times, expiry, history matching).
+    ///   - logger: category `talk.delivery` is appended.
+    public init(
+        configuration: Configuration, store: GatewayStore, tracker: ReplyTracker?,
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Int64 = DeviceIdentity.currentTimeMs,
+        logger: Logger = .discarding
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.tracker = tracker
+        self.clock = clock
+        self.now = now
+        self.logger = logger.child(category: "talk.delivery")
+    }
+
+    // MARK: - Gateway
+
+    /// Delivers to the gateway `gatewayKey` over `node` from now on: loads its outbox,
+    /// subscribes the session's chat events and flushes whenever the node connects.
+    public func attach(gatewayKey: String, node session: NodeSession) async {
+        detach()
+        self.gatewayKey = gatewayKey
+        node = session
+        outbox = loadOutbox(gatewayKey)
+        do {
+            try await session.subscribeChat(sessionKey: sessionKey)
+        } catch {
+            logger.warning("delivery.subscribe.failed", ["error": .string("\(error)")])
+        }
+        nodeWatcher = await watch(session.connection)
+        kickFlush()
+    }
+
+    /// Uses `session` for `chat.send`/`agent` (nil: node-only); flushes when it connects.
+    public func attach(operator session: OperatorSession?) async {
+        operatorWatcher?.cancel()
+        operatorWatcher = nil
+        operatorSession = session
+        guard let session else { return }
+        operatorWatcher = await watch(session.connection)
+        kickFlush()
+    }
+
+    /// Forgets the gateway (its outbox stays on disk for the next attach).
+    public func detach() {
+        nodeWatcher?.cancel()
+        operatorWatcher?.cancel()
+        flushTask?.cancel()
+        nodeWatcher = nil
+        operatorWatcher = nil
+        flushTask = nil
+        node = nil
+        operatorSession = nil
+        gatewayKey = nil
+        outbox = []
+    }
+
+    /// `session.mainKey` from `talk.config` (§3.5); the new session is subscribed.
+    public func updateTalkConfig(_ config: TalkConfig) async {
+        guard config.sessionMainKey != mainSessionKey else { return }
+        mainSessionKey = config.sessionMainKey
+        guard configuration.sessionKey == nil, let node else { return }
+        do {
+            try await node.subscribeChat(sessionKey: mainSessionKey)
+        } catch {
+            logger.warning("delivery.subscribe.failed", ["error": .string("\(error)")])
+        }
+    }
+
+    /// The previous reply was barged in after `seconds`: the next prompt says so (§3.5).
+    public func recordInterruption(afterSeconds seconds: Double) {
+        pendingInterruption = seconds
+    }
+
+    /// The session transcripts go to: `talk.sessionKey`, else `session.mainKey`, else `main`.
+    public var sessionKey: String {
+        configuration.sessionKey ?? mainSessionKey
+    }
+
+    /// Transcripts waiting in the outbox, oldest first.
+    public var queued: [QueuedTranscript] { outbox }
+
+    /// True when the node or the operator connection is up (else a transcript is queued and
+    /// push-to-talk reports `offline`).
+    public var hasConnectedRoute: Bool {
+        get async {
+            let nodeUp = await node?.connection.isConnected ?? false
+            let operatorUp = await operatorSession?.isConnected ?? false
+            return nodeUp || operatorUp
+        }
+    }
+
+    // MARK: - Delivering
+
+    /// Delivers `transcript`; see ``deliver(_:source:trigger:)``.
+    public func deliver(_ transcript: String, source: TranscriptSource) async -> DeliveryReceipt {
+        await deliver(transcript, source: source, trigger: nil)
+    }
+
+    /// Delivers `transcript` (trimmed) from `source`; `trigger` is the wake word for the
+    /// `agent` route. Queued transcripts go first.
+    public func deliver(_ transcript: String, source: TranscriptSource, trigger: String?) async -> DeliveryReceipt {
+        let id = WireID.make()
+        let text = transcript.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return DeliveryReceipt(outcome: .failed("empty transcript"), id: id) }
+        guard gatewayKey != nil else {
+            logger.warning("delivery.no_gateway", ["text": .string(text)])
+            return DeliveryReceipt(outcome: .failed("no gateway configured"), id: id)
+        }
+        let interruption = pendingInterruption
+        pendingInterruption = nil
+        let entry = QueuedTranscript(
+            id: id, message: PromptBuilder.message(text, interruptedAfter: interruption), source: source,
+            trigger: trigger, sessionKey: sessionKey, queuedAtMs: now())
+        await acquireLane()
+        defer { releaseLane() }
+        if !outbox.isEmpty, await hasConnectedRoute { _ = await drainOutbox(trackLast: false) }
+        guard outbox.isEmpty else {
+            enqueue(entry)
+            return DeliveryReceipt(outcome: .queuedOffline, id: id)
+        }
+        switch await send(entry, trackReply: true) {
+        case .sent(let route):
+            logger.info("delivery.sent", ["route": .string(route.rawValue), "id": .string(id), "text": .string(text)])
+            return DeliveryReceipt(outcome: .sent(route: route), id: id)
+        case .retry(let reason):
+            logger.notice("delivery.queued", ["id": .string(id), "reason": .string(reason)])
+            enqueue(entry)
+            return DeliveryReceipt(outcome: .queuedOffline, id: id)
+        case .dropped(let reason):
+            logger.error("delivery.failed", ["id": .string(id), "reason": .string(reason), "text": .string(text)])
+            return DeliveryReceipt(outcome: .failed(reason), id: id)
+        }
+    }
+
+    // MARK: - Send lane
+
+    /// Waits for exclusive use of the send path (FIFO).
+    func acquireLane() async {
+        guard laneBusy else {
+            laneBusy = true
+            return
+        }
+        await withCheckedContinuation { laneWaiters.append($0) }
+    }
+
+    func releaseLane() {
+        if laneWaiters.isEmpty {
+            laneBusy = false
+        } else {
+            laneWaiters.removeFirst().resume()
+        }
+    }
+
+    /// Kicks a flush whenever `connection` (re)connects.
+    private func watch(_ connection: GatewayConnection) async -> Task<Void, Never> {
+        let events = await connection.subscribe(events: [])
+        return Task { [weak self] in
+            for await event in events {
+                if case .connected = event { await self?.connectionCameUp() }
+            }
+        }
+    }
+
+    private func connectionCameUp() async {
+        await settleSessions()
+        kickFlush()
+    }
+}

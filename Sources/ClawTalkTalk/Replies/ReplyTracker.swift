@@ -1,0 +1,243 @@
+public import ClawTalkGateway
+import ClawTalkProtocol
+public import ClawTalkSupport
+
+/// Follows the reply to the latest user turn (talk-contract §4) and reports it as speakable
+/// ``ReplyUpdate``s.
+///
+/// - **Full mode:** ``begin(sessionKey:prompt:sentAtMs:adoptFirstRun:incremental:)`` before
+///   `chat.send`, ``bind(turn:runId:status:)`` with its result: `chat` and `agent` events of
+///   that run are followed. If no event arrived ``Timing/historyAfter`` (45 s) after the send,
+///   `chat.history` is polled every 300 ms for up to 12 s for the newest assistant message
+///   created after the send; a terminal `ok` from `chat.send` reads history at once.
+/// - **Node-only (`voice.transcript`):** `begin(…, adoptFirstRun: true)` arms the tracker before
+///   sending; the first `chat` run seen on that session is adopted (events through the node's
+///   subscription are accepted whatever the session key's spelling).
+/// - Every turn ends with `finished` (at `final`), or `failed` on `aborted`/`error`, after
+///   ``Timing/deadline`` (120 s), when superseded by a newer turn, or when cancelled.
+///
+/// Attach the connections with ``attach(node:)`` and ``attach(operator:)``; events can also
+/// be fed with ``receive(_:viaNode:)``.
+public actor ReplyTracker {
+    /// Limits of reply tracking (§4.1, §8).
+    public struct Timing: Sendable, Equatable {
+        /// Give up this long after the send. Default 120 s.
+        public var deadline: Duration
+        /// Poll history when no event arrived this long after the send. Default 45 s.
+        public var historyAfter: Duration
+        /// History poll interval. Default 300 ms.
+        public var historyInterval: Duration
+        /// How long history is polled. Default 12 s.
+        public var historyWindow: Duration
+        /// `limit` of each `chat.history` request. Default 20.
+        public var historyLimit: Int
+
+        /// The contract's values unless given.
+        public init(
+            deadline: Duration = .seconds(120), historyAfter: Duration = .seconds(45),
+            historyInterval: Duration = .milliseconds(300), historyWindow: Duration = .seconds(12),
+            historyLimit: Int = 20
+        ) {
+            self.deadline = deadline
+            self.historyAfter = historyAfter
+            self.historyInterval = historyInterval
+            self.historyWindow = historyWindow
+            self.historyLimit = historyLimit
+        }
+    }
+
+    let timing: Timing
+    let clock: any Clock<Duration>
+    let logger: Logger
+    let softLimit: Int
+
+    var operatorSession: OperatorSession?
+    var nodeListener: Task<Void, Never>?
+    var operatorListener: Task<Void, Never>?
+    var turn: ReplyTurn?
+    var nextTurnId = 0
+    var backlog: [BacklogEvent] = []
+    var subscribers: [Int: AsyncStream<ReplyUpdate>.Continuation] = [:]
+    var nextSubscriberId = 0
+
+    /// Most events kept while a run id is unknown.
+    static let backlogLimit = 256
+
+    /// A tracker; `softLimit` is the segment length after which speech cuts at whitespace.
+    public init(
+        timing: Timing = Timing(), clock: any Clock<Duration> = ContinuousClock(), logger: Logger = .discarding,
+        softLimit: Int = 72
+    ) {
+        self.timing = timing
+        self.clock = clock
+        self.logger = logger.child(category: "talk.reply")
+        self.softLimit = softLimit
+    }
+
+    // MARK: - Connections
+
+    /// Follows `chat` events of the node's subscriptions (nil detaches).
+    public func attach(node session: NodeSession?) async {
+        nodeListener?.cancel()
+        nodeListener = nil
+        guard let session else { return }
+        let stream = await session.connection.subscribe(events: [GatewayEventName.chat.rawValue])
+        nodeListener = Task { [weak self] in
+            for await event in stream {
+                if case .event(_, let frame) = event { await self?.receive(frame, viaNode: true) }
+            }
+        }
+    }
+
+    /// Follows `chat` and `agent` events of the operator connection and reads `chat.history`
+    /// through it (nil detaches).
+    public func attach(operator session: OperatorSession?) async {
+        operatorListener?.cancel()
+        operatorListener = nil
+        operatorSession = session
+        guard let session else { return }
+        let names: Set<String> = [GatewayEventName.chat.rawValue, GatewayEventName.agent.rawValue]
+        let stream = await session.connection.subscribe(events: names)
+        operatorListener = Task { [weak self] in
+            for await event in stream {
+                if case .event(_, let frame) = event { await self?.receive(frame, viaNode: false) }
+            }
+        }
+    }
+
+    /// Reply updates of every turn from now on (newest 512 kept for a slow reader).
+    public func updates() -> AsyncStream<ReplyUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ReplyUpdate.self, bufferingPolicy: .bufferingNewest(512))
+        nextSubscriberId += 1
+        let id = nextSubscriberId
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        return stream
+    }
+
+    private func removeSubscriber(_ id: Int) {
+        subscribers[id] = nil
+    }
+
+    /// Live ``updates()`` streams.
+    var subscriberCount: Int { subscribers.count }
+
+    /// The turn being followed, if any.
+    public var currentTurn: Int? { turn?.id }
+
+    // MARK: - Turns
+
+    /// Starts following a new user turn (a turn still running is superseded); returns its id.
+    /// - Parameters:
+    ///   - sessionKey: the session the transcript goes to.
+    ///   - prompt: the message sent (to find it in history without timestamps).
+    ///   - sentAtMs: wall-clock send time (history messages must be newer).
+    ///   - adoptFirstRun: node-only: adopt the first run seen on the session (§4.2).
+    ///   - incremental: report segments while the reply streams (else only at `final`).
+    @discardableResult
+    public func begin(sessionKey: String, prompt: String, sentAtMs: Int64, adoptFirstRun: Bool, incremental: Bool)
+        -> Int
+    {
+        if let previous = turn { fail(previous.id, .superseded) }
+        backlog = []
+        nextTurnId += 1
+        let id = nextTurnId
+        var started = ReplyTurn(
+            id: id, sessionKey: sessionKey, prompt: prompt, sentAtMs: sentAtMs, incremental: incremental,
+            adopting: adoptFirstRun, buffer: SpeakableTextBuffer(softLimit: softLimit))
+        let clock = clock
+        let timing = timing
+        started.timers.append(
+            Task { [weak self] in
+                guard (try? await clock.sleep(for: timing.deadline)) != nil else { return }
+                await self?.expire(id)
+            })
+        started.timers.append(
+            Task { [weak self] in
+                guard (try? await clock.sleep(for: timing.historyAfter)) != nil else { return }
+                await self?.pollHistory(id, force: false)
+            })
+        turn = started
+        logger.debug(
+            "reply.turn.begin", ["turn": .int(id), "sessionKey": .string(sessionKey), "adopt": .bool(adoptFirstRun)])
+        return id
+    }
+
+    /// Binds a full-mode turn to the `runId` of its `chat.send` result; a terminal `status`
+    /// (`ok`) reads the reply from history at once.
+    public func bind(turn id: Int, runId: String?, status: String?) {
+        guard var current = turn, current.id == id else { return }
+        if let runId {
+            current.runId = runId
+            current.adopting = false
+            turn = current
+            logger.debug("reply.turn.bound", ["turn": .int(id), "runId": .string(runId)])
+            replayBacklog()
+        }
+        if let status, ["ok", "done", "completed", "final"].contains(status.lowercased()) {
+            let task = Task { [weak self] in
+                guard let self else { return }
+                await self.pollHistory(id, force: true)
+            }
+            turn?.timers.append(task)
+        }
+    }
+
+    /// Switches an unbound turn to adoption (its `chat.send` timed out, so the run id is
+    /// unknown but the turn may be running).
+    public func adoptFirstRun(turn id: Int) {
+        guard var current = turn, current.id == id, current.runId == nil else { return }
+        current.adopting = true
+        turn = current
+        let kept = backlog
+        backlog = []
+        for event in kept { receive(event) }
+    }
+
+    /// Stops following `turn` (nil: the current turn); it reports `failed(.cancelled)`.
+    public func cancel(turn id: Int? = nil) {
+        guard let current = turn, id == nil || current.id == id else { return }
+        fail(current.id, .cancelled)
+    }
+
+    // MARK: - Ending
+
+    func finish(_ id: Int, finalText: String?) {
+        guard var current = turn, current.id == id else { return }
+        let rest = current.buffer.finish(finalText)
+        end(current)
+        for segment in rest {
+            publish(.segment(turn: id, text: segment, directive: current.buffer.directive))
+        }
+        logger.info(
+            "reply.finished",
+            ["turn": .int(id), "runId": .string(current.runId ?? "-"), "text": .string(current.buffer.spokenText)])
+        publish(.finished(turn: id, text: current.buffer.spokenText, directive: current.buffer.directive))
+    }
+
+    func fail(_ id: Int, _ reason: ReplyFailure) {
+        guard let current = turn, current.id == id else { return }
+        end(current)
+        logger.info(
+            "reply.failed",
+            ["turn": .int(id), "runId": .string(current.runId ?? "-"), "reason": .string("\(reason)")])
+        publish(.failed(turn: id, reason: reason))
+    }
+
+    private func end(_ ended: ReplyTurn) {
+        for timer in ended.timers { timer.cancel() }
+        turn = nil
+        backlog = []
+    }
+
+    private func expire(_ id: Int) {
+        fail(id, .timedOut)
+    }
+
+    func publish(_ update: ReplyUpdate) {
+        for continuation in subscribers.values { continuation.yield(update) }
+    }
+}

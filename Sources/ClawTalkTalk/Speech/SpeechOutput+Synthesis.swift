@@ -1,0 +1,214 @@
+import ClawTalkAudio
+import ClawTalkCodecs
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSpeech
+import ClawTalkSupport
+import Foundation
+
+extension SpeechOutput {
+    /// The producer of a session: every segment, cut to request size, goes down the fallback
+    /// chain; each request first takes a permit from `gate` and either yields audio to `sink`
+    /// (the player returns the permit) or returns the permit itself.
+    func synthesize(
+        segments: AsyncStream<String>, directive: TalkDirective, purpose: SpeechPurpose, gate: PrefetchGate,
+        sink: AsyncStream<PCMBuffer>.Continuation
+    ) async -> SynthesisReport {
+        defer { sink.finish() }
+        var report = SynthesisReport()
+        for await segment in segments {
+            for chunk in SpeechTextChunker.chunks(segment, limit: configuration.maxRequestCharacters) {
+                guard !Task.isCancelled, await gate.acquire() else { return report }
+                await render(chunk, directive: directive, purpose: purpose, gate: gate, sink: sink, report: &report)
+            }
+        }
+        return report
+    }
+
+    /// One request down the chain of §7.5; the caller holds a permit for it.
+    private func render(
+        _ text: String, directive: TalkDirective, purpose: SpeechPurpose, gate: PrefetchGate,
+        sink: AsyncStream<PCMBuffer>.Continuation, report: inout SynthesisReport
+    ) async {
+        if let session = operatorSession, await session.isConnected {
+            if purpose == .reply {
+                switch await requestTalkSpeak(session, text: text, directive: directive) {
+                case .success(let pcm):
+                    sink.yield(pcm)
+                    report.engines.append(.talkSpeak)
+                    return
+                case .failure(let failure) where !failure.fallbackEligible:
+                    logger.error("tts.talk_speak.failed", ["reason": .string(failure.reason)])
+                    await errorEarcon()
+                    guard configuration.fallback == .always else {
+                        report.failures.append(failure.reason)
+                        gate.release()
+                        return
+                    }
+                    await speakLocally(text, directive: directive, gate: gate, sink: sink, report: &report)
+                    return
+                case .failure(let failure):
+                    logger.warning("tts.talk_speak.fallback", ["reason": .string(failure.reason)])
+                }
+            }
+            if await session.isAvailable(OperatorMethod.ttsSpeak.rawValue) {
+                switch await requestTTSSpeak(session, text: text) {
+                case .success(let pcm):
+                    sink.yield(pcm)
+                    report.engines.append(.ttsSpeak)
+                    return
+                case .failure(let failure):
+                    logger.warning("tts.tts_speak.fallback", ["reason": .string(failure.reason)])
+                }
+            }
+            guard configuration.fallback != .never else {
+                report.failures.append("gateway speech failed; local fallback is off (tts.fallback never)")
+                await errorEarcon()
+                gate.release()
+                return
+            }
+        }
+        await speakLocally(text, directive: directive, gate: gate, sink: sink, report: &report)
+    }
+
+    /// espeak-ng, sentence by sentence (§7.4): voice from the directive's `lang`, rate from its
+    /// `rate` or `speed × 175`. The first sentence uses the caller's permit.
+    private func speakLocally(
+        _ text: String, directive: TalkDirective, gate: PrefetchGate, sink: AsyncStream<PCMBuffer>.Continuation,
+        report: inout SynthesisReport
+    ) async {
+        guard let local else {
+            report.failures.append("no local speech synthesizer")
+            gate.release()
+            return
+        }
+        let voice = directive.language.map(Self.espeakVoice(language:)) ?? configuration.espeakVoice
+        let rate = directive.rateWpm ?? directive.speed.map { Int(($0 * 175).rounded()) } ?? configuration.espeakRateWPM
+        var holdsPermit = true
+        var spoke = false
+        for sentence in SentenceSplitter.split(text) {
+            if !holdsPermit {
+                guard !Task.isCancelled, await gate.acquire() else { break }
+            }
+            holdsPermit = false
+            do {
+                let pcm = try await local.synthesize(sentence, voice: voice, rateWPM: rate)
+                guard !Task.isCancelled else { break }
+                if pcm.frameCount > 0 {
+                    sink.yield(pcm)
+                    spoke = true
+                } else {
+                    gate.release()
+                }
+            } catch {
+                gate.release()
+                if Task.isCancelled { break }
+                logger.error("tts.espeak.failed", ["error": .string("\(error)")])
+                report.failures.append("espeak-ng: \(error)")
+                break
+            }
+        }
+        if holdsPermit { gate.release() }
+        if spoke { report.engines.append(.espeak) }
+    }
+
+    /// `lang` as an espeak-ng voice name (`en-US` → `en-us`).
+    static func espeakVoice(language: String) -> String {
+        String(language.lowercased().map { $0 == "_" ? "-" : $0 })
+    }
+
+    // MARK: - Gateway requests
+
+    /// `talk.speak` with the directive's params (§7.1); a non-fallback-eligible failure of a PCM
+    /// request is retried once without `outputFormat` and PCM is then avoided for the Talk
+    /// session (§7.2).
+    private func requestTalkSpeak(_ session: OperatorSession, text: String, directive: TalkDirective) async
+        -> Result<PCMBuffer, SpeechFailure>
+    {
+        var format = requestFormat(directive)
+        var voiceless = directive
+        voiceless.outputFormat = nil
+        let method = OperatorMethod.talkSpeak.rawValue
+        while true {
+            let params = voiceless.speakParams(text: text, voiceAliases: voiceAliases, outputFormat: format)
+            do {
+                let payload = try await session.call(
+                    method, params: try WireJSON(encoding: params), timeout: .milliseconds(params.timeoutMs))
+                return await decode(try TalkSpeakResult(json: payload), requested: format, method: method)
+            } catch {
+                let failure = SpeechFailure.classify(error, method: method)
+                if !failure.fallbackEligible, let requested = format, requested.lowercased().hasPrefix("pcm") {
+                    logger.warning(
+                        "tts.pcm.unavailable", ["outputFormat": .string(requested), "reason": .string(failure.reason)])
+                    pcmUnavailable = true
+                    format = nil
+                    continue
+                }
+                return .failure(failure)
+            }
+        }
+    }
+
+    /// `tts.speak {text}` (§7.3, 60 s).
+    private func requestTTSSpeak(_ session: OperatorSession, text: String) async -> Result<PCMBuffer, SpeechFailure> {
+        let method = OperatorMethod.ttsSpeak.rawValue
+        do {
+            let payload = try await session.call(method, params: try WireJSON(encoding: TTSSpeakParams(text: text)))
+            return await decode(try TalkSpeakResult(json: payload), requested: nil, method: method)
+        } catch {
+            return .failure(SpeechFailure.classify(error, method: method))
+        }
+    }
+
+    /// The `outputFormat` to request: the directive's when playable, else the configured one;
+    /// PCM is left out once it proved unavailable this Talk session.
+    private func requestFormat(_ directive: TalkDirective) -> String? {
+        func usable(_ format: String?) -> String? {
+            guard let format else { return nil }
+            if pcmUnavailable, format.lowercased().hasPrefix("pcm") { return nil }
+            return format
+        }
+        if let wanted = directive.outputFormat, ClipFormat(outputFormat: wanted)?.isPlayable == true {
+            return usable(wanted)
+        }
+        return usable(configuration.outputFormat)
+    }
+
+    /// Decodes a clip on the decoder lane (§7.2). The format comes from the result's fields or
+    /// the bytes; a clip described by nothing falls back to the requested format.
+    private func decode(_ result: TalkSpeakResult, requested: String?, method: String) async
+        -> Result<PCMBuffer, SpeechFailure>
+    {
+        guard let data = result.audioData(), !data.isEmpty else {
+            return .failure(SpeechFailure(reason: "\(method): the result holds no audio", fallbackEligible: true))
+        }
+        var format = ClipFormat.detect(
+            data: data, outputFormat: result.outputFormat, mimeType: result.mimeType,
+            fileExtension: result.fileExtension)
+        let described = result.outputFormat != nil || result.mimeType != nil || result.fileExtension != nil
+        if !format.isPlayable, !described, let requested, let hinted = ClipFormat(outputFormat: requested),
+            hinted.isPlayable
+        {
+            format = hinted
+        }
+        let chosen = format
+        do {
+            let clip = try await decodeLane.run { try ClipDecoder.decode(data: data, as: chosen) }
+            if !clip.notes.isEmpty {
+                logger.warning("tts.clip.notes", ["notes": .string(clip.notes.joined(separator: "; "))])
+            }
+            guard clip.pcm.frameCount > 0 else {
+                return .failure(SpeechFailure(reason: "\(method): the clip holds no samples", fallbackEligible: true))
+            }
+            logger.debug(
+                "tts.clip",
+                [
+                    "method": .string(method), "provider": .string(result.provider),
+                    "format": .string("\(clip.format)"), "seconds": .double(clip.pcm.duration),
+                ])
+            return .success(clip.pcm)
+        } catch {
+            return .failure(SpeechFailure.classify(error, method: method))
+        }
+    }
+}
