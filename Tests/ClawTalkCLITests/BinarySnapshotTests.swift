@@ -13,6 +13,7 @@ struct BinarySnapshotTests {
         ("pair-help", ["pair", "--help"]),
         ("status-help", ["status", "--help"]),
         ("devices-help", ["devices", "--help"]),
+        ("record-help", ["record", "--help"]),
         ("say-help", ["say", "--help"]),
         ("ptt-help", ["ptt", "--help"]),
         ("ptt-start-help", ["ptt", "start", "--help"]),
