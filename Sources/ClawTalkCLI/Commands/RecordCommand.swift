@@ -74,7 +74,7 @@ public struct RecordCommand: Command {
             processing.streamBufferFrames = 250
             frontEnd = try AudioFrontEnd(settings: processing)
         }
-        let rawFrames = engine.frames()
+        let rawFrames = raw ? engine.frames() : nil
         let processed = frontEnd?.frames()
         if let frontEnd { try frontEnd.start(engine.frames()) }
         do {
@@ -97,8 +97,10 @@ public struct RecordCommand: Command {
         let samples: [Int16]
         if let processed {
             samples = await Self.collect(processed.map(\.clean), target: target, meter: &meter, io: context.io)
-        } else {
+        } else if let rawFrames {
             samples = await Self.collect(rawFrames.map(\.samples), target: target, meter: &meter, io: context.io)
+        } else {
+            samples = []
         }
         engine.stop()
         frontEnd?.stop()
@@ -122,7 +124,7 @@ public struct RecordCommand: Command {
         _ frames: Frames, target: Int, meter: inout Meter, io: CommandIO
     ) async -> [Int16] {
         var samples: [Int16] = []
-        samples.reserveCapacity(target)
+        samples.reserveCapacity(min(target, 60 * 16000))
         for await frame in frames {
             let take = min(frame.count, target - samples.count)
             samples.append(contentsOf: frame[0..<take])

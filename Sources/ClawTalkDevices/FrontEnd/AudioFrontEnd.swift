@@ -11,12 +11,10 @@ import Synchronization
 ///    been idle for 50 ms, one frame of silence instead. Far-end frames arrive through
 ///    ``renderTap`` (give it to ``PlaybackController``), stamped with the monotonic time of the
 ///    write, through a lock-free ring (``FarEndBuffer``): the tap never blocks or allocates.
-/// 2. **Echo stage** (APM 1: AEC or AECM + high-pass, nothing else) with
-///    `delay = output latency + capture latency`: the playback controller's measured
-///    ``PlaybackController/outputLatency`` (see ``attach(_:)``; until measured,
-///    ``FrontEndSettings/assumedOutputLatency``) plus ``FrontEndSettings/captureLatency``. Its
-///    output is ``FrontEndFrame/aec``, the wake-word input (docs/audio-stack.md §2: feed the
-///    wake engine the AEC output, not the NS output).
+/// 2. **Echo stage** (APM 1: AEC or AECM + high-pass, nothing else) with the echo delay below.
+///    Its output is ``FrontEndFrame/aec``, the wake-word input (docs/audio-stack.md §2: feed the
+///    wake engine the AEC output, not the NS output). The legacy AEC delays its output by about
+///    7 ms (112 samples at 16 kHz) relative to its input.
 /// 3. **Clean stage** (APM 2, only when noise suppression or gain control is on) on the AEC
 ///    output: ``FrontEndFrame/clean``, the STT input. Two instances because one APM cannot give
 ///    both an un-suppressed and a suppressed signal.
@@ -29,18 +27,27 @@ import Synchronization
 ///    ``FrontEndSettings/echoTail`` (300 ms) after its echo.
 ///
 /// Echo delay: the tap stamps a frame when the playback thread has written it; the sink plays it
-/// one output latency later (`pa_simple_get_latency`, queued audio plus the sink's own), and the
+/// one output latency later (`pa_simple_get_latency`: queued audio plus the sink's own), and the
 /// capture read that returns it comes one capture latency after that. Capture frames are stamped
-/// when their read returns, so pairing far-end and capture frames by stamp leaves exactly
-/// `outputLatency + captureLatency` between a far-end frame and its echo. The capture latency
-/// default (10 ms) was measured on the PulseAudio rig (a null sink's monitor read in 20 ms
-/// fragments; the device test `echoDelayMatchesTheMeasuredEchoPath` cross-correlates far end
-/// and capture and checks the estimate is within 20 ms); real sound cards add a few ms, which the
-/// extended filter and the delay-agnostic mode (both on by default) absorb.
+/// when their read returns, so pairing far-end and capture frames by stamp leaves
+/// `outputLatency + captureLatency` between a far-end frame and its echo. The canceller is told
+/// that estimate minus ``FrontEndSettings/echoDelayHeadroom`` (10 ms): the playback controller's
+/// measured ``PlaybackController/outputLatency`` (see ``attach(_:)``; until measured,
+/// ``FrontEndSettings/assumedOutputLatency``) plus ``FrontEndSettings/captureLatency`` (default 0).
+/// How it was chosen, on the PulseAudio rig (null sink, its monitor captured in 20 ms reads):
+/// cross-correlating far end and capture gave an echo path of 30–35 ms against a measured output
+/// latency of 32–35 ms, i.e. a capture latency of about 0 (a null sink hands audio to its monitor
+/// as it renders it). Telling the canceller 13 ms too much cut the ERLE to 16–18 dB; 10 ms too
+/// little gave 35–70 dB, because its filter covers echoes that come later than stated, not
+/// earlier; hence the headroom. Real sound cards add their source latency (a few ms to tens of
+/// ms), which the headroom, the extended filter and the delay-agnostic mode (on by default)
+/// absorb; set ``FrontEndSettings/captureLatency`` for a microphone with a large latency. The
+/// device test `echoDelayMatchesTheMeasuredEchoPath` checks the estimate against the measured
+/// echo path (within 10 ms) and that the delay handed over never exceeds it.
 ///
 /// Threads and tasks: ``start(_:)`` runs a task that processes the capture stream; ``process(_:)``
 /// does the same for one frame synchronously (tests, files). The processing state sits behind a
-/// lock held for one frame (~0.1 ms). Lifecycle: ``start(_:)`` once, ``stop()`` once; the
+/// lock held for the processing of one frame. Lifecycle: ``start(_:)`` once, ``stop()`` once; the
 /// ``frames()`` streams finish at stop or when the capture stream ends.
 public final class AudioFrontEnd: Sendable {
     /// The settings this front end was created with.
