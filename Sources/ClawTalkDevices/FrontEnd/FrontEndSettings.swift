@@ -84,13 +84,13 @@ public struct FrontEndSettings: Sendable, Hashable {
     /// True when the STT signal gets its own noise suppression or gain control stage.
     public var cleansSpeech: Bool { noiseSuppression != .off || gainControl != .off }
 
-    /// The first APM: echo cancellation and high-pass only (its output feeds the wake engine),
-    /// plus WebRTC's voice flag.
+    /// The first APM: echo cancellation and high-pass only (its output feeds the wake engine).
+    /// WebRTC's voice flag stays off: it flags stationary noise (``SpeechDetector`` decides).
     var echoStage: AudioProcessingSettings {
         AudioProcessingSettings(
             echoCancellation: echoCancellation, echoSuppression: echoSuppression, extendedFilter: extendedFilter,
             delayAgnostic: delayAgnostic, noiseSuppression: .off, gainControl: .off, highPassFilter: highPassFilter,
-            voiceDetection: true)
+            voiceDetection: false)
     }
 
     /// The second APM, on the first one's output: noise suppression and gain control only.
