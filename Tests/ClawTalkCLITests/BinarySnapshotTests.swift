@@ -17,6 +17,7 @@ struct BinarySnapshotTests {
         ("gateways-use-help", ["gateways", "use", "--help"]),
         ("gateways-forget-help", ["gateways", "forget", "--help"]),
         ("devices-help", ["devices", "--help"]),
+        ("record-help", ["record", "--help"]),
         ("say-help", ["say", "--help"]),
         ("transcribe-help", ["transcribe", "--help"]),
         ("ptt-help", ["ptt", "--help"]),

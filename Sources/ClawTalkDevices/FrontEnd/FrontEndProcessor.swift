@@ -1,0 +1,152 @@
+import ClawTalkAudio
+
+/// The synchronous core of ``AudioFrontEnd``: far-end alignment, the two APM stages, voice
+/// activity, the energy gate and echo activity, one capture frame at a time.
+///
+/// Not Sendable: the front end keeps it behind its lock, so one caller at a time uses it.
+/// Per frame it allocates only the two output arrays.
+final class FrontEndProcessor {
+    /// Far-end frames quieter than this RMS (full scale) do not count as echo activity (−60 dBFS).
+    static let farEndActiveRMS = 1e-3
+    /// With no far-end frame written for this long, the far end is idle and silence is fed.
+    static let farEndIdleGap: UInt64 = 50_000_000
+    /// Far-end frames older than this relative to the capture being processed are dropped
+    /// (written while nobody processed; the canceller could not use them).
+    static let farEndStaleLimit: UInt64 = 500_000_000
+
+    let settings: FrontEndSettings
+    /// Samples per 10 ms APM frame.
+    let apmFrameSamples: Int
+    private let echoStage: AudioProcessor
+    private let cleanStage: AudioProcessor?
+    private let farEnd: FarEndBuffer
+    private let reader: FarEndBuffer.Reader
+    private let silence: UnsafeMutableBufferPointer<Int16>
+    private var detector: SpeechDetector
+    private var gate = EnergyGate()
+    /// Write time of the last far-end frame fed (any level).
+    private var lastFarEnd: UInt64?
+    /// Write time of the last far-end frame fed that was not silent.
+    private var lastActiveFarEnd: UInt64?
+
+    // Counters, read under the front end's lock.
+    private(set) var framesProcessed = 0
+    private(set) var farEndFramesFed = 0
+    private(set) var silenceFramesFed = 0
+    private(set) var staleFarEndFrames = 0
+    private(set) var lastEchoDelayMilliseconds = 0
+
+    /// Creates both stages; throws ``AudioDeviceError/processing(_:)`` for settings the library rejects.
+    init(settings: FrontEndSettings, farEnd: FarEndBuffer) throws {
+        self.settings = settings
+        echoStage = try AudioProcessor(settings: settings.echoStage)
+        cleanStage = settings.cleansSpeech ? try AudioProcessor(settings: settings.cleanStage) : nil
+        apmFrameSamples = echoStage.frameSamples
+        self.farEnd = farEnd
+        reader = FarEndBuffer.Reader(frameSamples: farEnd.frameSamples)
+        silence = .allocate(capacity: apmFrameSamples)
+        silence.initialize(repeating: 0)
+        detector = SpeechDetector(frameSamples: 2 * apmFrameSamples, sampleRate: settings.echoStage.sampleRate)
+    }
+
+    deinit {
+        silence.deallocate()
+    }
+
+    /// The echo delay handed to the canceller in whole milliseconds (at least 0): the override,
+    /// else output latency (measured, or the assumed one) plus capture latency minus headroom.
+    func echoDelayMilliseconds(outputLatency: Duration?) -> Int {
+        let estimate = (outputLatency ?? settings.assumedOutputLatency) + settings.captureLatency
+        let delay = settings.echoDelayOverride ?? (estimate - settings.echoDelayHeadroom)
+        return max(0, Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000))
+    }
+
+    /// Processes one capture frame (a whole number of 10 ms APM frames).
+    func process(_ frame: CapturedFrame, outputLatency: Duration?) throws -> FrontEndFrame {
+        let count = frame.samples.count
+        guard count > 0, count % apmFrameSamples == 0 else {
+            throw AudioDeviceError.processing(
+                "capture frame has \(count) samples; a positive multiple of \(apmFrameSamples) (10 ms) is required")
+        }
+        let delay = echoDelayMilliseconds(outputLatency: outputLatency)
+        lastEchoDelayMilliseconds = delay
+        let parts = count / apmFrameSamples
+        let partNanoseconds = UInt64(apmFrameSamples) * 1_000_000_000 / UInt64(settings.echoStage.sampleRate)
+        var aec = frame.samples
+        try aec.withUnsafeMutableBufferPointer { buffer in
+            for part in 0..<parts {
+                // The capture time of this 10 ms part's last sample, on the capture clock.
+                let behind = UInt64(parts - 1 - part) * partNanoseconds
+                let end = frame.timestampNanoseconds > behind ? frame.timestampNanoseconds - behind : 0
+                try feedFarEnd(upTo: end)
+                let slice = UnsafeMutableBufferPointer(
+                    rebasing: buffer[part * apmFrameSamples..<(part + 1) * apmFrameSamples])
+                _ = try echoStage.processCapture(slice, delayMs: delay)
+            }
+        }
+        var clean = aec
+        if let cleanStage {
+            try clean.withUnsafeMutableBufferPointer { buffer in
+                for part in 0..<parts {
+                    let slice = UnsafeMutableBufferPointer(
+                        rebasing: buffer[part * apmFrameSamples..<(part + 1) * apmFrameSamples])
+                    _ = try cleanStage.processCapture(slice, delayMs: 0)
+                }
+            }
+        }
+        if detector.frameSamples != count {
+            detector = SpeechDetector(frameSamples: count, sampleRate: settings.echoStage.sampleRate)
+        }
+        let (gateDecision, speech) = aec.withUnsafeBufferPointer { samples in
+            (gate.process(samples, timestamp: frame.timestampNanoseconds), detector.process(samples))
+        }
+        let echoActive = isEchoActive(at: frame.timestampNanoseconds, delayMilliseconds: delay)
+        framesProcessed += 1
+        return FrontEndFrame(
+            aec: aec, clean: clean, timestampNanoseconds: frame.timestampNanoseconds, sequence: frame.sequence,
+            isSpeech: speech.isSpeech && (settings.echoControlled || !echoActive), rms: gateDecision.rms,
+            noiseFloor: gate.noiseFloor, energyGateSpeech: gateDecision.isSpeech, echoActive: echoActive)
+    }
+
+    /// Feeds the canceller every far-end frame written up to `end` (capture clock); when the far
+    /// end is idle, one frame of silence instead, so render and capture keep the same pace.
+    private func feedFarEnd(upTo end: UInt64) throws {
+        var fed = 0
+        while let stamp = farEnd.peek(reader), stamp <= end {
+            defer { farEnd.take(reader) }
+            if end - stamp > Self.farEndStaleLimit {
+                staleFarEndFrames += 1
+                continue
+            }
+            if settings.echoCancellation != .off {
+                try echoStage.processRender(UnsafeBufferPointer(reader.frame))
+            }
+            if LevelMeter.rms(UnsafeBufferPointer(reader.frame)) >= Self.farEndActiveRMS {
+                lastActiveFarEnd = stamp
+            }
+            lastFarEnd = stamp
+            fed += 1
+        }
+        farEndFramesFed += fed
+        guard fed == 0, settings.echoCancellation != .off else { return }
+        if let lastFarEnd, end >= lastFarEnd, end - lastFarEnd <= Self.farEndIdleGap { return }
+        try echoStage.processRender(UnsafeBufferPointer(silence))
+        silenceFramesFed += 1
+    }
+
+    /// Echo may be in a frame captured at `timestamp` when a non-silent far-end frame was fed and
+    /// `timestamp` is within echo delay plus the tail after it.
+    private func isEchoActive(at timestamp: UInt64, delayMilliseconds: Int) -> Bool {
+        guard let lastActiveFarEnd else { return false }
+        let tail = settings.echoTail
+        let tailNanoseconds =
+            UInt64(max(0, tail.components.seconds)) * 1_000_000_000
+            + UInt64(max(0, tail.components.attoseconds / 1_000_000_000))
+        let window = UInt64(max(0, delayMilliseconds)) * 1_000_000 + tailNanoseconds
+        return timestamp <= lastActiveFarEnd + window
+    }
+}
+
+/// One owner at a time (the front end's lock).
+@available(*, unavailable)
+extension FrontEndProcessor: Sendable {}

@@ -1,0 +1,102 @@
+/// Settings of an ``AudioFrontEnd``. The defaults are the node's: AEC at moderate suppression
+/// with the high-pass filter, no noise suppression or gain control (docs/audio-stack.md §2).
+public struct FrontEndSettings: Sendable, Hashable {
+    /// Echo canceller (default ``AudioProcessingSettings/EchoCancellation/standard``). With
+    /// ``AudioProcessingSettings/EchoCancellation/off`` the front end is half-duplex (see
+    /// ``AudioFrontEnd/echoControlled``).
+    public var echoCancellation: AudioProcessingSettings.EchoCancellation
+    /// Residual echo suppression of the standard canceller (default
+    /// ``AudioProcessingSettings/EchoSuppression/moderate``; low or moderate keep a barge-in
+    /// talker, high ducks them).
+    public var echoSuppression: AudioProcessingSettings.EchoSuppression
+    /// Standard canceller: the extended (128 ms) filter (default true: tolerates a delay estimate
+    /// that is off by tens of milliseconds).
+    public var extendedFilter: Bool
+    /// Standard canceller: let the library correct the echo delay itself (default true).
+    public var delayAgnostic: Bool
+    /// Noise suppression of the STT signal (``FrontEndFrame/clean``) only (default off).
+    public var noiseSuppression: AudioProcessingSettings.NoiseSuppression
+    /// Gain control of the STT signal (``FrontEndFrame/clean``) only (default off).
+    public var gainControl: AudioProcessingSettings.GainControl
+    /// Remove rumble below ~80 Hz from both signals (default true).
+    public var highPassFilter: Bool
+    /// Capture-side part of the echo delay: from a sound reaching the source to the capture
+    /// read that returns it (default 0; see ``AudioFrontEnd`` for how it was chosen). Set it to
+    /// the source's latency when it is large (a USB or Bluetooth microphone).
+    public var captureLatency: Duration
+    /// The delay handed to the canceller is this much below the estimate (default 10 ms): its
+    /// filter covers echoes up to 48 ms (128 ms extended) later than the stated delay, but none
+    /// that come earlier, so an estimate that is too high costs far more than one too low.
+    public var echoDelayHeadroom: Duration
+    /// Playback latency assumed until the playback controller has measured one (default 50 ms).
+    public var assumedOutputLatency: Duration
+    /// A fixed echo delay for the canceller instead of output latency plus ``captureLatency``
+    /// minus ``echoDelayHeadroom`` (default nil).
+    public var echoDelayOverride: Duration?
+    /// After the far end falls silent, echo is still considered active this long (default
+    /// 300 ms, the talk contract's half-duplex tail, §5.5).
+    public var echoTail: Duration
+    /// The output is acoustically isolated from the microphone (headphones): echo counts as
+    /// controlled without AEC (default false).
+    public var outputIsolated: Bool
+    /// Milliseconds of the AEC signal kept for ``AudioFrontEnd/preRoll()`` (default 500, at
+    /// least 300).
+    public var preRollMilliseconds: Int
+    /// Frames each ``AudioFrontEnd/frames()`` stream buffers before dropping the oldest
+    /// (default 25 ≈ 500 ms).
+    public var streamBufferFrames: Int
+    /// Far-end frames (10 ms) buffered between the render tap and the processing (default 200).
+    public var farEndCapacity: Int
+
+    /// Creates settings; see each property for its default.
+    public init(
+        echoCancellation: AudioProcessingSettings.EchoCancellation = .standard,
+        echoSuppression: AudioProcessingSettings.EchoSuppression = .moderate,
+        extendedFilter: Bool = true, delayAgnostic: Bool = true,
+        noiseSuppression: AudioProcessingSettings.NoiseSuppression = .off,
+        gainControl: AudioProcessingSettings.GainControl = .off, highPassFilter: Bool = true,
+        captureLatency: Duration = .zero, echoDelayHeadroom: Duration = .milliseconds(10),
+        assumedOutputLatency: Duration = .milliseconds(50),
+        echoDelayOverride: Duration? = nil, echoTail: Duration = .milliseconds(300), outputIsolated: Bool = false,
+        preRollMilliseconds: Int = 500, streamBufferFrames: Int = 25, farEndCapacity: Int = 200
+    ) {
+        self.echoCancellation = echoCancellation
+        self.echoSuppression = echoSuppression
+        self.extendedFilter = extendedFilter
+        self.delayAgnostic = delayAgnostic
+        self.noiseSuppression = noiseSuppression
+        self.gainControl = gainControl
+        self.highPassFilter = highPassFilter
+        self.captureLatency = captureLatency
+        self.echoDelayHeadroom = echoDelayHeadroom
+        self.assumedOutputLatency = assumedOutputLatency
+        self.echoDelayOverride = echoDelayOverride
+        self.echoTail = echoTail
+        self.outputIsolated = outputIsolated
+        self.preRollMilliseconds = preRollMilliseconds
+        self.streamBufferFrames = streamBufferFrames
+        self.farEndCapacity = farEndCapacity
+    }
+
+    /// True when echo is under control: an echo canceller runs or the output is isolated.
+    public var echoControlled: Bool { echoCancellation != .off || outputIsolated }
+
+    /// True when the STT signal gets its own noise suppression or gain control stage.
+    public var cleansSpeech: Bool { noiseSuppression != .off || gainControl != .off }
+
+    /// The first APM: echo cancellation and high-pass only (its output feeds the wake engine).
+    /// WebRTC's voice flag stays off: it flags stationary noise (``SpeechDetector`` decides).
+    var echoStage: AudioProcessingSettings {
+        AudioProcessingSettings(
+            echoCancellation: echoCancellation, echoSuppression: echoSuppression, extendedFilter: extendedFilter,
+            delayAgnostic: delayAgnostic, noiseSuppression: .off, gainControl: .off, highPassFilter: highPassFilter,
+            voiceDetection: false)
+    }
+
+    /// The second APM, on the first one's output: noise suppression and gain control only.
+    var cleanStage: AudioProcessingSettings {
+        AudioProcessingSettings(
+            echoCancellation: .off, noiseSuppression: noiseSuppression, gainControl: gainControl,
+            highPassFilter: false, voiceDetection: false)
+    }
+}

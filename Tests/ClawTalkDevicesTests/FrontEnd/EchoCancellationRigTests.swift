@@ -1,0 +1,161 @@
+import ClawTalkAudio
+import ClawTalkDevices
+import Foundation
+import Testing
+
+/// ``AudioFrontEnd`` with real playback and capture on the audio rig's PulseAudio server: the
+/// suite's private null sink (``PlaybackTestSink``, unloaded after the suite) is the "room"; its monitor
+/// is the microphone. The node's ``PlaybackController`` plays speech into it with the front end's
+/// render tap as the far-end reference, while a second, plain stream plays a different talker
+/// into the same sink (the near end: not in the reference).
+@Suite(
+    "Front end: echo cancellation (rig)", .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"), .privatePlaybackSink)
+struct EchoCancellationRigTests {
+    typealias Fixtures = FrontEndFixtures
+
+    static let farText = "Here is the weather for today. Mostly sunny, with a light breeze from the west."
+    static let nearText = "Stop. Hey computer, what time is it?"
+
+    /// What one rig run recorded.
+    struct Session {
+        var raw: [Int16]
+        var aec: [Int16]
+        var frames: [FrontEndFrame]
+        /// Capture-clock time of sample 0 of `raw`/`aec` (the timeline origin).
+        var origin: UInt64
+        var far: (samples: [Int16], stamps: [UInt64])
+        /// Capture-clock time the near talker's stream was started (nil = no talker).
+        var nearStartedAt: UInt64?
+        var stats: FrontEndStats
+        var outputLatency: Duration?
+
+        /// The sample index of capture-clock time `time`.
+        func position(of time: UInt64) -> Int {
+            Int((Double(time) - Double(origin)) * 16000 / 1e9)
+        }
+    }
+
+    /// Plays `far` through a controller wired to the front end and, from `nearAfter` seconds on,
+    /// `near` through a plain stream, all into a private null sink whose monitor is captured.
+    static func record(
+        far: [Int16], near: [Int16]?, nearAfter: Double = 2.5, settings: FrontEndSettings = FrontEndSettings()
+    ) async throws -> Session {
+        let sink = try #require(PlaybackTestSink.current)
+        var settings = settings
+        settings.streamBufferFrames = 1000
+        let frontEnd = try AudioFrontEnd(settings: settings)
+        let recorder = FarEndRecorder(seconds: 20)
+        let tap = frontEnd.renderTap
+        let controller = PlaybackController(sink: sink.name) { frame in
+            tap(frame)
+            recorder.record(frame)
+        }
+        defer { controller.close() }
+        frontEnd.attach(controller)
+        var configuration = CaptureConfiguration(source: sink.monitor)
+        configuration.ringFrames = 500
+        configuration.streamBufferFrames = 1000
+        let engine = CaptureEngine(configuration: configuration)
+        let raw = StreamCollector(engine.frames())
+        let processed = StreamCollector(frontEnd.frames())
+        try frontEnd.start(engine.frames())
+        try engine.start()
+        defer {
+            engine.stop()
+            frontEnd.stop()
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let farHandle = controller.enqueue(.pcm(PCMBuffer(format: .speech, samples: far), kind: .speech))
+        var nearStartedAt: UInt64?
+        if let near {
+            try await Task.sleep(for: .seconds(nearAfter))
+            nearStartedAt = MonotonicTime.nanoseconds()
+            try await SinkPlayer.play(near, to: sink.name)
+        }
+        let outcome = await farHandle.outcome()
+        guard case .finished = outcome else { throw RigError(description: "far-end playback: \(outcome)") }
+        try await Task.sleep(for: .milliseconds(300))
+        engine.stop()
+        frontEnd.stop()
+        let rawFrames = await raw.finish().sorted { $0.sequence < $1.sequence }
+        let frames = await processed.finish().sorted { $0.sequence < $1.sequence }
+        guard rawFrames.map(\.sequence) == frames.map(\.sequence),
+            let first = rawFrames.first?.sequence, rawFrames.last?.sequence == first + UInt64(rawFrames.count - 1)
+        else {
+            throw RigError(description: "capture and front-end frames do not line up without gaps")
+        }
+        // Origin: each frame's stamp is the time of its last sample (plus a constant latency).
+        let origins = rawFrames.enumerated().map { index, frame in
+            Double(frame.timestampNanoseconds) - Double((index + 1) * 320) * 1e9 / 16000
+        }.sorted()
+        return Session(
+            raw: rawFrames.flatMap(\.samples), aec: frames.flatMap(\.aec), frames: frames,
+            origin: UInt64(origins[origins.count / 2]), far: recorder.recorded, nearStartedAt: nearStartedAt,
+            stats: frontEnd.stats, outputLatency: controller.outputLatency)
+    }
+
+    @Test("echo of the node's own playback is attenuated ≥ 10 dB (ERLE) while a near talker survives")
+    func echoCancelledNearTalkerSurvives() async throws {
+        let far = try Fixtures.speech(Self.farText)
+        let near = try Fixtures.speech(Self.nearText, voice: "en-gb", speed: 150)
+        let session = try await Self.record(far: far, near: near)
+        let farStart = try #require(session.far.stamps.first, "the render tap delivered nothing")
+        let nearStart = try #require(session.nearStartedAt)
+
+        // ERLE over the echo-only part, after 1 s of convergence.
+        let echoOnly = session.position(of: farStart + 1_000_000_000)..<session.position(of: nearStart)
+        #expect(echoOnly.count > 16000, "echo-only window \(echoOnly)")
+        let erle =
+            10
+            * log10(
+                TestSignals.energy(session.raw[echoOnly]) / max(TestSignals.energy(session.aec[echoOnly]), 1))
+
+        // The near talker: where it is in the raw capture, and how much of it the AEC output keeps.
+        let predicted = session.position(of: nearStart)
+        let inRaw = Correlation.bestLag(
+            of: near, in: session.raw, lags: (predicted - 1600)...(predicted + 12800), range: 0..<near.count)
+        let inAEC = Correlation.bestLag(
+            of: near, in: session.aec, lags: inRaw.lag...(inRaw.lag + 320), range: 0..<near.count, coarse: 1)
+        let keptDB = 20 * log10(max(inAEC.gain, 1e-6) / max(inRaw.gain, 1e-6))
+        let doubleTalk = session.position(of: session.far.stamps.last ?? 0) - inRaw.lag
+        print(
+            "rig ERLE (echo only, after 1 s): \(String(format: "%.1f", erle)) dB; near talker in double talk: "
+                + "\(String(format: "%.1f", keptDB)) dB (raw gain \(String(format: "%.2f", inRaw.gain)), "
+                + "\(max(0, min(doubleTalk, near.count)) * 100 / near.count) % of it over the far end); "
+                + "output latency \(session.outputLatency.map { "\($0)" } ?? "-"); \(session.stats)")
+        #expect(erle >= 10, "ERLE \(erle) dB")
+        #expect(inRaw.gain > 0.8 && inRaw.gain < 1.2, "the talker was not found in the capture (gain \(inRaw.gain))")
+        #expect(keptDB > -10, "near talker attenuated by \(-keptDB) dB")
+        #expect(doubleTalk > near.count / 2, "the talker overlapped the far end for only \(doubleTalk) samples")
+        #expect(session.stats.farEndDropped == 0)
+        #expect(session.frames.contains { $0.echoActive })
+    }
+
+    @Test("the echo delay estimate matches the measured echo path and stays below it")
+    func echoDelayMatchesTheMeasuredEchoPath() async throws {
+        let far = try Fixtures.speech(Self.farText)
+        let session = try await Self.record(far: far, near: nil)
+        // The far end on the capture timeline, as the front end pairs it: each frame ends where
+        // its write stamp falls (median over frames, so write jitter does not matter).
+        let stamps = session.far.stamps
+        let offsets = stamps.enumerated().map { index, stamp in session.position(of: stamp) - 160 * (index + 1) }
+            .sorted()
+        let farOrigin = offsets[offsets.count / 2]
+        let reference = session.far.samples
+        let found = Correlation.bestLag(
+            of: reference, in: session.raw, lags: (farOrigin - 1600)...(farOrigin + 4800),
+            range: 8000..<(reference.count - 8000))
+        let measured = Double(found.lag - farOrigin) / 16
+        let reported = Double(session.stats.echoDelayMilliseconds)
+        let headroom = Double(FrontEndSettings().echoDelayHeadroom.components.attoseconds) / 1e15
+        print(
+            "rig echo delay: measured \(measured) ms (echo gain \(String(format: "%.2f", found.gain))); estimate "
+                + "\(reported + headroom) ms (output latency \(session.outputLatency.map { "\($0)" } ?? "-") + capture "
+                + "latency 0); handed to the canceller \(reported) ms")
+        #expect(found.gain > 0.8 && found.gain < 1.2, "the echo was not found (gain \(found.gain))")
+        #expect(
+            abs(reported + headroom - measured) <= 10, "estimate \(reported + headroom) ms vs measured \(measured) ms")
+        #expect(reported <= measured + 2, "the canceller was told \(reported) ms, more than the real \(measured) ms")
+    }
+}
