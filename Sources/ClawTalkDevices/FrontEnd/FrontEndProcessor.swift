@@ -101,6 +101,12 @@ final class FrontEndProcessor {
             (gate.process(samples, timestamp: frame.timestampNanoseconds), detector.process(samples))
         }
         let echoActive = isEchoActive(at: frame.timestampNanoseconds, delayMilliseconds: delay)
+        if echoActive && !settings.echoControlled {
+            // Half-duplex (talk-contract §5.5, §6.5): without echo control, what the node itself
+            // plays (replies, chimes) plus its tail is replaced by silence before wake and STT.
+            for index in aec.indices { aec[index] = 0 }
+            clean = aec
+        }
         framesProcessed += 1
         return FrontEndFrame(
             aec: aec, clean: clean, timestampNanoseconds: frame.timestampNanoseconds, sequence: frame.sequence,

@@ -43,6 +43,8 @@ struct AudioFrontEndTests {
             let time = frame.timestampNanoseconds
             if time >= Self.origin + 1_000_000_000, time <= muteEnd {
                 #expect(frame.echoActive && !frame.isSpeech, "frame at \(time) during far end or tail")
+                // Its audio is silence for wake and STT (chimes and replies never reach them).
+                #expect(frame.aec.allSatisfy { $0 == 0 } && frame.clean.allSatisfy { $0 == 0 })
             }
             if time > muteEnd + 20_000_000 || time < Self.origin + 1_000_000_000 {
                 #expect(!frame.echoActive, "frame at \(time) after the tail")
