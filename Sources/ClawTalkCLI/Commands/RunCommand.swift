@@ -74,7 +74,12 @@ public struct RunCommand: Command {
             settings: service.effective.settings, identity: service.identity, store: store,
             logger: service.logger, environment: context.environment)
         let settings = service.effective.settings
-        let playback = PlaybackController(sink: settings.speaker.device)
+        // The front end cancels the echo of everything the playback controller writes (its render
+        // tap is the far-end reference); if it cannot be built, capture goes on without it.
+        let frontEnd = try? AudioFrontEnd(
+            settings: FrontEndSettings(processing: settings.processing, mic: settings.mic))
+        let playback = PlaybackController(sink: settings.speaker.device, renderTap: frontEnd?.renderTap)
+        frontEnd?.attach(playback)
         defer { playback.close() }
         let audio = PlaybackAudioOutput(controller: playback)
         let replies = ReplyServices(
@@ -84,7 +89,7 @@ public struct RunCommand: Command {
             errorEarcon: { await audio.playErrorEarcon() })
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
-            delivery: replies.delivery, speech: replies.speech)
+            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
             configureNode: { session in await ptt.attach(session) }, observer: replies)

@@ -5,17 +5,20 @@ import ClawTalkTalk
 import Dispatch
 import Synchronization
 
-/// Push-to-talk captures straight from a ``CaptureEngine`` (`mic.device`), with speech decided
-/// per frame by an ``EnergyGate``: the interim front end until the echo-cancelling one replaces
-/// it. The engine starts at the first capture and then keeps running for the service's
-/// lifetime, so later captures begin with the engine's pre-roll (≥ 300 ms, `mic.preRollMs`).
+/// Push-to-talk captures from a ``CaptureEngine`` (`mic.device`). With an ``AudioFrontEnd`` (as
+/// in `run`) the capture goes through it: echo of the node's own playback cancelled, the `clean`
+/// signal collected and its VAD deciding speech. Without one (tests), the raw capture with an
+/// ``EnergyGate``. The engine starts at the first capture and then keeps running for the
+/// service's lifetime, so later captures begin with the pre-roll (≥ 300 ms, `mic.preRollMs`).
 final class LiveUtteranceCapturing: UtteranceCapturing {
     private let configuration: CaptureConfiguration
     private let engine = Mutex<CaptureEngine?>(nil)
     private let logger: Logger
+    private let frontEnd: AudioFrontEnd?
 
-    /// Captures from `mic`'s source.
-    init(mic: MicSettings, logger: Logger) {
+    /// Captures from `mic`'s source, through `frontEnd` when given.
+    init(mic: MicSettings, frontEnd: AudioFrontEnd? = nil, logger: Logger) {
+        self.frontEnd = frontEnd
         configuration = CaptureConfiguration(
             source: mic.device, frameMilliseconds: mic.frameMs, preRollMilliseconds: max(mic.preRollMs, 300))
         self.logger = logger.child(category: "ptt.capture")
@@ -25,7 +28,29 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
     /// Throws `TalkError.microphoneUnavailable` when no source can be opened.
     func begin() async throws -> any UtteranceCapture {
         let engine = try await runningEngine()
-        let frames = engine.frames()
+        if let frontEnd {
+            let (frames, continuation) = AsyncStream.makeStream(
+                of: LiveUtteranceCapture.Frame.self, bufferingPolicy: .bufferingNewest(256))
+            let source = frontEnd.frames()
+            Task.detached {
+                for await frame in source {
+                    continuation.yield(.init(samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms))
+                }
+                continuation.finish()
+            }
+            return LiveUtteranceCapture(preRoll: frontEnd.preRoll(), frames: frames)
+        }
+        let (frames, continuation) = AsyncStream.makeStream(
+            of: LiveUtteranceCapture.Frame.self, bufferingPolicy: .bufferingNewest(256))
+        let source = engine.frames()
+        Task.detached {
+            var gate = EnergyGate()
+            for await frame in source {
+                let decision = gate.process(frame.samples)
+                continuation.yield(.init(samples: frame.samples, isSpeech: decision.isSpeech, rms: decision.rms))
+            }
+            continuation.finish()
+        }
         return LiveUtteranceCapture(preRoll: engine.preRoll(), frames: frames)
     }
 
@@ -49,6 +74,8 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
                 DispatchQueue.global().async {
                     do {
                         try engine.start()
+                        // Idempotent: a running front end ignores a second start.
+                        try self.frontEnd?.start(engine.frames())
                         continuation.resume()
                     } catch {
                         continuation.resume(throwing: error)
@@ -66,9 +93,15 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
     }
 }
 
-/// One capture over the engine's frames: collects the samples (pre-roll first) and reports each
-/// frame's energy-gate decision.
+/// One capture: collects the samples (pre-roll first) and reports each frame's speech decision.
 final class LiveUtteranceCapture: UtteranceCapture {
+    /// One 20 ms frame with its speech decision.
+    struct Frame: Sendable {
+        var samples: [Int16]
+        var isSpeech: Bool
+        var rms: Double
+    }
+
     let frames: AsyncStream<UtteranceFrame>
     private let collected: Collected
     private let pump: Task<Void, Never>
@@ -88,7 +121,7 @@ final class LiveUtteranceCapture: UtteranceCapture {
     }
 
     /// Starts collecting `source` after `preRoll`; frame times count from the pre-roll's start.
-    init(preRoll: [Int16], frames source: AsyncStream<CapturedFrame>) {
+    init(preRoll: [Int16], frames source: AsyncStream<Frame>) {
         let (stream, continuation) = AsyncStream.makeStream(
             of: UtteranceFrame.self, bufferingPolicy: .bufferingNewest(256))
         frames = stream
@@ -96,7 +129,6 @@ final class LiveUtteranceCapture: UtteranceCapture {
         self.collected = collected
         let start = Double(preRoll.count) / Double(AudioFormat.speech.sampleRate)
         pump = Task.detached {
-            var gate = EnergyGate()
             var time = start
             for await frame in source {
                 let keep = collected.state.withLock { state -> Bool in
@@ -105,8 +137,7 @@ final class LiveUtteranceCapture: UtteranceCapture {
                     return true
                 }
                 guard keep else { break }
-                let decision = gate.process(frame.samples)
-                continuation.yield(UtteranceFrame(time: time, isSpeech: decision.isSpeech, rms: decision.rms))
+                continuation.yield(UtteranceFrame(time: time, isSpeech: frame.isSpeech, rms: frame.rms))
                 time += Double(frame.samples.count) / Double(AudioFormat.speech.sampleRate)
             }
             continuation.finish()

@@ -1,3 +1,4 @@
+import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkSpeech
 import ClawTalkSupport
@@ -29,7 +30,8 @@ final class PushToTalkService: Sendable {
     /// The service for `settings`; `controller` replaces the live one (tests).
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
-        delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil
+        delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil,
+        frontEnd: AudioFrontEnd? = nil
     ) {
         let root = logger
         self.logger = logger.child(category: "ptt")
@@ -45,7 +47,7 @@ final class PushToTalkService: Sendable {
             self.controller = controller
             capturing = nil
         } else {
-            let capturing = LiveUtteranceCapturing(mic: settings.mic, logger: root)
+            let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: root)
             self.capturing = capturing
             let locale = GatewayConnectionFactory.locale(environment: environment)
             self.controller = PTTController(

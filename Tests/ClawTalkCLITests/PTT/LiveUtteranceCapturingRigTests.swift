@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkDevices
 import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
@@ -32,7 +33,9 @@ struct LiveUtteranceCapturingRigTests {
         init(_ description: String) { self.description = description }
     }
 
-    @Test func speechIntoTheMicrophoneIsCaptured() async throws {
+    /// Raw capture with the energy gate, and the `run` path through the echo-cancelling front end.
+    @Test(arguments: [false, true])
+    func speechIntoTheMicrophoneIsCaptured(throughFrontEnd: Bool) async throws {
         let sink = "ct_ptt_\(UInt32.random(in: 0...999_999))"
         let module = try Self.tool(
             "pactl",
@@ -49,7 +52,9 @@ struct LiveUtteranceCapturingRigTests {
 
         var mic = MicSettings()
         mic.device = sink + ".monitor"
-        let capturing = LiveUtteranceCapturing(mic: mic, logger: .discarding)
+        let frontEnd = throughFrontEnd ? try AudioFrontEnd(settings: FrontEndSettings()) : nil
+        defer { frontEnd?.stop() }
+        let capturing = LiveUtteranceCapturing(mic: mic, frontEnd: frontEnd, logger: .discarding)
         defer { capturing.stop() }
         let capture = try await capturing.begin()
         let player = Task.detached { try Self.tool("paplay", ["-d", sink, clip]) }
@@ -61,7 +66,7 @@ struct LiveUtteranceCapturingRigTests {
         }
         _ = try await player.value
         let audio = await capture.finish()
-        #expect(speechFrames >= 20, "the energy gate hears the words")
+        #expect(speechFrames >= 20, "speech detection hears the words (front end: \(throughFrontEnd))")
         #expect(audio.format == .speech)
         #expect(audio.duration >= 0.5)
         let loud = audio.samples.withUnsafeBufferPointer { EnergyGate.rms($0) }
