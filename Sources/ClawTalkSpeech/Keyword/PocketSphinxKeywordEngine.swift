@@ -1,0 +1,216 @@
+import ClawTalkAudio
+
+/// Stage-1 spotting of any trigger with PocketSphinx keyphrase search (Debian `pocketsphinx`
+/// 0.8 and its en-us model): one decoder, one keyphrase per trigger, each with its own
+/// threshold; pronunciations of words the dictionary lacks come from ``PronunciationResolver``.
+///
+/// Default thresholds depend on the phrase's syllables (audio-stack.md §4): PocketSphinx
+/// compares a keyphrase's acoustic score with a garbage loop, so a longer phrase needs a smaller
+/// (more lenient) threshold, and a one-syllable word such as "claude" false-fires on every
+/// "claims"/"clause" even at 1e-3 — so one syllable gets the strictest default and should be
+/// verified by the transcript (or spoken as a two-word phrase). See ``defaultThreshold(syllables:)``;
+/// ``Options/thresholds`` overrides per trigger (`wake.thresholds`).
+///
+/// The decoder runs one utterance continuously. After a hit the utterance restarts (so the
+/// phrase is not reported twice); after ``Options/utteranceLimit`` seconds without a hit it
+/// restarts at the next quiet block, so its internal lists stay small. Not thread-safe (see
+/// ``WakeEngine``).
+public final class PocketSphinxKeywordEngine: WakeEngine {
+    /// The name in ``WakeHit/engine``.
+    public static let engineName = "pocketsphinx"
+
+    /// Tuning.
+    public struct Options: Sendable {
+        /// Thresholds by trigger (any spelling with the same ``TriggerText/key(_:)``), replacing
+        /// ``PocketSphinxKeywordEngine/defaultThreshold(syllables:)``.
+        public var thresholds: [String: Double]
+        /// Acoustic model and dictionary.
+        public var model: PocketSphinxDecoder.Model
+        /// Restart the utterance at a quiet block after this many seconds without a hit.
+        public var utteranceLimit: Double
+
+        /// Defaults: Debian's en-us model, no overrides, 30 s utterances.
+        public init(
+            thresholds: [String: Double] = [:], model: PocketSphinxDecoder.Model = .debianEnglish,
+            utteranceLimit: Double = 30
+        ) {
+            self.thresholds = thresholds
+            self.model = model
+            self.utteranceLimit = utteranceLimit
+        }
+    }
+
+    /// One trigger as the decoder spots it.
+    public struct Keyword: Sendable, Hashable {
+        /// The trigger as configured.
+        public var trigger: String
+        /// The keyphrase given to PocketSphinx (normalized words).
+        public var phrase: String
+        /// Its threshold.
+        public var threshold: Double
+        /// Pronunciation of each word.
+        public var pronunciations: [PronunciationResolver.Pronunciation]
+    }
+
+    /// The default threshold for a phrase of `syllables` syllables: 1 → 1e-5, 2 → 1e-12,
+    /// 3 → 1e-20 (e.g. "computer", "openclaw"), 4 → 1e-25, 5 or more → 1e-30.
+    ///
+    /// One syllable: no threshold makes a lone word such as "claude" safe (it fired on "claws"
+    /// and "the clause claims" from 1e-5 to 1e-1 in this project's tests, and 21 times in 46 min
+    /// of read text at 1e-3 in audio-stack.md), while 1e-3 already missed "hey claude"; 1e-5 is
+    /// 10¹⁵ stricter than the multi-syllable default and leaves rejection to the transcript verifier.
+    public static func defaultThreshold(syllables: Int) -> Double {
+        switch syllables {
+        case ...1: 1e-5
+        case 2: 1e-12
+        case 3: 1e-20
+        case 4: 1e-25
+        default: 1e-30
+        }
+    }
+
+    /// ``engineName``.
+    public var name: String { Self.engineName }
+    /// The triggers, as configured.
+    public private(set) var triggers: [String]
+    /// The keyphrases in use, one per distinct trigger.
+    public private(set) var keywords: [Keyword]
+    /// The options in use.
+    public let options: Options
+
+    private let resolver: PronunciationResolver
+    private var decoder: PocketSphinxDecoder
+    /// Samples fed since the start (or ``reset()``): the time base of hits.
+    private var position = 0
+    /// ``position`` when the current utterance started.
+    private var utteranceStart = 0
+
+    /// A spotter for `triggers` (at least one).
+    public init(triggers: [String], options: Options = Options(), resolver: PronunciationResolver) throws {
+        self.options = options
+        self.resolver = resolver
+        let keywords = try Self.keywords(for: triggers, options: options, resolver: resolver)
+        decoder = try Self.decoder(for: keywords, options: options)
+        self.triggers = triggers
+        self.keywords = keywords
+        try decoder.startUtterance()
+    }
+
+    /// The threshold `trigger` gets (override or default).
+    public func threshold(for trigger: String) -> Double? {
+        keywords.first { TriggerText.key($0.trigger) == TriggerText.key(trigger) }?.threshold
+    }
+
+    /// Rebuilds the keyphrase search for `triggers`; the stream's time base continues.
+    public func setTriggers(_ triggers: [String]) throws {
+        let keywords = try Self.keywords(for: triggers, options: options, resolver: resolver)
+        let decoder = try Self.decoder(for: keywords, options: options)
+        try decoder.startUtterance()
+        self.decoder = decoder
+        self.keywords = keywords
+        self.triggers = triggers
+        utteranceStart = position
+    }
+
+    /// Feeds samples; reports the keyphrases spotted by the end of them.
+    public func process(_ samples: UnsafeBufferPointer<Int16>) throws -> [WakeHit] {
+        guard !samples.isEmpty else { return [] }
+        try decoder.process(samples)
+        position += samples.count
+        if let hypothesis = decoder.hypothesis() {
+            try decoder.startUtterance()
+            utteranceStart = position
+            return hits(in: hypothesis.text)
+        }
+        let limit = Int(options.utteranceLimit * Double(PocketSphinxDecoder.format.sampleRate))
+        if position - utteranceStart >= limit, EnergyGate.rms(samples) < EnergyGate.minimumSpeechRMS {
+            try decoder.startUtterance()
+            utteranceStart = position
+        }
+        return []
+    }
+
+    /// Ends the utterance and reports what its last frames completed.
+    public func finish() throws -> [WakeHit] {
+        try decoder.endUtterance()
+        let text = decoder.hypothesis()?.text
+        try decoder.startUtterance()
+        utteranceStart = position
+        return text.map(hits(in:)) ?? []
+    }
+
+    /// Restarts the utterance and the time base.
+    public func reset() throws {
+        try decoder.startUtterance()
+        position = 0
+        utteranceStart = 0
+    }
+
+    /// Moves the time base on by `samples` (an engine created in the middle of a stream).
+    func skip(_ samples: Int) {
+        position += samples
+        utteranceStart = position
+    }
+
+    // MARK: - Private
+
+    /// The hit for a keyphrase hypothesis ("computer", or "openclaw claude" when several
+    /// keyphrases completed in the same block). Only the keyword with the most phones is kept:
+    /// keyphrases completing together overlap in time, and the shorter one is then usually part
+    /// of the longer ("claude" ≈ the end of "openclaw", `K L AO`).
+    private func hits(in hypothesis: String) -> [WakeHit] {
+        let words = hypothesis.split(separator: " ").map(String.init)
+        var found: [Keyword] = []
+        var index = 0
+        let byLength = keywords.sorted { $0.phrase.count > $1.phrase.count }
+        while index < words.count {
+            let match = byLength.first { keyword in
+                let phraseWords = keyword.phrase.split(separator: " ").map(String.init)
+                return index + phraseWords.count <= words.count
+                    && Array(words[index..<index + phraseWords.count]) == phraseWords
+            }
+            guard let match else {
+                index += 1
+                continue
+            }
+            found.append(match)
+            index += match.phrase.split(separator: " ").count
+        }
+        let phoneCount = { (keyword: Keyword) in keyword.pronunciations.reduce(0) { $0 + $1.phones.count } }
+        guard let best = found.max(by: { phoneCount($0) < phoneCount($1) }) else { return [] }
+        let at = Double(position) / Double(PocketSphinxDecoder.format.sampleRate)
+        return [WakeHit(trigger: best.trigger, engine: name, atSeconds: at, score: best.threshold)]
+    }
+
+    private static func keywords(
+        for triggers: [String], options: Options, resolver: PronunciationResolver
+    ) throws -> [Keyword] {
+        var keywords: [Keyword] = []
+        for trigger in triggers {
+            let phrase = TriggerText.normalize(trigger)
+            guard !phrase.isEmpty, !keywords.contains(where: { $0.phrase == phrase }) else { continue }
+            let pronunciations = try resolver.pronounce(phrase: phrase)
+            let syllables = ARPAbet.syllableCount(pronunciations.flatMap(\.phones))
+            let key = TriggerText.key(trigger)
+            let threshold =
+                options.thresholds.first { TriggerText.key($0.key) == key }?.value
+                ?? defaultThreshold(syllables: syllables)
+            guard threshold > 0, threshold <= 1 else {
+                throw WakeError.invalidThreshold(trigger: trigger, value: threshold)
+            }
+            keywords.append(
+                Keyword(trigger: trigger, phrase: phrase, threshold: threshold, pronunciations: pronunciations))
+        }
+        guard !keywords.isEmpty else { throw WakeError.unsupportedTrigger(trigger: "", engine: engineName) }
+        return keywords
+    }
+
+    private static func decoder(for keywords: [Keyword], options: Options) throws -> PocketSphinxDecoder {
+        var added: [String: String] = [:]
+        for pronunciation in keywords.flatMap(\.pronunciations) where pronunciation.source != .dictionary {
+            added[pronunciation.word] = pronunciation.phones.joined(separator: " ")
+        }
+        let phrases = keywords.map { PocketSphinxDecoder.Keyphrase($0.phrase, threshold: $0.threshold) }
+        return try PocketSphinxDecoder(mode: .keyphrases(phrases), model: options.model, pronunciations: added)
+    }
+}
