@@ -82,6 +82,12 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
     private var decoder: PocketSphinxDecoder
     /// Samples fed since the start (or ``reset()``): the time base of hits.
     private var position = 0
+    /// State of this engine's own dither generator (see ``dithered(_:)``).
+    private var ditherState = PocketSphinxKeywordEngine.ditherSeed
+    /// Scratch buffer for dithered input (grows to the largest chunk seen).
+    private var scratch: [Int16] = []
+
+    private static let ditherSeed: UInt64 = 0x2545_F491_4F6C_DD1D
     /// ``position`` when the current utterance started.
     private var utteranceStart = 0
 
@@ -115,7 +121,7 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
     /// Feeds samples; reports the keyphrases spotted by the end of them.
     public func process(_ samples: UnsafeBufferPointer<Int16>) throws -> [WakeHit] {
         guard !samples.isEmpty else { return [] }
-        try decoder.process(samples)
+        try dithered(samples) { try decoder.process($0) }
         position += samples.count
         if let hypothesis = decoder.hypothesis() {
             try decoder.startUtterance()
@@ -142,6 +148,7 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
     /// Restarts the utterance and the time base.
     public func reset() throws {
         try decoder.startUtterance()
+        ditherState = Self.ditherSeed
         position = 0
         utteranceStart = 0
     }
@@ -153,6 +160,31 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
     }
 
     // MARK: - Private
+
+    /// Calls `body` with `samples` plus ±1 LSB triangular dither, so digital silence does not
+    /// upset PocketSphinx's features.
+    ///
+    /// The engine dithers itself instead of using PocketSphinx's `-dither`, whose random numbers
+    /// come from sphinxbase's process-global generator: with two decoders in one process (a
+    /// threshold sweep, or a dictation verifier next to the spotter) each one's noise, and so its
+    /// detections, would depend on the other's calls. This generator belongs to the engine and
+    /// restarts on ``reset()``, so a file gives the same hits whatever else runs.
+    private func dithered(_ samples: UnsafeBufferPointer<Int16>, _ body: (UnsafeBufferPointer<Int16>) throws -> Void)
+        rethrows
+    {
+        if scratch.count < samples.count { scratch = [Int16](repeating: 0, count: samples.count) }
+        var state = ditherState
+        for index in samples.indices {
+            // xorshift64: two random bits give a triangular -1, 0, 0, +1.
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            let noise = Int32(state & 1) - Int32((state >> 1) & 1)
+            scratch[index] = Int16(clamping: Int32(samples[index]) + noise)
+        }
+        ditherState = state
+        try scratch.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<samples.count])) }
+    }
 
     /// The hit for a keyphrase hypothesis ("computer", or "openclaw claude" when several
     /// keyphrases completed in the same block). Only the keyword with the most phones is kept:
@@ -211,6 +243,7 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
             added[pronunciation.word] = pronunciation.phones.joined(separator: " ")
         }
         let phrases = keywords.map { PocketSphinxDecoder.Keyphrase($0.phrase, threshold: $0.threshold) }
-        return try PocketSphinxDecoder(mode: .keyphrases(phrases), model: options.model, pronunciations: added)
+        return try PocketSphinxDecoder(
+            mode: .keyphrases(phrases), model: options.model, pronunciations: added, dither: false)
     }
 }

@@ -34,19 +34,17 @@ extension SpeechEngineTests {
         }
 
         @Test func triggerListUpdatesApplyLive() throws {
-            let engine = try PocketSphinxKeywordEngine(triggers: ["computer"], resolver: WakeTestSupport.resolver())
-            let computer = try SpeechFixtures.speakForRecognizer("computer", voice: Self.voice)
-            let openclaw = try SpeechFixtures.speakForRecognizer("hey openclaw", voice: Self.voice)
-            #expect(try WakeTestSupport.run(engine, openclaw.samples).isEmpty)
-            // No reset: the new search takes over in the running stream and time goes on.
-            try engine.setTriggers(["openclaw"])
-            #expect(engine.triggers == ["openclaw"])
-            #expect(try WakeTestSupport.run(engine, computer.samples).isEmpty)
-            let hits = try WakeTestSupport.run(engine, openclaw.samples)
-            #expect(hits.map(\.trigger) == ["openclaw"])
-            let start = openclaw.duration + computer.duration
-            #expect(hits.allSatisfy { $0.atSeconds > start + 1 }, "\(hits)")
+            let engine = try PocketSphinxKeywordEngine(triggers: ["openclaw"], resolver: WakeTestSupport.resolver())
             #expect(engine.keywords.first?.pronunciations.first?.source == .compound(["open", "claw"]))
+            let computer = try SpeechFixtures.speakForRecognizer("computer", voice: Self.voice)
+            #expect(try WakeTestSupport.run(engine, computer.samples).isEmpty)
+            // No reset: the new search takes over in the running stream and time goes on.
+            try engine.setTriggers(["computer"])
+            #expect(engine.triggers == ["computer"])
+            #expect(engine.keywords.map(\.phrase) == ["computer"])
+            let hits = try WakeTestSupport.run(engine, computer.samples)
+            #expect(hits.map(\.trigger) == ["computer"])
+            #expect(hits.allSatisfy { $0.atSeconds > computer.duration + 1 }, "\(hits)")
         }
 
         @Test func overlappingKeyphrasesKeepTheLongerOne() throws {

@@ -191,3 +191,26 @@ extension SpeechEngineTests {
         }
     }
 }
+
+/// An actor owning a detector, as the node's wake runtime will: the async methods run on the
+/// actor's executor, so the non-Sendable detector never leaves it.
+private actor WakeHost {
+    let detector: TwoStageWakeDetector
+
+    init() {
+        detector = TwoStageWakeDetector(
+            engine: ScriptedWakeEngine(triggers: ["computer"], hits: [(trigger: "computer", at: 0.5)]),
+            verifier: TranscriptVerifier(name: "fake") { _, _ in "computer" })
+    }
+
+    func feed(_ samples: [Int16]) async throws -> [WakeVerdict] {
+        try await detector.process(samples) + (try await detector.finish())
+    }
+}
+
+@Suite struct WakeHostTests {
+    @Test func anActorCanOwnTheDetector() async throws {
+        let verdicts = try await WakeHost().feed(stream(seconds: 2, tone: true))
+        #expect(verdicts.map(\.isAccepted) == [true])
+    }
+}
