@@ -11,10 +11,9 @@ import ClawTalkAudio
 /// verified by the transcript (or spoken as a two-word phrase). See ``defaultThreshold(syllables:)``;
 /// ``Options/thresholds`` overrides per trigger (`wake.thresholds`).
 ///
-/// The decoder runs one utterance continuously. After a hit the utterance restarts (so the
-/// phrase is not reported twice); after ``Options/utteranceLimit`` seconds without a hit it
-/// restarts at the next quiet block, so its internal lists stay small. Not thread-safe (see
-/// ``WakeEngine``).
+/// The decoder runs one utterance continuously and each keyphrase PocketSphinx adds to its
+/// hypothesis is reported once; after ``Options/utteranceLimit`` seconds the utterance restarts
+/// at the next quiet block, so its internal lists stay small. Not thread-safe (see ``WakeEngine``).
 public final class PocketSphinxKeywordEngine: WakeEngine {
     /// The name in ``WakeHit/engine``.
     public static let engineName = "pocketsphinx"
@@ -90,6 +89,14 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
     private static let ditherSeed: UInt64 = 0x2545_F491_4F6C_DD1D
     /// ``position`` when the current utterance started.
     private var utteranceStart = 0
+    /// Words of the utterance's keyphrase hypothesis already reported as hits.
+    private var reportedWords = 0
+    /// ``position`` of the last hit per keyphrase.
+    private var lastHit: [String: Int] = [:]
+
+    /// PocketSphinx may list one spoken keyphrase twice (end frames tens of milliseconds
+    /// apart); a repeat within this many seconds is the same one.
+    private static let repeatWindow = 1.0
 
     /// A spotter for `triggers` (at least one).
     public init(triggers: [String], options: Options = Options(), resolver: PronunciationResolver) throws {
@@ -116,6 +123,7 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
         self.keywords = keywords
         self.triggers = triggers
         utteranceStart = position
+        reportedWords = 0
     }
 
     /// Feeds samples; reports the keyphrases spotted by the end of them.
@@ -123,32 +131,27 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
         guard !samples.isEmpty else { return [] }
         try dithered(samples) { try decoder.process($0) }
         position += samples.count
-        if let hypothesis = decoder.hypothesis() {
-            try decoder.startUtterance()
-            utteranceStart = position
-            return hits(in: hypothesis.text)
-        }
+        let hits = newHits(in: decoder.hypothesis()?.text)
         let limit = Int(options.utteranceLimit * Double(PocketSphinxDecoder.format.sampleRate))
         if position - utteranceStart >= limit, EnergyGate.rms(samples) < EnergyGate.minimumSpeechRMS {
-            try decoder.startUtterance()
-            utteranceStart = position
+            try restartUtterance()
         }
-        return []
+        return hits
     }
 
     /// Ends the utterance and reports what its last frames completed.
     public func finish() throws -> [WakeHit] {
         try decoder.endUtterance()
-        let text = decoder.hypothesis()?.text
-        try decoder.startUtterance()
-        utteranceStart = position
-        return text.map(hits(in:)) ?? []
+        let hits = newHits(in: decoder.hypothesis()?.text)
+        try restartUtterance()
+        return hits
     }
 
     /// Restarts the utterance and the time base.
     public func reset() throws {
-        try decoder.startUtterance()
+        try restartUtterance()
         ditherState = Self.ditherSeed
+        lastHit.removeAll()
         position = 0
         utteranceStart = 0
     }
@@ -186,12 +189,26 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
         try scratch.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<samples.count])) }
     }
 
-    /// The hit for a keyphrase hypothesis ("computer", or "openclaw claude" when several
-    /// keyphrases completed in the same block). Only the keyword with the most phones is kept:
-    /// keyphrases completing together overlap in time, and the shorter one is then usually part
-    /// of the longer ("claude" ≈ the end of "openclaw", `K L AO`).
-    private func hits(in hypothesis: String) -> [WakeHit] {
-        let words = hypothesis.split(separator: " ").map(String.init)
+    private func restartUtterance() throws {
+        try decoder.startUtterance()
+        utteranceStart = position
+        reportedWords = 0
+    }
+
+    /// The hit for the part of the keyphrase hypothesis not reported yet.
+    ///
+    /// PocketSphinx lists every keyphrase spotted since the utterance started, in order, so the
+    /// utterance keeps running after a hit (restarting it would drop a longer keyphrase still in
+    /// progress, e.g. "computer" after a spurious "claude" inside it). When several keyphrases
+    /// complete in the same block only the one with the most phones is kept: they overlap in
+    /// time, and the shorter is then usually part of the longer ("claude" ≈ the end of
+    /// "openclaw", `K L AO`).
+    private func newHits(in hypothesis: String?) -> [WakeHit] {
+        let all = hypothesis?.split(separator: " ").map(String.init) ?? []
+        if all.count < reportedWords { reportedWords = 0 }
+        guard all.count > reportedWords else { return [] }
+        let words = Array(all[reportedWords...])
+        reportedWords = all.count
         var found: [Keyword] = []
         var index = 0
         let byLength = keywords.sorted { $0.phrase.count > $1.phrase.count }
@@ -210,6 +227,9 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
         }
         let phoneCount = { (keyword: Keyword) in keyword.pronunciations.reduce(0) { $0 + $1.phones.count } }
         guard let best = found.max(by: { phoneCount($0) < phoneCount($1) }) else { return [] }
+        let window = Int(Self.repeatWindow * Double(PocketSphinxDecoder.format.sampleRate))
+        if let last = lastHit[best.phrase], position - last < window { return [] }
+        lastHit[best.phrase] = position
         let at = Double(position) / Double(PocketSphinxDecoder.format.sampleRate)
         return [WakeHit(trigger: best.trigger, engine: name, atSeconds: at, score: best.threshold)]
     }
