@@ -7,7 +7,8 @@ public struct WakeHit: Sendable, Hashable, Codable {
     /// Seconds of audio from the engine's start (or last reset) to the point where it decided.
     public var atSeconds: Double
     /// The engine's confidence: microWakeWord's window mean (0...1); for PocketSphinx the
-    /// keyphrase threshold that was passed (PocketSphinx 0.8 reports no score for keyphrases).
+    /// keyphrase threshold that was passed (``PocketSphinxDecoder`` exposes no per-detection
+    /// confidence for keyphrases).
     public var score: Double
 
     /// A hit.
