@@ -16,18 +16,6 @@ public struct BenchCommand: Command {
     /// The group takes no arguments of its own.
     public init(parsed: ParsedArguments) {}
 
-    /// `clawtalk bench wake`.
-    public struct Wake: PendingCommand {
-        /// The command name.
-        public static let name = "wake"
-        /// One line for OVERVIEW.
-        public static let abstract = "Measure wake-word latency, false rejects and false accepts on the test corpus."
-        /// Tracked in issue 7.
-        public static let trackingIssue: Int? = 7
-        /// Takes no arguments.
-        public init(parsed: ParsedArguments) {}
-    }
-
     /// `clawtalk bench loopback`.
     public struct Loopback: PendingCommand {
         /// The command name.

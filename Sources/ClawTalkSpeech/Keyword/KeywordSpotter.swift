@@ -1,0 +1,180 @@
+/// The stage-1 wake engine the node runs: every trigger goes to the engine chosen for it by
+/// ``Selection`` (microWakeWord where a model exists, PocketSphinx keyphrase spotting for the
+/// rest), behind the one ``WakeEngine`` interface. ``setTriggers(_:)`` re-plans and applies a
+/// new list (Gateway `voicewake.changed`) without restarting the audio stream.
+///
+/// Not thread-safe (see ``WakeEngine``).
+public final class KeywordSpotter: WakeEngine {
+    /// Which engines may be used (setting `wake.engine`).
+    public enum Selection: String, Sendable, CaseIterable {
+        /// microWakeWord for triggers with a model, PocketSphinx for the others.
+        case auto
+        /// microWakeWord only; triggers without a model are not listened for.
+        case microwakeword
+        /// PocketSphinx only.
+        case pocketsphinx
+    }
+
+    /// Which engine takes which trigger.
+    public struct Plan: Sendable, Hashable {
+        /// Triggers for microWakeWord.
+        public var microWakeWord: [String] = []
+        /// Triggers for PocketSphinx.
+        public var pocketSphinx: [String] = []
+        /// Triggers no allowed engine can take.
+        public var unsupported: [String] = []
+
+        /// A plan from its three lists.
+        public init(microWakeWord: [String] = [], pocketSphinx: [String] = [], unsupported: [String] = []) {
+            self.microWakeWord = microWakeWord
+            self.pocketSphinx = pocketSphinx
+            self.unsupported = unsupported
+        }
+    }
+
+    /// Everything the spotter needs to build its engines.
+    public struct Configuration {
+        /// Allowed engines.
+        public var selection: Selection
+        /// microWakeWord models (empty when none are installed).
+        public var models: [MicroWakeWordModel]
+        /// The TF Lite runtime, nil when it could not be loaded (then microWakeWord is not used).
+        public var runtime: TFLiteRuntime?
+        /// Thresholds by trigger or model id: microWakeWord cutoffs (0...1) and PocketSphinx
+        /// keyphrase thresholds (e.g. 1e-20) alike (`wake.thresholds`).
+        public var thresholds: [String: Double]
+        /// PocketSphinx model.
+        public var pocketSphinxModel: PocketSphinxDecoder.Model
+        /// Pronunciations for PocketSphinx keyphrases.
+        public var resolver: PronunciationResolver
+
+        /// A configuration; `resolver` must use the dictionary of `pocketSphinxModel`.
+        public init(
+            selection: Selection = .auto, models: [MicroWakeWordModel], runtime: TFLiteRuntime?,
+            thresholds: [String: Double] = [:], pocketSphinxModel: PocketSphinxDecoder.Model = .debianEnglish,
+            resolver: PronunciationResolver
+        ) {
+            self.selection = selection
+            self.models = models
+            self.runtime = runtime
+            self.thresholds = thresholds
+            self.pocketSphinxModel = pocketSphinxModel
+            self.resolver = resolver
+        }
+    }
+
+    /// Splits `triggers` between the engines (pure; duplicates by ``TriggerText/key(_:)`` and
+    /// empty triggers are dropped).
+    public static func plan(
+        triggers: [String], selection: Selection, models: [MicroWakeWordModel], microWakeWordAvailable: Bool = true
+    ) -> Plan {
+        var plan = Plan()
+        var seen: Set<String> = []
+        for trigger in triggers {
+            let key = TriggerText.key(trigger)
+            guard !key.isEmpty, seen.insert(key).inserted else { continue }
+            let hasModel = microWakeWordAvailable && MicroWakeWordEngine.model(for: trigger, in: models) != nil
+            switch selection {
+            case .auto where hasModel, .microwakeword where hasModel: plan.microWakeWord.append(trigger)
+            case .auto, .pocketsphinx: plan.pocketSphinx.append(trigger)
+            case .microwakeword: plan.unsupported.append(trigger)
+            }
+        }
+        return plan
+    }
+
+    /// `auto`, `microwakeword` or `pocketsphinx` (the selection).
+    public var name: String { configuration.selection.rawValue }
+    /// The triggers, as configured.
+    public private(set) var triggers: [String]
+    /// The current split between engines.
+    public private(set) var plan: Plan
+    /// The configuration.
+    public let configuration: Configuration
+    /// The engines in use (at most one of each kind).
+    public var engines: [any WakeEngine] {
+        var engines: [any WakeEngine] = []
+        if let microWakeWord { engines.append(microWakeWord) }
+        if let pocketSphinx { engines.append(pocketSphinx) }
+        return engines
+    }
+
+    private var microWakeWord: MicroWakeWordEngine?
+    private var pocketSphinx: PocketSphinxKeywordEngine?
+    /// Samples fed since the start: an engine created by ``setTriggers(_:)`` starts at this time.
+    private var position = 0
+
+    /// A spotter for `triggers`.
+    public init(triggers: [String], configuration: Configuration) throws {
+        self.configuration = configuration
+        self.triggers = triggers
+        plan = Plan()
+        try apply(triggers)
+    }
+
+    /// The threshold in use for `trigger` (a microWakeWord cutoff or a PocketSphinx threshold).
+    public func threshold(for trigger: String) -> Double? {
+        microWakeWord?.cutoff(for: trigger) ?? pocketSphinx?.threshold(for: trigger)
+    }
+
+    /// Re-plans and rebuilds the engines whose triggers changed.
+    public func setTriggers(_ triggers: [String]) throws {
+        try apply(triggers)
+        self.triggers = triggers
+    }
+
+    /// Feeds every engine; hits in time order.
+    public func process(_ samples: UnsafeBufferPointer<Int16>) throws -> [WakeHit] {
+        position += samples.count
+        var hits: [WakeHit] = []
+        for engine in engines { hits += try engine.process(samples) }
+        return hits.sorted { $0.atSeconds < $1.atSeconds }
+    }
+
+    /// Ends the stream in every engine.
+    public func finish() throws -> [WakeHit] {
+        var hits: [WakeHit] = []
+        for engine in engines { hits += try engine.finish() }
+        return hits.sorted { $0.atSeconds < $1.atSeconds }
+    }
+
+    /// Resets every engine.
+    public func reset() throws {
+        for engine in engines { try engine.reset() }
+        position = 0
+    }
+
+    private func apply(_ triggers: [String]) throws {
+        let newPlan = Self.plan(
+            triggers: triggers, selection: configuration.selection, models: configuration.models,
+            microWakeWordAvailable: configuration.runtime != nil)
+        if newPlan.microWakeWord != plan.microWakeWord || (microWakeWord == nil) != newPlan.microWakeWord.isEmpty {
+            if newPlan.microWakeWord.isEmpty {
+                microWakeWord = nil
+            } else if let microWakeWord {
+                try microWakeWord.setTriggers(newPlan.microWakeWord)
+            } else if let runtime = configuration.runtime {
+                let engine = try MicroWakeWordEngine(
+                    triggers: newPlan.microWakeWord, models: configuration.models, runtime: runtime,
+                    cutoffs: configuration.thresholds)
+                engine.skip(position)
+                microWakeWord = engine
+            }
+        }
+        if newPlan.pocketSphinx != plan.pocketSphinx || (pocketSphinx == nil) != newPlan.pocketSphinx.isEmpty {
+            if newPlan.pocketSphinx.isEmpty {
+                pocketSphinx = nil
+            } else if let pocketSphinx {
+                try pocketSphinx.setTriggers(newPlan.pocketSphinx)
+            } else {
+                let engine = try PocketSphinxKeywordEngine(
+                    triggers: newPlan.pocketSphinx,
+                    options: .init(thresholds: configuration.thresholds, model: configuration.pocketSphinxModel),
+                    resolver: configuration.resolver)
+                engine.skip(position)
+                pocketSphinx = engine
+            }
+        }
+        plan = newPlan
+    }
+}

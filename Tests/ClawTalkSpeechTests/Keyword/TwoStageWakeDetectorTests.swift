@@ -1,0 +1,216 @@
+import ClawTalkAudio
+import ClawTalkSpeech
+import Foundation
+import Synchronization
+import Testing
+
+/// A 16 kHz stream: `seconds` of syllable-like bursts (200 ms of a 200 Hz tone at −12 dBFS,
+/// 100 ms of silence, so the energy gate calls it speech) or of silence.
+private func stream(seconds: Double, tone: Bool) -> [Int16] {
+    (0..<Int(seconds * 16000)).map { index in
+        let voiced = tone && index % 4800 < 3200
+        return voiced ? Int16(8000 * sin(2 * Double.pi * 200 * Double(index) / 16000)) : 0
+    }
+}
+
+/// Records what the verifier was asked.
+private final class VerifierLog: Sendable {
+    let calls = Mutex<[(duration: Double, prompt: String?)]>([])
+}
+
+/// Feeds `samples` in 20 ms blocks and finishes.
+private func runDetector(_ detector: TwoStageWakeDetector, _ samples: [Int16]) async throws -> [WakeVerdict] {
+    var verdicts: [WakeVerdict] = []
+    var start = 0
+    while start < samples.count {
+        let end = min(start + 320, samples.count)
+        verdicts += try await detector.process(Array(samples[start..<end]))
+        start = end
+    }
+    return verdicts + (try await detector.finish())
+}
+
+@Suite struct TwoStageWakeDetectorTests {
+    static let speech = stream(seconds: 4, tone: true)
+
+    static func detector(
+        hits: [(String, Double)], triggers: [String] = ["computer", "claude"], verifier: TranscriptVerifier?
+    ) -> TwoStageWakeDetector {
+        TwoStageWakeDetector(
+            engine: ScriptedWakeEngine(triggers: triggers, hits: hits.map { (trigger: $0.0, at: $0.1) }),
+            verifier: verifier)
+    }
+
+    @Test func stageOneOnlyAcceptsEveryHitAtOnceWithRefractory() async throws {
+        let detector = Self.detector(hits: [("computer", 1.0), ("computer", 2.5), ("computer", 3.1)], verifier: nil)
+        let verdicts = try await runDetector(detector, Self.speech)
+        #expect(verdicts.map(\.hit.atSeconds) == [1.0, 3.1])
+        #expect(verdicts.allSatisfy { $0.isAccepted && $0.decidedAtSeconds == $0.hit.atSeconds })
+    }
+
+    @Test func verifierSeesTheAudioAroundTheHitAndThePrompt() async throws {
+        let log = VerifierLog()
+        let verifier = TranscriptVerifier(name: "fake") { buffer, prompt in
+            log.calls.withLock { $0.append((buffer.duration, prompt)) }
+            return "Computer."
+        }
+        let detector = Self.detector(hits: [("computer", 2.0)], verifier: verifier)
+        let verdicts = try await runDetector(detector, Self.speech)
+        let verdict = try #require(verdicts.first)
+        #expect(verdicts.count == 1)
+        #expect(verdict.isAccepted)
+        #expect(verdict.transcript == "Computer.")
+        #expect(verdict.decidedAtSeconds == 3.0)
+        if case .accepted(_, let rule) = verdict.decision { #expect(rule == .textOnly) } else { Issue.record() }
+        let calls = log.calls.withLock { $0 }
+        #expect(calls.count == 1)
+        // 1.5 s before the hit to 1.0 s after it.
+        #expect(abs((calls.first?.duration ?? 0) - 2.5) < 0.001)
+        #expect(calls.first?.prompt == "computer, claude.")
+    }
+
+    @Test func transcriptWithoutTheTriggerIsRejected() async throws {
+        let verifier = TranscriptVerifier(name: "fake") { _, _ in "a cup of coffee" }
+        let verdicts = try await runDetector(Self.detector(hits: [("computer", 2.0)], verifier: verifier), Self.speech)
+        #expect(verdicts.map(\.rejection) == [.triggerNotHeard])
+    }
+
+    @Test func transcriptMustNameTheHitTrigger() async throws {
+        // PocketSphinx heard "claude", the transcript says "computer": not confirmed.
+        let verifier = TranscriptVerifier(name: "fake") { _, _ in "computer" }
+        let verdicts = try await runDetector(Self.detector(hits: [("claude", 2.0)], verifier: verifier), Self.speech)
+        #expect(verdicts.map(\.rejection) == [.triggerNotHeard])
+    }
+
+    @Test func confusionsAreAccepted() async throws {
+        let verifier = TranscriptVerifier(name: "fake") { _, _ in "Open Club, lights on" }
+        let detector = Self.detector(hits: [("openclaw", 2.0)], triggers: ["openclaw"], verifier: verifier)
+        let verdict = try #require(try await runDetector(detector, Self.speech).first)
+        #expect(verdict.isAccepted)
+        #expect(verdict.command == "lights on")
+    }
+
+    @Test func wordTimingsApplyThePauseRule() async throws {
+        // Timings relative to the clip, which starts 1.5 s before the hit.
+        let running = TranscriptVerifier(name: "timed") { buffer, _ in
+            RecognizedTranscript(
+                words: [
+                    .init("my", start: 0.8, end: 1.0), .init("computer", start: 1.0, end: 1.5),
+                    .init("crashed", start: 1.6, end: 2.0),
+                ],
+                isFinal: true, audioDuration: buffer.duration)
+        }
+        let rejected = try await runDetector(Self.detector(hits: [("computer", 2.0)], verifier: running), Self.speech)
+        #expect(rejected.map(\.rejection) == [.pauseTooShort])
+
+        let paused = TranscriptVerifier(name: "timed") { buffer, _ in
+            RecognizedTranscript(
+                words: [.init("computer", start: 1.0, end: 1.5), .init("lights", start: 2.0, end: 2.4)],
+                isFinal: true, audioDuration: buffer.duration)
+        }
+        let accepted = try await runDetector(Self.detector(hits: [("computer", 2.0)], verifier: paused), Self.speech)
+        #expect(accepted.first?.isAccepted == true)
+        #expect(accepted.first?.command == "lights")
+        if case .accepted(_, let rule) = accepted.first?.decision { #expect(rule == .postTriggerGap) }
+    }
+
+    @Test func silenceIsRejectedWithoutCallingTheVerifier() async throws {
+        let log = VerifierLog()
+        let verifier = TranscriptVerifier(name: "fake") { buffer, _ in
+            log.calls.withLock { $0.append((buffer.duration, nil)) }
+            return "computer"
+        }
+        let detector = Self.detector(hits: [("computer", 2.0)], verifier: verifier)
+        let verdicts = try await runDetector(detector, stream(seconds: 4, tone: false))
+        #expect(verdicts.map(\.rejection) == [.noSpeech])
+        #expect(log.calls.withLock { $0.isEmpty })
+    }
+
+    @Test func promptEchoIsRejected() async throws {
+        let verifier = TranscriptVerifier(name: "whisper-like") { _, prompt in prompt ?? "" }
+        let verdicts = try await runDetector(Self.detector(hits: [("computer", 2.0)], verifier: verifier), Self.speech)
+        #expect(verdicts.map(\.rejection) == [.promptEcho])
+    }
+
+    @Test func verifierErrorsBecomeRejections() async throws {
+        struct Down: Error, CustomStringConvertible { var description: String { "server down" } }
+        let verifier = TranscriptVerifier(name: "fake") { (_: PCMBuffer, _: String?) async throws -> String in
+            throw Down()
+        }
+        let verdicts = try await runDetector(Self.detector(hits: [("computer", 2.0)], verifier: verifier), Self.speech)
+        #expect(verdicts.map(\.rejection) == [.verifierFailed("server down")])
+    }
+
+    @Test func hitNearTheEndIsVerifiedAtFinishWithTheAudioThereIs() async throws {
+        let log = VerifierLog()
+        let verifier = TranscriptVerifier(name: "fake") { buffer, _ in
+            log.calls.withLock { $0.append((buffer.duration, nil)) }
+            return "computer"
+        }
+        let verdicts = try await runDetector(Self.detector(hits: [("computer", 3.8)], verifier: verifier), Self.speech)
+        #expect(verdicts.first?.isAccepted == true)
+        #expect(verdicts.first?.decidedAtSeconds == 4.0)
+        #expect(abs((log.calls.withLock { $0.first?.duration } ?? 0) - 1.7) < 0.001)
+    }
+
+    @Test func setTriggersUpdatesEngineAndGate() async throws {
+        let engine = ScriptedWakeEngine(triggers: ["computer"], hits: [("jarvis", 1.0)])
+        let detector = TwoStageWakeDetector(
+            engine: engine, verifier: TranscriptVerifier(name: "fake") { _, _ in "jarvis" })
+        try detector.setTriggers(["computer", "jarvis"])
+        #expect(engine.setTriggerCalls == [["computer", "jarvis"]])
+        #expect(detector.matcher.triggers == ["computer", "jarvis"])
+        #expect(detector.prompt == "computer, jarvis.")
+        let verdicts = try await runDetector(detector, Self.speech)
+        #expect(verdicts.first?.isAccepted == true)
+    }
+
+    @Test func resetStartsTheTimeBaseOver() async throws {
+        let detector = Self.detector(hits: [("computer", 1.0)], verifier: nil)
+        #expect(try await runDetector(detector, Self.speech).count == 1)
+        try detector.reset()
+        #expect(try await runDetector(detector, Self.speech).map(\.hit.atSeconds) == [1.0])
+    }
+}
+
+extension SpeechEngineTests {
+    /// The whole pipeline on real audio: PocketSphinx stage 1, a fake verifier closure.
+    @Suite struct TwoStageIntegrationTests {
+        @Test(arguments: [true, false])
+        func pocketSphinxHitIsConfirmedOrRejectedByTheVerifier(accept: Bool) async throws {
+            let engine = try PocketSphinxKeywordEngine(triggers: ["computer"], resolver: WakeTestSupport.resolver())
+            let verifier = TranscriptVerifier(name: "fake") { _, _ in accept ? "computer" : "commuter" }
+            let detector = TwoStageWakeDetector(engine: engine, verifier: verifier)
+            let audio = try SpeechFixtures.speakForRecognizer("computer", voice: "en-us+klatt3")
+            let verdicts = try await runDetector(detector, audio.samples)
+            let verdict = try #require(verdicts.first)
+            #expect(verdicts.count == 1)
+            #expect(verdict.hit.engine == "pocketsphinx")
+            #expect(verdict.isAccepted == accept)
+            #expect(verdict.rejection == (accept ? nil : .triggerNotHeard))
+        }
+    }
+}
+
+/// An actor owning a detector, as the node's wake runtime will: the async methods run on the
+/// actor's executor, so the non-Sendable detector never leaves it.
+private actor WakeHost {
+    let detector: TwoStageWakeDetector
+
+    init() {
+        detector = TwoStageWakeDetector(
+            engine: ScriptedWakeEngine(triggers: ["computer"], hits: [(trigger: "computer", at: 0.5)]),
+            verifier: TranscriptVerifier(name: "fake") { _, _ in "computer" })
+    }
+
+    func feed(_ samples: [Int16]) async throws -> [WakeVerdict] {
+        try await detector.process(samples) + (try await detector.finish())
+    }
+}
+
+@Suite struct WakeHostTests {
+    @Test func anActorCanOwnTheDetector() async throws {
+        let verdicts = try await WakeHost().feed(stream(seconds: 2, tone: true))
+        #expect(verdicts.map(\.isAccepted) == [true])
+    }
+}
