@@ -158,7 +158,7 @@ public final class CaptureEngine: Sendable {
         let levels = self.levels
         return CaptureStats(
             frames: shared.frames.load(ordering: .relaxed), overruns: ring.overruns,
-            streamDrops: shared.streamDrops.load(ordering: .relaxed),
+            streamDrops: shared.fanout.drops,
             readErrors: shared.readErrors.load(ordering: .relaxed),
             openFailures: shared.openFailures.load(ordering: .relaxed),
             reopenCount: shared.reopens.load(ordering: .relaxed), currentDevice: status.device,
