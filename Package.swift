@@ -131,10 +131,10 @@ let package = Package(
             name: "ClawTalkProtocolTests", dependencies: ["ClawTalkProtocol", "ClawTalkSupport"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
-            name: "ClawTalkAudioTests", dependencies: ["ClawTalkAudio", "ClawTalkSupport"],
+            name: "ClawTalkAudioTests", dependencies: ["ClawTalkAudio", "ClawTalkSupport", "ClawTalkTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "ClawTalkCodecsTests", dependencies: ["ClawTalkCodecs", "ClawTalkAudio"],
+            name: "ClawTalkCodecsTests", dependencies: ["ClawTalkCodecs", "ClawTalkAudio", "ClawTalkTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "ClawTalkDevicesTests", dependencies: ["ClawTalkDevices", "ClawTalkAudio"],

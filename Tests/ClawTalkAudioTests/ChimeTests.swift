@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -104,7 +105,7 @@ struct ChimeTests {
 
     @Test("load reads a custom WAV file at its own rate")
     func loadCustom() throws {
-        let directory = try TempDirectory()
+        let directory = try TempDirectory(prefix: "audio")
         let path = directory.path("ding.wav")
         let original = PCMBuffer(
             format: AudioFormat(sampleRate: 44100, channels: 2),
@@ -116,7 +117,7 @@ struct ChimeTests {
 
     @Test("load rejects a chime longer than the given maximum")
     func loadTooLong() throws {
-        let directory = try TempDirectory()
+        let directory = try TempDirectory(prefix: "audio")
         let path = directory.path("long.wav")
         let pcm = PCMBuffer(format: .speech, samples: tone(frequency: 500, sampleRate: 16000, seconds: 0.2))
         try WAVFile.encode(pcm).write(to: URL(fileURLWithPath: path))
@@ -128,7 +129,7 @@ struct ChimeTests {
 
     @Test("load fails clearly for a missing file, a non-WAV file and an empty WAV")
     func loadErrors() throws {
-        let directory = try TempDirectory()
+        let directory = try TempDirectory(prefix: "audio")
         let missing = directory.path("nope.wav")
         do {
             _ = try Chime.load(file: URL(fileURLWithPath: missing))

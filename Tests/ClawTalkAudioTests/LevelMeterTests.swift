@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
         (["-b", "24"], 3, .signedInt(bits: 24), 1),
     ])
     func decodesSoxFiles(options: [String], channels: Int, encoding: WAVFile.SampleEncoding, tolerance: Int) throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "audio")
         let reference = dir.path("ref.wav")
         let probe = dir.path("probe.wav")
         let synth = ["synth", "0.2", "sine", "440", "vol", "0.5"]

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkCodecs
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func decodesWAVMP3AndOggOpusClips() throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let wavPath = try soxTone(dir, name: "clip", rate: 22050, seconds: 0.5)
         try runTool("lame", ["--quiet", "-b", "64", wavPath, dir.path("clip.mp3")])
         try runTool("opusenc", ["--quiet", wavPath, dir.path("clip.opus")])

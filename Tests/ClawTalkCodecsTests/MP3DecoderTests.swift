@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkCodecs
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
 
     @Test(arguments: [(22050, 1), (44100, 1), (44100, 2)])
     func decodesLameOutputAtItsNativeFormat(rate: Int, channels: Int) throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let data = try Self.makeMP3(dir, rate: rate, channels: channels)
         let decoder = try MP3Decoder()
         let pcm = try decoder.decodeAll(data)
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func feedingInPiecesEqualsDecodingAtOnce() throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let data = try Self.makeMP3(dir, rate: 22050)
         let whole = try MP3Decoder().decodeAll(data)
 
@@ -73,7 +74,7 @@ import Testing
 
     /// Documented behaviour: a cut-off MP3 decodes to the complete frames that arrived, flagged as truncated.
     @Test func truncatedFileGivesPartialAudioFlaggedAsTruncated() throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let data = try Self.makeMP3(dir, rate: 44100)
         let decoder = try MP3Decoder()
         let pcm = try decoder.decodeAll(data.prefix(data.count * 4 / 10))
@@ -85,7 +86,7 @@ import Testing
     }
 
     @Test func junkBeforeTheFirstFrameIsSkipped() throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let data = try Self.makeMP3(dir, rate: 22050)
         let clean = try MP3Decoder().decodeAll(data)
         let decoder = try MP3Decoder()

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkCodecs
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
 
     @Test(arguments: [(16000, 1), (22050, 1), (48000, 2)])
     func decodesOpusencOutputAt48kHz(rate: Int, channels: Int) throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let data = try Self.makeOpus(dir, rate: rate, channels: channels)
         let decoder = try OggOpusDecoder(data: data)
         #expect(decoder.format == AudioFormat(sampleRate: 48000, channels: channels))
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func staticDecodeMatchesTheReader() throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let data = try Self.makeOpus(dir, rate: 16000, seconds: 0.3)
         let decoder = try OggOpusDecoder(data: data)
         var blocks = PCMBuffer(format: decoder.format)
@@ -53,7 +54,7 @@ import Testing
         #expect(random == .oggOpus(message: "not an Ogg Opus stream (OP_ENOTFORMAT)"))
 
         // A real stream whose Opus header was overwritten.
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         var data = try Self.makeOpus(dir, rate: 16000, seconds: 0.2)
         let head = try #require(data.range(of: Data("OpusHead".utf8)))
         data.replaceSubrange(head, with: Data("NopeHead".utf8))
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func aCorruptPageIsSkippedAsAHole() throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let good = try Self.makeOpus(dir, rate: 16000, seconds: 1.0, maxDelay: 60)
         let clean = try OggOpusDecoder(data: good)
         #expect(!clean.isTruncated)
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func randomDamageNeverTraps() throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let good = try Self.makeOpus(dir, rate: 16000, seconds: 0.5, maxDelay: 60)
         var generator = SeededGenerator(state: 7)
         for _ in 0..<50 {
@@ -106,7 +107,7 @@ import Testing
 
     /// Documented behaviour: a clip cut short decodes every complete page and is flagged.
     @Test func truncatedStreamDecodesItsCompletePages() throws {
-        let dir = try TempDirectory()
+        let dir = try TempDirectory(prefix: "codecs")
         let good = try Self.makeOpus(dir, rate: 16000, seconds: 1.0, maxDelay: 60)
         let decoder = try OggOpusDecoder(data: good.prefix(good.count / 2))
         let half = try decoder.decodeAll()

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkCodecs
+import ClawTalkTesting
 import Foundation
 import Testing
 

@@ -1,28 +1,33 @@
-import Foundation
+public import Foundation
 
 /// A temporary directory removed when the value is released.
-final class TempDirectory {
-    let url: URL
+public final class TempDirectory {
+    /// The directory.
+    public let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-audio-\(UUID().uuidString)")
+    /// Creates `clawtalk-<prefix>-<uuid>` in the system temporary directory.
+    public init(prefix: String = "test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    /// The path of `name` inside the directory.
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
-struct ToolError: Error, CustomStringConvertible {
-    var description: String
+/// A command-line tool exited non-zero.
+public struct ToolError: Error, CustomStringConvertible {
+    /// The command, its status and its stderr.
+    public var description: String
 }
 
 /// Runs a command-line tool found on PATH and fails if it exits non-zero.
 ///
 /// stderr goes to a file, not a Pipe: reading a Pipe while the child exits can hit EINTR,
 /// which Foundation's FileHandle turns into a trap.
-func runTool(_ tool: String, _ arguments: [String]) throws {
+public func runTool(_ tool: String, _ arguments: [String]) throws {
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-tool-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: log) }
@@ -40,10 +45,16 @@ func runTool(_ tool: String, _ arguments: [String]) throws {
     }
 }
 
-/// Deterministic bytes (SplitMix64) so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+/// Deterministic random numbers (SplitMix64) so failures reproduce.
+public struct SeededGenerator: RandomNumberGenerator {
+    /// The generator state.
+    public var state: UInt64
+
+    /// Starts from `state`.
+    public init(state: UInt64) { self.state = state }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -52,18 +63,19 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-func randomBytes(_ count: Int, seed: UInt64) -> Data {
+/// `count` deterministic random bytes.
+public func randomBytes(_ count: Int, seed: UInt64) -> Data {
     var generator = SeededGenerator(state: seed)
     return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
 }
 
 /// A sine tone as s16 at `amplitude` of full scale.
-func tone(frequency: Double, sampleRate: Int, seconds: Double, amplitude: Double = 0.5) -> [Int16] {
+public func tone(frequency: Double, sampleRate: Int, seconds: Double, amplitude: Double = 0.5) -> [Int16] {
     let count = Int(Double(sampleRate) * seconds)
     return (0..<count).map { Int16(amplitude * 32767 * sin(2 * .pi * frequency * Double($0) / Double(sampleRate))) }
 }
 
 /// Little-endian bytes of integers, for hand-built files.
-func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+public func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value.littleEndian) { Array($0) }
 }
