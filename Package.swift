@@ -150,7 +150,7 @@ let package = Package(
             name: "ClawTalkTalkTests",
             dependencies: [
                 "ClawTalkTalk", "ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkAudio",
-                "ClawTalkSupport",
+                "ClawTalkSupport", "ClawTalkSpeech",
             ],
             swiftSettings: strict
         ),

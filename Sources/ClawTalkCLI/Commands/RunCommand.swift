@@ -89,7 +89,7 @@ public struct RunCommand: Command {
             errorEarcon: { await audio.playErrorEarcon() })
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
-            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd)
+            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd, relay: replies.relay)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
             configureNode: { session in await ptt.attach(session) }, observer: replies)

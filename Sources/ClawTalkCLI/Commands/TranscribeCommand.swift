@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkCodecs
 import ClawTalkSpeech
 import ClawTalkSupport
+import ClawTalkTalk
 import Foundation
 
 /// `clawtalk transcribe`: runs speech-to-text on a WAV file with the node's engines.
@@ -19,6 +20,9 @@ public struct TranscribeCommand: Command {
         when the Wyoming server does not answer, PocketSphinx transcribes instead. With --engine \
         only that engine is tried, and an unreachable server is an error (exit 69).
 
+        The gateway engine sends the audio to the current gateway's transcription relay over a \
+        short-lived operator connection (talk.session.*; the gateway must offer it in talk.catalog).
+
         --start-server runs a temporary wyoming-faster-whisper with the Whisper base model for \
         this one transcription (installed by scripts/setup and scripts/fetch-whisper-model); \
         loading the model adds a few seconds.
@@ -27,7 +31,7 @@ public struct TranscribeCommand: Command {
     public static let options: [OptionSpec] = [
         .option(
             "engine", valueName: "name", help: "Use only this engine (default: stt.engine, with fallbacks).",
-            allowedValues: [STTEngine.wyoming.rawValue, STTEngine.pocketsphinx.rawValue]),
+            allowedValues: [STTEngine.wyoming.rawValue, STTEngine.pocketsphinx.rawValue, STTEngine.gateway.rawValue]),
         .option("language", valueName: "code", help: "Spoken language, e.g. en or de-DE (default: stt.language)."),
         .option(
             "prompt", valueName: "words",
@@ -58,9 +62,9 @@ public struct TranscribeCommand: Command {
 
     /// `--start-server` needs the Wyoming engine.
     public func validate() throws {
-        if startServer && engine == .pocketsphinx {
+        if startServer, let engine, engine != .wyoming {
             throw CLIError.validationFailed(
-                "--start-server runs a Wyoming server; it cannot be used with --engine pocketsphinx.")
+                "--start-server runs a Wyoming server; it cannot be used with --engine \(engine.rawValue).")
         }
     }
 
@@ -84,14 +88,17 @@ public struct TranscribeCommand: Command {
             wyoming = started.transcriberConfiguration
             server = started
         }
+        let chosen = engine ?? (startServer ? .wyoming : settings.stt.engine)
+        let relay = chosen == .gateway ? await Self.openRelay(settings: settings, context: context) : nil
         let transcriber = TranscriberSelector.transcriber(
-            for: settings.stt, engine: engine ?? (startServer ? .wyoming : nil), strict: engine != nil,
-            wyoming: wyoming)
+            for: settings.stt, engine: chosen, strict: engine != nil, wyoming: wyoming, gateway: relay?.transcriber)
         let options = TranscriptionOptions(language: language ?? settings.stt.language, prompt: prompt)
         let transcript: Transcript
         do {
             transcript = try await transcriber.transcribe(audio, options: options)
+            await relay?.connection?.close()
         } catch let error as SpeechError {
+            await relay?.connection?.close()
             if FallbackTranscriber.isUnavailable(error) { throw CLIError.unavailable("\(error)") }
             throw error
         }
@@ -103,6 +110,33 @@ public struct TranscribeCommand: Command {
         }
         context.io.writeError(report)
         return ExitCode.success.rawValue
+    }
+
+    /// The relay client over a short-lived operator connection to the current gateway; without
+    /// one (not configured, no operator access, unreachable) the client stays detached and says
+    /// why when used, and a note goes to standard error.
+    static func openRelay(settings: Settings, context: CommandContext) async -> (
+        transcriber: GatewayRelayTranscriber, connection: SayFlow.OpenOperator?
+    ) {
+        var logSettings = settings.log
+        logSettings.level = max(logSettings.level, .warning)
+        let logger = Logger(
+            settings: logSettings, category: "clawtalk", output: LogOutput { context.io.writeError($0) })
+        let relay = GatewayRelayTranscriber(logger: logger)
+        let (access, reason) = SayCommand.gatewayAccess(
+            settings: settings, paths: XDGPaths(environment: context.environment), logger: logger)
+        guard let access else {
+            context.io.writeError("note: \(reason); the gateway relay cannot be used\n")
+            return (relay, nil)
+        }
+        switch await SayFlow.openOperator(access, timeout: .seconds(5), logger: logger) {
+        case .success(let open):
+            relay.attach(operator: open.session)
+            return (relay, open)
+        case .failure(let problem):
+            context.io.writeError("note: \(problem.reason); the gateway relay cannot be used\n")
+            return (relay, nil)
+        }
     }
 
     /// The WAV at `path` as 16 kHz mono.

@@ -27,11 +27,12 @@ final class PushToTalkService: Sendable {
     private let logger: Logger
     private let configuredKey: String?
 
-    /// The service for `settings`; `controller` replaces the live one (tests).
+    /// The service for `settings`; `controller` replaces the live one (tests); `relay` is the
+    /// `gateway` STT engine (`stt.engine = gateway`).
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
         delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil,
-        frontEnd: AudioFrontEnd? = nil
+        frontEnd: AudioFrontEnd? = nil, relay: (any Transcriber)? = nil
     ) {
         let root = logger
         self.logger = logger.child(category: "ptt")
@@ -51,7 +52,8 @@ final class PushToTalkService: Sendable {
             self.capturing = capturing
             let locale = GatewayConnectionFactory.locale(environment: environment)
             self.controller = PTTController(
-                capturing: capturing, transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: root),
+                capturing: capturing,
+                transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: root, gateway: relay),
                 delivery: delivery, speech: speech ?? NoSpeechOutput(),
                 configuration: PTTConfiguration(settings: settings, locale: locale), logger: root)
         }

@@ -19,6 +19,8 @@ final class ReplyServices: GatewaySessionObserver {
     let speech: SpeechOutput
     /// Connects the two.
     let speaker: ReplySpeaker
+    /// The `gateway` speech-to-text engine (talk-contract §9.1), following the operator session.
+    let relay: GatewayRelayTranscriber
     private let logger: Logger
     private let configSync = Mutex<Task<Void, Never>?>(nil)
 
@@ -29,6 +31,7 @@ final class ReplyServices: GatewaySessionObserver {
         errorEarcon: @escaping @Sendable () async -> Void = {}
     ) {
         self.logger = logger.child(category: "talk")
+        relay = GatewayRelayTranscriber(logger: logger)
         tracker = ReplyTracker(logger: logger)
         delivery = TranscriptDelivery(
             configuration: TranscriptDelivery.Configuration(settings: settings, hostName: hostName), store: store,
@@ -57,6 +60,7 @@ final class ReplyServices: GatewaySessionObserver {
         await tracker.attach(operator: session)
         await delivery.attach(operator: session)
         await speech.attach(operator: session)
+        relay.attach(operator: session)
         let task = syncTalkConfig(session)
         let previous = configSync.withLock { current in
             defer { current = task }
@@ -71,6 +75,7 @@ final class ReplyServices: GatewaySessionObserver {
             return task
         }?.cancel()
         await speech.attach(operator: nil)
+        relay.attach(operator: nil)
         await tracker.attach(operator: nil)
         await tracker.attach(node: nil)
         await tracker.cancel()

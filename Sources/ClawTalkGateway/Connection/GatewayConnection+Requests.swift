@@ -16,6 +16,16 @@ extension GatewayConnection {
     public func request(
         method: String, params: WireJSON? = nil, timeout: Duration? = nil, epoch expected: Int? = nil
     ) async throws -> WireJSON {
+        try await startRequest(method: method, params: params, timeout: timeout, epoch: expected).response()
+    }
+
+    /// Sends a request now and returns without waiting for the answer: requests started one
+    /// after another from one task reach the socket in that order, while their answers can be
+    /// awaited concurrently (``PendingResponse/response()``). Same checks and errors as
+    /// ``request(method:params:timeout:epoch:)``.
+    public func startRequest(
+        method: String, params: WireJSON? = nil, timeout: Duration? = nil, epoch expected: Int? = nil
+    ) throws -> PendingResponse {
         guard method != ConnectParams.method else {
             throw GatewayError.transport("connect is sent only by the handshake")
         }
@@ -44,14 +54,19 @@ extension GatewayConnection {
             pending[frame.id] = nil
             throw GatewayError.transport("send failed: \(error)")
         }
-        let limit = timeout ?? configuration.timeouts.request
+        return PendingResponse(
+            connection: self, id: frame.id, promise: promise, limit: timeout ?? configuration.timeouts.request)
+    }
+
+    /// Waits for a started request's answer within `limit`; forgets it on timeout or error.
+    func awaitResponse(id: String, promise: ResponsePromise, limit: Duration) async throws -> WireJSON {
         do {
             return try await withTimeout(limit, clock: clock) { try await promise.value() }
         } catch is TimeoutError {
-            pending[frame.id] = nil
-            throw GatewayError.timedOut(method: method)
+            pending[id] = nil
+            throw GatewayError.timedOut(method: promise.method)
         } catch {
-            pending[frame.id] = nil
+            pending[id] = nil
             throw error
         }
     }

@@ -84,6 +84,22 @@ public actor OperatorSession {
         }
     }
 
+    /// Sends an operator request now and returns its pending answer (for pipelined calls such
+    /// as `talk.session.appendAudio`: started in order from one task, awaited concurrently).
+    /// Same availability checks as ``call(_:params:timeout:)``; a `FORBIDDEN` answer is thrown
+    /// by ``PendingResponse/response()`` without disabling the method.
+    public func start(_ method: String, params: WireJSON? = nil, timeout: Duration? = nil) async throws
+        -> PendingResponse
+    {
+        guard let hello, let epoch else { throw GatewayError.notConnected }
+        guard hello.supports(method: method) else { throw GatewayError.methodUnavailable(method) }
+        if let scope = disabled[method] {
+            throw GatewayError.methodForbidden(method: method, missingScope: scope.isEmpty ? nil : scope)
+        }
+        let limit = timeout ?? OperatorMethod(rawValue: method).map { .milliseconds($0.defaultTimeoutMs) }
+        return try await connection.startRequest(method: method, params: params, timeout: limit, epoch: epoch)
+    }
+
     /// Trigger lists from `voicewake.get` after each `hello-ok` and from `voicewake.changed`.
     public func voiceWakeTriggers() -> AsyncStream<[String]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [String].self, bufferingPolicy: .bufferingNewest(1))

@@ -15,6 +15,12 @@ public enum OperatorMethod: String, Sendable, Hashable, CaseIterable {
     case talkMode = "talk.mode"
     /// List Talk session capabilities.
     case talkCatalog = "talk.catalog"
+    /// Open a Talk session (clawtalk: transcription relay only, talk-contract §9.1).
+    case talkSessionCreate = "talk.session.create"
+    /// Append 24 kHz pcm16 audio to a Talk session.
+    case talkSessionAppendAudio = "talk.session.appendAudio"
+    /// Close a Talk session.
+    case talkSessionClose = "talk.session.close"
     /// Synthesize with the global TTS chain.
     case ttsSpeak = "tts.speak"
     /// TTS status.
@@ -39,6 +45,8 @@ public enum OperatorMethod: String, Sendable, Hashable, CaseIterable {
         case .chatSend: 30_000
         case .ttsSpeak: 60_000
         case .talkSpeak: 95_000
+        case .talkSessionCreate: 20_000
+        case .talkSessionAppendAudio: 8_000
         default: 15_000
         }
     }

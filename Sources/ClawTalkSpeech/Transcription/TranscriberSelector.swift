@@ -6,26 +6,27 @@ public import ClawTalkSupport
 /// |---|---|
 /// | `wyoming` | Wyoming server at `stt.wyomingHost:stt.wyomingPort`, falling back to PocketSphinx |
 /// | `pocketsphinx` | PocketSphinx only |
-/// | `gateway` | the gateway relay (not available yet, contract §9.1), then the `wyoming` chain |
+/// | `gateway` | the gateway relay (contract §9.1, given by the caller), then the `wyoming` chain |
 ///
 /// With `strict`, the named engine is used alone: its unavailability is an error, not a fallback
 /// (what `clawtalk transcribe --engine` wants).
 public enum TranscriberSelector {
-    /// Why the `gateway` engine cannot be used yet.
-    public static let gatewayRelayReason = "the gateway transcription relay is not implemented yet"
+    /// Why the `gateway` engine cannot be used when the caller has no operator connection to relay through.
+    public static let gatewayRelayReason = "the gateway transcription relay needs the service's operator connection"
 
     /// The transcriber for `settings`, with `engine` overriding `settings.engine`.
-    /// `pocketSphinx` lets callers share one (slow to load) PocketSphinx engine.
+    /// `pocketSphinx` lets callers share one (slow to load) PocketSphinx engine; `gateway` is the
+    /// relay client (it lives where the operator connection is), unavailable when nil.
     public static func transcriber(
         for settings: STTSettings, engine: STTEngine? = nil, strict: Bool = false, logger: Logger = .discarding,
         pocketSphinx: PocketSphinxTranscriber? = nil,
-        wyoming: WyomingTranscriber.Configuration? = nil
+        wyoming: WyomingTranscriber.Configuration? = nil, gateway relay: (any Transcriber)? = nil
     ) -> any Transcriber {
         let wyomingConfiguration =
             wyoming ?? WyomingTranscriber.Configuration(host: settings.wyomingHost, port: settings.wyomingPort)
         let sphinx: PocketSphinxTranscriber = pocketSphinx ?? PocketSphinxTranscriber()
         let server = WyomingTranscriber(configuration: wyomingConfiguration)
-        let gateway = UnavailableTranscriber(name: STTEngine.gateway.rawValue, reason: gatewayRelayReason)
+        let gateway = relay ?? UnavailableTranscriber(name: STTEngine.gateway.rawValue, reason: gatewayRelayReason)
         switch (engine ?? settings.engine, strict) {
         case (.pocketsphinx, _):
             return sphinx

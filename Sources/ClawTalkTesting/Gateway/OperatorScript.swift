@@ -85,6 +85,18 @@ public struct OperatorScript: Sendable {
         "session": ["mainKey": "main"],
     ]
 
+    /// Whether `talk.catalog` reports the transcription relay as ready.
+    public var transcriptionReady = true
+    /// What the emulated transcription relay hears in one speech segment (24 kHz mono samples);
+    /// the default answers ``relayTranscript`` whatever was said. Tests can plug a real engine.
+    public var relayTranscriber: @Sendable ([Int16]) async -> String = { _ in "" }
+    /// The default relay's answer when ``relayTranscriber`` is not replaced (and returns "").
+    public var relayTranscript = "hello from the relay"
+    /// Delay before each `talk.session.appendAudio` is answered (exposes the client's in-flight limit).
+    public var relayAppendDelayMs = 0
+    /// Whether the relay sends `ready` after `talk.session.create`.
+    public var relaySendsReady = true
+
     /// The defaults.
     public init() {}
 }

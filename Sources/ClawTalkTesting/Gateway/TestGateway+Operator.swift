@@ -31,6 +31,18 @@ extension TestGateway {
         "tts.speak": .closed(["text": .nonEmptyString], required: ["text"]),
         "voicewake.set": .closed(["triggers": .array(.string())], required: ["triggers"]),
         "voicewake.routing.set": .closed(["config": .record(.any)], required: ["config"]),
+        "talk.session.create": .closed(
+            [
+                "mode": .string(oneOf: ["realtime", "stt-tts", "transcription"]),
+                "transport": .string(oneOf: ["webrtc", "provider-websocket", "gateway-relay", "managed-room"]),
+                "brain": .string(oneOf: ["agent-consult", "direct-tools", "none"]), "sessionKey": .string(),
+                "language": .string(minLength: 2), "ttlMs": .integer(minimum: 1_000), "provider": .string(),
+                "model": .string(), "voice": .string(),
+            ]),
+        "talk.session.appendAudio": .closed(
+            ["sessionId": .nonEmptyString, "audioBase64": .string(), "timestamp": .integer(minimum: 0)],
+            required: ["sessionId", "audioBase64"]),
+        "talk.session.close": .closed(["sessionId": .nonEmptyString], required: ["sessionId"]),
     ]
 
     /// The scope a call needs (checklist 40).
@@ -71,6 +83,10 @@ extension TestGateway {
             return
         }
         emit(.operatorCall(connection: id, method: method, params: request.params))
+        if method.hasPrefix("talk.session."), queuedReplies[method]?.isEmpty ?? true {
+            handleRelayCall(id, request.id, method: method, params: params)
+            return
+        }
         if var queue = queuedReplies[method], !queue.isEmpty {
             let reply = queue.removeFirst()
             queuedReplies[method] = queue
@@ -130,7 +146,14 @@ extension TestGateway {
         case "tts.providers":
             return .ok(["providers": [["id": "test", "configured": true]]])
         case "talk.catalog":
-            return .ok(["modes": ["stt-tts"], "transcription": false])
+            let ready = script.transcriptionReady
+            return .ok([
+                "modes": ["stt-tts", "transcription"], "transports": ["gateway-relay"], "brains": ["none"],
+                "transcription": [
+                    "ready": .bool(ready), "activeProvider": ready ? "test" : .null,
+                    "providers": ready ? [["id": "test", "configured": true]] : [],
+                ],
+            ])
         default:
             return .unavailable("UNAVAILABLE: \(method) is not emulated by the test gateway")
         }

@@ -48,6 +48,8 @@ public actor TestGateway {
     var chatHistory: [String: [WireJSON]] = [:]
     var seenTranscriptEventIds: Set<String> = []
     var talkMode: (enabled: Bool, phase: String?) = (false, nil)
+    var relaySessions: [String: TestRelaySession] = [:]
+    var relaySegmenters: [String: RelaySpeechSegmenter] = [:]
     var voiceWakeTriggers: [String]
     var voiceWakeRouting: WireJSON
     var dialRequests: [GatewayDialRequest] = []

@@ -77,10 +77,7 @@ public struct TestGatewayConfiguration: Sendable {
 
     /// Methods this gateway implements (optional ones can be dropped to exercise fallbacks).
     public static let defaultMethods: [String] =
-        OperatorMethod.allCases.map(\.rawValue) + [
-            "talk.session.create", "talk.session.appendAudio", "talk.session.close", "node.invoke.result",
-            "node.event", "skills.bins",
-        ]
+        OperatorMethod.allCases.map(\.rawValue) + ["node.invoke.result", "node.event", "skills.bins"]
 
     /// Events this gateway may send.
     public static let defaultEvents: [String] = [

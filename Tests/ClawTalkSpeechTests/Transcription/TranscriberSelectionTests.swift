@@ -71,7 +71,7 @@ extension SpeechEngineTests {
             }
         }
 
-        @Test func theGatewayEngineIsNotAvailableYetAndFallsBack() async throws {
+        @Test func theGatewayEngineWithoutARelayFallsBack() async throws {
             let port = try TranscriptionFixtures.closedPort()
             let transcriber = TranscriberSelector.transcriber(
                 for: Self.settings(engine: .gateway, port: port), pocketSphinx: Self.sphinx)
@@ -79,7 +79,7 @@ extension SpeechEngineTests {
             #expect(transcript.engine == "pocketsphinx")
             let reason = try #require(transcript.fallbackReason)
             #expect(reason.contains("gateway"), "\(reason)")
-            #expect(reason.contains("not implemented yet"), "\(reason)")
+            #expect(reason.contains("operator connection"), "\(reason)")
             #expect(reason.contains("unreachable at 127.0.0.1:\(port)"), "\(reason)")
             let strict = TranscriberSelector.transcriber(
                 for: Self.settings(engine: .gateway, port: port), strict: true, pocketSphinx: Self.sphinx)
