@@ -42,6 +42,10 @@ final class FakeCapture: UtteranceCapture, Sendable {
         if script.endsStream { continuation.finish() }
     }
 
+    func snapshot() async -> PCMBuffer {
+        PCMBuffer(format: .speech, samples: samples)
+    }
+
     func finish() async -> PCMBuffer {
         ended.withLock { $0 = $0 ?? "finished" }
         continuation.finish()
