@@ -1,6 +1,7 @@
 import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkSpeech
 import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
@@ -87,18 +88,29 @@ public struct RunCommand: Command {
             local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
             hostName: GatewayConnectionFactory.hostName(), logger: service.logger,
             errorEarcon: { await audio.playErrorEarcon() })
+        let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: service.logger)
+        defer { capturing.stop() }
+        let talk = TalkModeService(
+            settings: settings, environment: context.environment, logger: service.logger, capturing: capturing,
+            transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: service.logger),
+            delivery: replies.delivery, speech: replies.speech, echoControlled: frontEnd?.echoControlled ?? false,
+            duck: { playback.setDucked($0) })
+        replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
-            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd)
+            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
+            lease: talk.lease, talk: talk)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
-            configureNode: { session in await ptt.attach(session) }, observer: replies)
+            configureNode: { session in await ptt.attach(session) },
+            observer: GatewaySessionObservers([replies, talk]))
         let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
                 group.addTask { await replies.run() }
+                group.addTask { await talk.run(replies: replies) }
             }
         }
         let runner = ServiceRunner(work: work) { event in

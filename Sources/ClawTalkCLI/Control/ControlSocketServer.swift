@@ -154,7 +154,7 @@ final class ControlSocketServer: @unchecked Sendable {
             logger.warning("control.request.invalid", ["bytes": .int(line.count)])
             UnixSocket.writeAll(
                 fd,
-                ControlResponse.failure("INVALID_REQUEST: expected {\"command\":\"ptt.start|stop|toggle|cancel|once\"}")
+                ControlResponse.failure("INVALID_REQUEST: expected {\"command\":\"ptt.start|stop|toggle|cancel|once\"} or talk.on|off|toggle|status")
                     .line())
             close(fd)
             return
