@@ -215,6 +215,7 @@ public struct TalkModeStateMachine: Sendable {
 
     private mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {
         guard phase == .speaking, let state = duck, state.checkRequested else { return }
+        duck?.checkRequested = false  // answered: nothing left to cancel
         let verdict = text.map {
             BargeInDecision.verdict(
                 transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeech, confidence: confidence)
