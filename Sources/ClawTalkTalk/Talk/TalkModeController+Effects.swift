@@ -3,15 +3,19 @@ import ClawTalkSpeech
 import ClawTalkSupport
 
 extension TalkModeController {
-    /// Performs one action on the lane.
-    func run(_ action: TalkModeStateMachine.Action) async {
+    /// Performs one effect on the lane.
+    func run(_ effect: Effect) async {
+        switch effect {
+        case .open(let id): await open(id)
+        case .close(let id): await close(id)
+        case .finish(let id): finish(id)
+        case .check(let id): checkBargeIn(id)
+        case .other(let action): await run(action)
+        }
+    }
+
+    private func run(_ action: TalkModeStateMachine.Action) async {
         switch action {
-        case .startCapture:
-            await open(generation)
-        case .cancelCapture:
-            await closeCapture()
-        case .finishCapture:
-            finishCapture()
         case .send(let transcript):
             send(transcript)
         case .stopSpeech(let record):
@@ -21,8 +25,6 @@ extension TalkModeController {
         case .duck(let on):
             hooks.duck(on)
             logger.debug("talk.duck", ["on": .bool(on)])
-        case .checkBargeIn:
-            await checkBargeIn()
         case .cancelBargeInCheck:
             check?.cancel()
             check = nil
@@ -34,25 +36,28 @@ extension TalkModeController {
             await hooks.resumeWake()
         case .resetSpeechSession:
             await hooks.resetSpeechSession()
+        case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn:
+            break  // mapped to capture effects
         }
     }
 
     // MARK: - Capture
 
-    private func open(_ wanted: Int) async {
-        guard capture?.generation == wanted, capture?.capture == nil else { return }
+    private func open(_ id: Int) async {
+        guard captures[id] != nil else { return }
         do {
             let opened = try await capturing.begin()
-            guard capture?.generation == wanted else {
+            guard captures[id] != nil else {
                 await opened.cancel()
                 return
             }
-            capture?.capture = opened
-            capture?.monitor = monitor(opened.frames, generation: wanted)
+            captures[id]?.capture = opened
+            captures[id]?.monitor = monitor(opened.frames, generation: id)
         } catch {
             logger.warning("talk.capture.failed", ["error": .string("\(error)")])
-            guard capture?.generation == wanted else { return }
-            capture = nil
+            captures[id] = nil
+            guard current == id else { return }
+            current = nil
             apply(.captureLost)
         }
     }
@@ -73,49 +78,46 @@ extension TalkModeController {
     }
 
     private func frame(_ frame: UtteranceFrame, seconds: Double, generation: Int) {
-        guard var open = capture, open.generation == generation else { return }
+        guard current == generation, var open = captures[generation] else { return }
         if frame.isSpeech {
             if open.firstSpeech == nil { open.firstSpeech = frame.time }
             if open.runStart == nil { open.runStart = frame.time }
         } else {
             open.runStart = nil
         }
-        capture = open
+        captures[generation] = open
         apply(.audio(isSpeech: frame.isSpeech, seconds: seconds))
     }
 
     private func captureEnded(_ generation: Int) {
-        guard capture?.generation == generation else { return }
+        guard current == generation else { return }
         logger.warning("talk.capture.ended", [:])
-        capture = nil
+        current = nil
+        captures[generation] = nil
         apply(.captureLost)
     }
 
-    private func closeCapture() async {
-        guard let open = capture else { return }
-        capture = nil
+    private func close(_ id: Int?) async {
+        guard let id, let open = captures.removeValue(forKey: id) else { return }
         open.monitor?.cancel()
         await open.capture?.cancel()
     }
 
-    private func finishCapture() {
-        guard let open = capture, let running = open.capture else {
-            capture = nil
+    private func finish(_ id: Int?) {
+        guard let id, let open = captures.removeValue(forKey: id), let running = open.capture else {
             apply(.transcribed(nil))
             return
         }
-        capture = nil
         open.monitor?.cancel()
         let start = max((open.turnStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
         let transcriber = transcriber
         let options = baseConfiguration.transcription
         let limit = baseConfiguration.transcriptionTimeout
         let logger = logger
-        let turn = open.generation
         Task {
             let audio = Self.trim(await running.finish(), from: start)
             let text = await Self.transcribe(audio, transcriber, options, limit: limit, logger: logger, what: "turn")
-            self.transcribed(text, turn: turn)
+            self.transcribed(text, turn: id)
         }
     }
 
@@ -180,8 +182,8 @@ extension TalkModeController {
 
     // MARK: - Barge-in
 
-    private func checkBargeIn() async {
-        guard let open = capture, let running = open.capture else {
+    private func checkBargeIn(_ id: Int?) {
+        guard let id, let open = captures[id], let running = open.capture else {
             apply(.bargeInTranscript(nil))
             return
         }

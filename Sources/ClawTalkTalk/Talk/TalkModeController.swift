@@ -30,7 +30,8 @@ public actor TalkModeController {
     var machine: TalkModeStateMachine
     var lane: Task<Void, Never>?
     var reportLane: Task<Void, Never>?
-    var capture: OpenCapture?
+    var captures: [Int: OpenCapture] = [:]
+    var current: Int?
     var generation = 0
     var checkStart: Double?
     var check: Task<Void, Never>?
@@ -39,9 +40,8 @@ public actor TalkModeController {
     var phaseSubscribers: [Int: AsyncStream<TalkModeStateMachine.Phase>.Continuation] = [:]
     var nextSubscriber = 0
 
-    /// The capture of the current turn (or the barge-in monitor while speaking).
+    /// A capture of a turn (or the barge-in monitor while speaking), by generation.
     struct OpenCapture {
-        let generation: Int
         var capture: (any UtteranceCapture)?
         var monitor: Task<Void, Never>?
         var firstSpeech: Double?
@@ -155,27 +155,48 @@ public actor TalkModeController {
             for continuation in phaseSubscribers.values { continuation.yield(machine.phase) }
         }
         guard !actions.isEmpty else { return }
-        for action in actions { prepare(action) }
+        let effects = actions.map(effect)
         let previous = lane
         lane = Task {
             await previous?.value
-            for action in actions { await self.run(action) }
+            for effect in effects { await self.run(effect) }
         }
     }
 
-    /// Bookkeeping that must happen with the event (not later on the lane).
-    private func prepare(_ action: TalkModeStateMachine.Action) {
+    /// An action with the capture it is about, decided with the event (not later on the lane),
+    /// so frames of a capture being closed never count for its successor.
+    enum Effect: Sendable {
+        case open(Int)
+        case close(Int?)
+        case finish(Int?)
+        case check(Int?)
+        case other(TalkModeStateMachine.Action)
+    }
+
+    private func effect(_ action: TalkModeStateMachine.Action) -> Effect {
         switch action {
         case .startCapture:
             generation += 1
-            capture = OpenCapture(generation: generation)
+            captures[generation] = OpenCapture()
+            current = generation
+            return .open(generation)
+        case .cancelCapture:
+            defer { current = nil }
+            if let current { captures[current]?.monitor?.cancel() }
+            return .close(current)
+        case .finishCapture:
+            defer { current = nil }
+            if let current { captures[current]?.monitor?.cancel() }
+            return .finish(current)
         case .checkBargeIn:
-            checkStart = capture?.runStart
+            checkStart = current.flatMap { captures[$0]?.runStart }
+            return .check(current)
         case .stopSpeech(recordInterruption: true):
-            capture?.turnStart = checkStart
+            if let current { captures[current]?.turnStart = checkStart }
             logger.info("talk.barge_in", ["atS": .double(checkStart ?? 0)])
+            return .other(action)
         default:
-            break
+            return .other(action)
         }
     }
 }

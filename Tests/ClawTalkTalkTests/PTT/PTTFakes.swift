@@ -22,6 +22,13 @@ struct CaptureScript: Sendable {
         return CaptureScript(frames: frames)
     }
 
+    /// The same frames `seconds` later.
+    func later(by seconds: Double) -> CaptureScript {
+        CaptureScript(
+            frames: frames.map { UtteranceFrame(time: $0.time + seconds, isSpeech: $0.isSpeech, rms: $0.rms) },
+            endsStream: endsStream)
+    }
+
     /// Only silence for `seconds`.
     static func silence(_ seconds: Double) -> CaptureScript {
         utterance(speechStart: 1e9, speech: 0, until: seconds)
@@ -38,6 +45,12 @@ final class FakeCapture: UtteranceCapture, Sendable {
     init(script: CaptureScript, samples: [Int16]) {
         (frames, continuation) = AsyncStream.makeStream(of: UtteranceFrame.self)
         self.samples = samples
+        for frame in script.frames { continuation.yield(frame) }
+        if script.endsStream { continuation.finish() }
+    }
+
+    /// Plays more frames into the open stream.
+    func feed(_ script: CaptureScript) {
         for frame in script.frames { continuation.yield(frame) }
         if script.endsStream { continuation.finish() }
     }
