@@ -1,0 +1,187 @@
+import ClawTalkAudio
+import ClawTalkProtocol
+import ClawTalkSpeech
+import ClawTalkTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// Talk mode end to end on the headless audio rig: the built `clawtalk run` with a real Whisper
+/// server, the test gateway on a loopback port, questions spoken by espeak-ng into the rig's
+/// speaker `vspk` (whose monitor is the microphone `vmic`), and the node speaking its replies
+/// with espeak-ng into the same sink. So the node hears its own replies: the echo path is real,
+/// and only the in-process echo canceller keeps it from being taken for the user.
+@Suite(
+    "Talk mode whole flow (audio rig)", .serialized, .timeLimit(.minutes(3)),
+    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: WyomingServerProcess.Configuration.installed().executable)
+            && WyomingServerProcess.Configuration.installed().hasModel,
+        "needs the Whisper server (scripts/setup, scripts/fetch-whisper-model)"))
+struct TalkModeRigTests {
+    /// A child process this test started (stopped by its pid only).
+    final class Child: @unchecked Sendable {
+        let process = Process()
+
+        init(_ tool: String, _ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        func wait() { process.waitUntilExit() }
+
+        func stop() {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    static func speak(_ text: String, to path: String) throws {
+        let child = try Child("espeak-ng", ["-s", "150", "-w", path, text])
+        child.wait()
+    }
+
+    /// Plays `path` into the rig's speaker (the microphone hears it) and waits for the end.
+    static func play(_ path: String) throws {
+        let child = try Child("paplay", ["-d", "vspk", path])
+        child.wait()
+    }
+
+    /// Seconds of 20 ms frames louder than −40 dBFS in a raw 16 kHz s16le file.
+    static func loudSeconds(_ path: String) -> Double {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        var loud = 0
+        var index = 0
+        while index + 320 <= samples.count {
+            let frame = samples[index..<(index + 320)]
+            let energy = frame.reduce(0.0) { $0 + Double($1) * Double($1) } / 320
+            if (energy.squareRoot() / 32768) > 0.01 { loud += 1 }
+            index += 320
+        }
+        return Double(loud) * 0.02
+    }
+
+    /// `clawtalk talk status` → `on <phase>` or `off`.
+    static func talkStatus(_ environment: [String: String]) async throws -> String {
+        let result = try await ClawTalkBinary.runInBackground(["talk", "status"], environment: environment)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func waitForStatus(
+        _ wanted: String, _ environment: [String: String], timeout: Duration = .seconds(20)
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await talkStatus(environment) == wanted { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    static func chatSends(_ gateway: TestGateway) async -> [String] {
+        await gateway.observedEvents.compactMap { event in
+            if case .operatorCall(_, "chat.send", let params) = event { return params?["message"]?.stringValue }
+            return nil
+        }
+    }
+
+    static func waitForChatSends(_ count: Int, _ gateway: TestGateway, timeout: Duration = .seconds(25)) async
+        -> [String]
+    {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let sends = await chatSends(gateway)
+            if sends.count >= count { return sends }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return await chatSends(gateway)
+    }
+
+    @Test func aSpokenQuestionIsAnsweredAloudAndSpeechThatIsNotTheEchoBargesIn() async throws {
+        let whisper = try await WyomingServerProcess.start(.installed())
+        defer { whisper.stop() }
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let (gateway, url) = try await EndToEnd.gateway { configuration in
+            configuration.auth = .token("s3cret")
+            configuration.autoApproveLoopback = true
+            // No gateway speech: the node speaks with espeak-ng, so its replies are speech too.
+            configuration.methods.removeAll { ["talk.speak", "tts.speak"].contains($0) }
+        }
+        defer { Task { await gateway.stopListening() } }
+        await gateway.enqueueChatRun([.final("Paris is the capital of France.")])
+        await gateway.enqueueChatRun([
+            .final(
+                "Once upon a time there was a small robot who lived in a lighthouse by the sea. "
+                    + "Every night it counted the ships, and every morning it polished the great lamp.")
+        ])
+        await gateway.enqueueChatRun([.final("Tomorrow will be sunny.")])
+        var environment = home.environment
+        environment["CLAWTALK_GATEWAY_URL"] = url
+        environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+        environment["CLAWTALK_STT_WYOMING_PORT"] = "\(whisper.port)"
+        environment["CLAWTALK_STT_LANGUAGE"] = "en"
+        environment["CLAWTALK_LOG_LEVEL"] = "debug"
+        environment["CLAWTALK_LOG_SENSITIVE"] = "true"
+        let run = try RunningBinary(["run"], environment: environment)
+        defer { run.kill() }
+        _ = try await EndToEnd.connected(gateway, role: "operator")
+
+        let directory = home.root + "/clips"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let question = directory + "/question.wav"
+        let story = directory + "/story.wav"
+        let interruption = directory + "/interruption.wav"
+        try Self.speak("What is the capital of France?", to: question)
+        try Self.speak("Tell me a story.", to: story)
+        try Self.speak("Stop. What is the weather tomorrow?", to: interruption)
+
+        let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: environment)
+        #expect(on.output == "on listening\n", "\(on.error)\n\(run.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+
+        // 1. The question → one chat.send → the reply is spoken → listening again.
+        let recording = directory + "/speaker.raw"
+        let recorder = try Child(
+            "parec", ["-d", "vspk.monitor", "--raw", "--format=s16le", "--rate=16000", "--channels=1", recording])
+        defer { recorder.stop() }
+        try Self.play(question)
+        let first = await Self.waitForChatSends(1, gateway)
+        #expect(first.count == 1, "\(run.stderr)")
+        #expect(first.first?.lowercased().contains("capital") == true, "\(first)")
+        #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
+        #expect(try await Self.waitForStatus("on listening", environment), "\(run.stderr)")
+        recorder.stop()
+        let heard = Self.loudSeconds(recording)
+        print("talk rig: the speaker monitor had \(heard) s of sound")
+        #expect(heard > 2.5, "the question (≈ 1.5 s) and the spoken reply (≈ 2 s) are on the speaker")
+        try await Task.sleep(for: .seconds(1))
+        #expect(await Self.chatSends(gateway).count == 1, "the node's own reply did not start a turn")
+
+        // 2. A long reply, interrupted by speech that is not its echo.
+        try Self.play(story)
+        #expect(await Self.waitForChatSends(2, gateway).count == 2, "\(run.stderr)")
+        #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
+        try await Task.sleep(for: .milliseconds(1500))
+        let interrupted = ContinuousClock.now
+        try Self.play(interruption)
+        let third = await Self.waitForChatSends(3, gateway)
+        let elapsed = interrupted.duration(to: .now)
+        print("talk rig: barge-in turn sent \(elapsed) after the interruption began: \(third.last ?? "-")")
+        #expect(third.count == 3, "\(run.stderr)")
+        let note = third.last ?? ""
+        #expect(note.hasPrefix("(The user interrupted your previous spoken reply after "), "\(note)")
+        #expect(note.lowercased().contains("weather") || note.lowercased().contains("tomorrow"), "\(note)")
+        #expect(run.stderr.contains("talk.barge_in"), "\(run.stderr)")
+
+        _ = try await ClawTalkBinary.runInBackground(["talk", "off"], environment: environment)
+        #expect(try await Self.talkStatus(environment) == "off")
+        run.send(SIGTERM)
+        #expect(await run.waitForExit(timeout: .seconds(5)) == 0)
+    }
+}
