@@ -15,7 +15,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var bargeInOnset: Double
     /// Audio collected after ducking before the barge-in transcription starts (0.4 s).
     public var bargeInListen: Double
-    /// Ducked playback is restored unless a barge-in is confirmed within this time (1 s).
+    /// Ducked playback is restored unless a barge-in is confirmed within this time (1 s); a
+    /// later confirmation still stops it.
     public var bargeInConfirmWindow: Double
     /// Longest turn; the capture is then finalized as if silence followed (60 s).
     public var maximumUtterance: Double

@@ -190,7 +190,7 @@ extension TalkModeController {
         let start = max((checkStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
         let transcriber = transcriber
         let options = baseConfiguration.transcription
-        let limit = Duration.milliseconds(Int(baseConfiguration.bargeInConfirmWindow * 2000))
+        let limit = Duration.milliseconds(Int(baseConfiguration.bargeInConfirmWindow * 3000))
         let logger = logger
         check?.cancel()
         check = Task {

@@ -16,8 +16,10 @@ import Foundation
 ///   operator `hello-ok`.
 /// - **Barge-in** (``BargeInMode/enabled``): while speaking, capture runs; ≥ 0.15 s of speech
 ///   ducks playback at once and asks for a transcription; ``BargeInDecision`` confirms → stop
-///   with the interruption recorded, keep the capture as the next turn; otherwise, or after
-///   1 s, the volume is restored. In half-duplex nothing is captured while speaking.
+///   with the interruption recorded, keep the capture as the next turn; a refusal restores the
+///   volume, and so does the end of the 1 s window (a confirmation arriving later, from a slow
+///   speech-to-text engine, still stops playback). In half-duplex nothing is captured while
+///   speaking.
 /// - **Push-to-talk** pauses Talk (capture closed, nothing started) until it resumes.
 /// - **Idle timeout:** a listening phase without speech for ``TalkModeConfiguration/idleTimeout``
 ///   ends Talk.
@@ -39,6 +41,7 @@ public struct TalkModeStateMachine: Sendable {
     private var listen = ListenCounters()
     private var speak = SpeakCounters()
     private var duck: DuckState?
+    private var checkPending = false
     private var spokenText = ""
     private var lastReported: TalkModeParams?
     private var expectedEchoes: [TalkModeParams] = []
@@ -62,7 +65,7 @@ public struct TalkModeStateMachine: Sendable {
         var sinceSpeech = Double.infinity
     }
 
-    /// A duck waiting for its confirmation.
+    /// Ducked playback after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
     private struct DuckState {
         var elapsed = 0.0
         var checkRequested = false
@@ -134,7 +137,7 @@ public struct TalkModeStateMachine: Sendable {
 
     private mutating func exit(_ source: Source, _ out: inout [Action]) {
         guard isEnabled else { return }
-        restoreVolume(&out)
+        endBargeIn(&out)
         closeCapture(&out)
         if phase == .speaking { out.append(.stopSpeech(recordInterruption: false)) }
         phase = .idle
@@ -197,25 +200,27 @@ public struct TalkModeStateMachine: Sendable {
         if var state = duck {
             state.elapsed += seconds
             if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
-                out.append(.cancelBargeInCheck)
+                // Not confirmed in time: full volume again. A check still running may yet
+                // confirm (slow speech-to-text); then playback stops.
                 restoreVolume(&out)
                 speak.speechRun = 0
                 return
             }
-            if !state.checkRequested, state.elapsed >= configuration.bargeInListen - 1e-9 {
+            if !state.checkRequested, !checkPending, state.elapsed >= configuration.bargeInListen - 1e-9 {
                 state.checkRequested = true
+                checkPending = true
                 out.append(.checkBargeIn)
             }
             duck = state
-        } else if speak.speechRun >= configuration.bargeInOnset - 1e-9 {
+        } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9 {
             duck = DuckState()
             out.append(.duck(true))
         }
     }
 
     private mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {
-        guard phase == .speaking, let state = duck, state.checkRequested else { return }
-        duck?.checkRequested = false  // answered: nothing left to cancel
+        guard phase == .speaking, checkPending else { return }
+        checkPending = false
         let verdict = text.map {
             BargeInDecision.verdict(
                 transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeech, confidence: confidence)
@@ -240,7 +245,7 @@ public struct TalkModeStateMachine: Sendable {
         if phase == .listening {
             exit(.local, &out)
         } else {
-            restoreVolume(&out)
+            endBargeIn(&out)
         }
     }
 
@@ -285,7 +290,7 @@ public struct TalkModeStateMachine: Sendable {
         case .thinking where step == .awaitingReply: break
         default: return
         }
-        restoreVolume(&out)
+        endBargeIn(&out)
         closeCapture(&out)
         spokenText = ""
         beginListening(&out)
@@ -314,10 +319,18 @@ public struct TalkModeStateMachine: Sendable {
     }
 
     private mutating func restoreVolume(_ out: inout [Action]) {
-        guard let state = duck else { return }
-        if state.checkRequested, !out.contains(.cancelBargeInCheck) { out.append(.cancelBargeInCheck) }
+        guard duck != nil else { return }
         out.append(.duck(false))
         duck = nil
+    }
+
+    /// Leaving the speaking phase: a pending check no longer matters, the volume comes back.
+    private mutating func endBargeIn(_ out: inout [Action]) {
+        if checkPending {
+            out.append(.cancelBargeInCheck)
+            checkPending = false
+        }
+        restoreVolume(&out)
     }
 
     // MARK: - Push-to-talk
@@ -325,7 +338,7 @@ public struct TalkModeStateMachine: Sendable {
     private mutating func pause(_ out: inout [Action]) {
         guard isEnabled, !isPaused else { return }
         isPaused = true
-        restoreVolume(&out)
+        endBargeIn(&out)
         closeCapture(&out)
     }
 

@@ -179,6 +179,10 @@ struct TalkModeRigTests {
         #expect(note.lowercased().contains("weather") || note.lowercased().contains("tomorrow"), "\(note)")
         #expect(run.stderr.contains("talk.barge_in"), "\(run.stderr)")
 
+        for line in run.stderr.split(separator: "\n")
+        where ["talk.barge_in", "talk.transcribed", "talk.duck", "tts.stopped", "talk.phase"].contains(where: line.contains) {
+            print("talk rig: \(line)")
+        }
         _ = try await ClawTalkBinary.runInBackground(["talk", "off"], environment: environment)
         #expect(try await Self.talkStatus(environment) == "off")
         run.send(SIGTERM)

@@ -329,14 +329,26 @@ struct TalkModeStateMachineTests {
         #expect(!machine.isDucked)
     }
 
-    @Test func noConfirmationWithinOneSecondRestoresTheVolume() {
+    @Test func noConfirmationWithinOneSecondRestoresTheVolumeButALateOneStillStops() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.16)
         #expect(machine.isDucked)
         let actions = Self.frames(&machine, speech: true, seconds: 1.0)
-        #expect(actions == [.checkBargeIn, .cancelBargeInCheck, .duck(false)])
+        #expect(actions == [.checkBargeIn, .duck(false)], "full volume after 1 s")
+        #expect(!machine.isDucked)
+        #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "no second duck while the check runs")
         #expect(machine.phase == .speaking)
-        #expect(machine.handle(.bargeInTranscript("stop talking now", confidence: nil)) == [], "too late")
+        #expect(
+            machine.handle(.bargeInTranscript("stop talking now", confidence: nil))
+                == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
+        #expect(machine.phase == .listening)
+    }
+
+    @Test func aLateRefusalAllowsTheNextOnset() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 1.2)
+        #expect(machine.handle(.bargeInTranscript("sunny", confidence: nil)) == [])
+        #expect(Self.frames(&machine, speech: true, seconds: 0.16) == [.duck(true)])
     }
 
     @Test func aLowConfidenceOrStaleSpeechIsNotABargeIn() {
