@@ -188,8 +188,11 @@ public actor TalkModeController {
             defer { current = nil }
             if let current { captures[current]?.monitor?.cancel() }
             return .finish(current)
-        case .checkBargeIn:
+        case .duck(true):
+            // The onset: the speech run that ducked playback starts here.
             checkStart = current.flatMap { captures[$0]?.runStart }
+            return .other(action)
+        case .checkBargeIn:
             return .check(current)
         case .stopSpeech(recordInterruption: true):
             if let current { captures[current]?.turnStart = checkStart }

@@ -53,13 +53,18 @@ struct TalkModeControllerTests {
         try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
         try await Task.sleep(for: .milliseconds(300))
         #expect(await rig.controller.phase == .speaking)
-        rig.capturing.captures[1].feed(.utterance(speechStart: 0.3, speech: 0.6, until: 0.9))
+        // Speech from 1.0 s (onset: ducked at 1.16 s), a short pause, more speech during the check.
+        rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 0.22, until: 1.5))
+        rig.capturing.captures[1].feed(.utterance(speechStart: 0, speech: 0.2, until: 0.2).later(by: 1.5))
         try await rig.wait("barge-in") { $0.phase == .listening && $0.isCapturing && !$0.isDucked }
         #expect(rig.ducks.value == [true, false], "ducked at the onset, restored at the stop")
         #expect(rig.stack.audio.stops >= 1, "playback stopped")
         #expect(rig.capturing.captures.count == 2, "the interrupting speech goes on in the same capture")
-        rig.capturing.captures[1].feed(.silence(0.8).later(by: 0.9))
+        rig.capturing.captures[1].feed(.silence(0.8).later(by: 1.7))
         let messages = try await rig.messages(2)
+        #expect(
+            rig.transcriber.audio.map(\.samples.count) == [16000, 4800, 4800],
+            "the check and the new turn start 0.3 s before the onset (1.0 s), not at the reply's start")
         let second = try #require(messages.last)
         #expect(second.hasPrefix("(The user interrupted your previous spoken reply after "), "\(second)")
         #expect(second.hasSuffix(" s.)\nhold on, what about tomorrow"), "\(second)")
