@@ -49,7 +49,8 @@ extension TalkModeController {
             }
             do {
                 _ = try await session.call(OperatorMethod.talkMode.rawValue, params: try WireJSON(encoding: params))
-                logger.debug("talk.mode.sent", ["enabled": .bool(params.enabled), "phase": .string(params.phase ?? "-")])
+                logger.debug(
+                    "talk.mode.sent", ["enabled": .bool(params.enabled), "phase": .string(params.phase ?? "-")])
             } catch {
                 let forbidden = Self.isForbidden(error)
                 logger.warning(

@@ -15,7 +15,8 @@ public struct TalkModeHooks: Sendable {
     /// Hooks from closures; each defaults to doing nothing.
     public init(
         suspendWake: @escaping @Sendable () async -> Void = {}, resumeWake: @escaping @Sendable () async -> Void = {},
-        duck: @escaping @Sendable (Bool) -> Void = { _ in }, resetSpeechSession: @escaping @Sendable () async -> Void = {}
+        duck: @escaping @Sendable (Bool) -> Void = { _ in },
+        resetSpeechSession: @escaping @Sendable () async -> Void = {}
     ) {
         self.suspendWake = suspendWake
         self.resumeWake = resumeWake

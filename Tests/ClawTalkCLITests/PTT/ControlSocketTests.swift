@@ -59,7 +59,8 @@ struct ControlSocketTests {
         server.start()
         defer { server.stop() }
         let on = try await ControlSocketClient.send(.talkOn, to: place.socket)
-        #expect(String(decoding: on.line(), as: UTF8.self) == #"{"enabled":true,"ok":true,"status":"listening"}"# + "\n")
+        #expect(
+            String(decoding: on.line(), as: UTF8.self) == #"{"enabled":true,"ok":true,"status":"listening"}"# + "\n")
         #expect(TalkCommand.render(on) == "on listening\n")
         let off = try await ControlSocketClient.send(.talkOff, to: place.socket)
         #expect(off.enabled == false)

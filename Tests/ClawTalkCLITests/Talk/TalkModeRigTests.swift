@@ -180,7 +180,9 @@ struct TalkModeRigTests {
         #expect(run.stderr.contains("talk.barge_in"), "\(run.stderr)")
 
         for line in run.stderr.split(separator: "\n")
-        where ["talk.barge_in", "talk.transcribed", "talk.duck", "tts.stopped", "talk.phase"].contains(where: line.contains) {
+        where ["talk.barge_in", "talk.transcribed", "talk.duck", "tts.stopped", "talk.phase"].contains(
+            where: line.contains)
+        {
             print("talk rig: \(line)")
         }
         _ = try await ClawTalkBinary.runInBackground(["talk", "off"], environment: environment)

@@ -99,7 +99,8 @@ struct TalkModeControllerTests {
         var script = OperatorScript()
         script.talkSpeak = .clip(.pcm24000(durationMs: 600))
         let rig = try await TalkRig(
-            .utterance(speech: 0.5, until: 1.4), .silence(0.2), configuration: TalkModeConfiguration(bargeIn: .halfDuplex),
+            .utterance(speech: 0.5, until: 1.4), .silence(0.2),
+            configuration: TalkModeConfiguration(bargeIn: .halfDuplex),
             script: script)
         await rig.controller.enter()
         _ = try await rig.messages(1)

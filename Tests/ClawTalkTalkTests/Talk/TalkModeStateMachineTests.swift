@@ -101,7 +101,8 @@ struct TalkModeStateMachineTests {
         _ = Self.frames(&machine, speech: true, seconds: 0.3)
         _ = Self.frames(&machine, speech: false, seconds: 0.7)
         _ = machine.handle(.transcribed("hello"))
-        #expect(machine.handle(.delivered(expectsReply: false)) == [.startCapture, .report(Self.params(true, .listening))])
+        #expect(
+            machine.handle(.delivered(expectsReply: false)) == [.startCapture, .report(Self.params(true, .listening))])
     }
 
     @Test func aFailedReplyWhileThinkingReturnsToListening() {
@@ -124,7 +125,10 @@ struct TalkModeStateMachineTests {
         var machine = Machine()
         #expect(
             machine.handle(.enter(.wake, firstTranscript: " turn on the lights "))
-                == [.resetSpeechSession, .suspendWake, .send("turn on the lights"), .report(Self.params(true, .thinking))])
+                == [
+                    .resetSpeechSession, .suspendWake, .send("turn on the lights"),
+                    .report(Self.params(true, .thinking)),
+                ])
         #expect(machine.phase == .thinking)
         var listening = Self.listening()
         #expect(
@@ -379,6 +383,9 @@ struct TalkModeStateMachineTests {
         _ = Self.frames(&machine, speech: true, seconds: 0.6)
         #expect(
             machine.handle(.replyFinished)
-                == [.cancelBargeInCheck, .duck(false), .cancelCapture, .startCapture, .report(Self.params(true, .listening))])
+                == [
+                    .cancelBargeInCheck, .duck(false), .cancelCapture, .startCapture,
+                    .report(Self.params(true, .listening)),
+                ])
     }
 }

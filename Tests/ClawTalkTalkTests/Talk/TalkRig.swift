@@ -37,7 +37,8 @@ final class TalkRig: Sendable {
         let stack = stack
         let hooks = TalkModeHooks(
             suspendWake: { wake.update { $0.append("suspend") } }, resumeWake: { wake.update { $0.append("resume") } },
-            duck: { on in ducks.update { $0.append(on) } }, resetSpeechSession: { await stack.speech.resetTalkSession() })
+            duck: { on in ducks.update { $0.append(on) } },
+            resetSpeechSession: { await stack.speech.resetTalkSession() })
         let controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: stack.delivery, speech: stack.speech,
             hooks: hooks, configuration: configuration)
@@ -68,7 +69,9 @@ final class TalkRig: Sendable {
 
     /// Waits for `count` `chat.send` calls and returns their messages.
     func messages(_ count: Int, timeout: Duration = .seconds(5)) async throws -> [String] {
-        try await GatewayHarness.wait("\(count) chat.send", timeout: timeout) { await self.sentMessages().count >= count }
+        try await GatewayHarness.wait("\(count) chat.send", timeout: timeout) {
+            await self.sentMessages().count >= count
+        }
         return await sentMessages()
     }
 
