@@ -77,8 +77,9 @@ public struct RunCommand: Command {
         let settings = service.effective.settings
         // The front end cancels the echo of everything the playback controller writes (its render
         // tap is the far-end reference); if it cannot be built, capture goes on without it.
-        let frontEnd = try? AudioFrontEnd(
-            settings: FrontEndSettings(processing: settings.processing, mic: settings.mic))
+        var frontEndSettings = FrontEndSettings(processing: settings.processing, mic: settings.mic)
+        frontEndSettings.outputIsolated = settings.speaker.acousticallyIsolated  // headphones: barge-in without AEC
+        let frontEnd = try? AudioFrontEnd(settings: frontEndSettings)
         let playback = PlaybackController(sink: settings.speaker.device, renderTap: frontEnd?.renderTap)
         frontEnd?.attach(playback)
         defer { playback.close() }
