@@ -13,6 +13,10 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var bargeIn: TalkModeStateMachine.BargeInMode
     /// Continuous speech during playback that ducks it (fast path, 0.15 s).
     public var bargeInOnset: Double
+    /// Speech in the first part of the speaking phase does not count (0.5 s): the echo
+    /// canceller re-converges when a reply starts after silence, and its residual echo there
+    /// was taken for speech on the test rig (like the relay's "not in the first 250 ms", §9).
+    public var bargeInHoldOff: Double
     /// Audio collected after ducking before the barge-in transcription starts (0.4 s).
     public var bargeInListen: Double
     /// Ducked playback is restored unless a barge-in is confirmed within this time (1 s); a
@@ -30,7 +34,7 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     /// A configuration; see each property for its default.
     public init(
         silenceWindow: Double = 0.7, idleTimeout: Double? = nil, bargeIn: TalkModeStateMachine.BargeInMode = .enabled,
-        bargeInOnset: Double = 0.15, bargeInListen: Double = 0.4, bargeInConfirmWindow: Double = 1.0,
+        bargeInOnset: Double = 0.15, bargeInHoldOff: Double = 0.5, bargeInListen: Double = 0.4, bargeInConfirmWindow: Double = 1.0,
         maximumUtterance: Double = 60, leadIn: Double = 0.3, transcriptionTimeout: Duration = .seconds(10),
         transcription: TranscriptionOptions = TranscriptionOptions()
     ) {
@@ -38,6 +42,7 @@ public struct TalkModeConfiguration: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.bargeIn = bargeIn
         self.bargeInOnset = bargeInOnset
+        self.bargeInHoldOff = bargeInHoldOff
         self.bargeInListen = bargeInListen
         self.bargeInConfirmWindow = bargeInConfirmWindow
         self.maximumUtterance = maximumUtterance

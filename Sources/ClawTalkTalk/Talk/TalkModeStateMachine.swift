@@ -61,6 +61,7 @@ public struct TalkModeStateMachine: Sendable {
 
     /// Counters of the speaking phase (barge-in).
     private struct SpeakCounters {
+        var elapsed = 0.0
         var speechRun = 0.0
         var sinceSpeech = Double.infinity
     }
@@ -190,7 +191,8 @@ public struct TalkModeStateMachine: Sendable {
 
     private mutating func speaking(_ isSpeech: Bool, _ seconds: Double, _ out: inout [Action]) {
         guard configuration.bargeIn == .enabled else { return }
-        if isSpeech {
+        speak.elapsed += seconds
+        if isSpeech, speak.elapsed > configuration.bargeInHoldOff + 1e-9 {
             speak.speechRun += seconds
             speak.sinceSpeech = 0
         } else {

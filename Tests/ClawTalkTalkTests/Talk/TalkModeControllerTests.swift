@@ -57,6 +57,7 @@ struct TalkModeControllerTests {
         rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 0.22, until: 1.5))
         rig.capturing.captures[1].feed(.utterance(speechStart: 0, speech: 0.2, until: 0.2).later(by: 1.5))
         try await rig.wait("barge-in") { $0.phase == .listening && $0.isCapturing && !$0.isDucked }
+        await rig.controller.settle()
         #expect(rig.ducks.value == [true, false], "ducked at the onset, restored at the stop")
         #expect(rig.stack.audio.stops >= 1, "playback stopped")
         #expect(rig.capturing.captures.count == 2, "the interrupting speech goes on in the same capture")

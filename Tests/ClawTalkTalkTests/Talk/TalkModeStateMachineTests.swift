@@ -39,6 +39,7 @@ struct TalkModeStateMachineTests {
         _ = machine.handle(.delivered(expectsReply: true))
         _ = machine.handle(.replySegment(spoken))
         _ = machine.handle(.replyStarted)
+        _ = frames(&machine, speech: false, seconds: 0.5)  // the hold-off at the reply's start
         return machine
     }
 
@@ -300,6 +301,18 @@ struct TalkModeStateMachineTests {
         #expect(machine.isDucked)
         #expect(Self.frames(&machine, speech: true, seconds: 0.38) == [])
         #expect(Self.frames(&machine, speech: true, seconds: 0.04) == [.checkBargeIn])
+    }
+
+    @Test func speechInTheFirstHalfSecondOfAReplyDoesNotCount() {
+        var machine = Self.listening()
+        _ = Self.frames(&machine, speech: true, seconds: 0.3)
+        _ = Self.frames(&machine, speech: false, seconds: 0.7)
+        _ = machine.handle(.transcribed("hi"))
+        _ = machine.handle(.delivered(expectsReply: true))
+        _ = machine.handle(.replyStarted)
+        #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "residual echo while the canceller converges")
+        #expect(Self.frames(&machine, speech: true, seconds: 0.14) == [])
+        #expect(Self.frames(&machine, speech: true, seconds: 0.02) == [.duck(true)], "counted from 0.5 s on")
     }
 
     @Test func shortBlipsDoNotDuck() {
