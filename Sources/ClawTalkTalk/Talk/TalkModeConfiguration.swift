@@ -17,6 +17,13 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     /// canceller re-converges when a reply starts after silence, and its residual echo there
     /// was taken for speech on the test rig (like the relay's "not in the first 250 ms", §9).
     public var bargeInHoldOff: Double
+    /// While speaking, a frame counts toward an onset only when its level is at least this
+    /// factor over the mean level of the speaking phase so far (4 = 12 dB): residual echo that
+    /// the voice activity detector takes for speech stays near that mean, a voice over it does not.
+    public var bargeInLevelFactor: Double
+    /// A turn needs at least this much speech (0.2 s); shorter bursts (a click, residual echo
+    /// as a reply ends) are dropped without transcribing, so listening goes on.
+    public var minimumSpeech: Double
     /// Audio collected after ducking before the barge-in transcription starts (0.4 s).
     public var bargeInListen: Double
     /// Ducked playback is restored unless a barge-in is confirmed within this time (1 s); a
@@ -34,7 +41,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     /// A configuration; see each property for its default.
     public init(
         silenceWindow: Double = 0.7, idleTimeout: Double? = nil, bargeIn: TalkModeStateMachine.BargeInMode = .enabled,
-        bargeInOnset: Double = 0.15, bargeInHoldOff: Double = 0.5, bargeInListen: Double = 0.4, bargeInConfirmWindow: Double = 1.0,
+        bargeInOnset: Double = 0.15, bargeInHoldOff: Double = 0.5, bargeInLevelFactor: Double = 4,
+        minimumSpeech: Double = 0.2, bargeInListen: Double = 0.4, bargeInConfirmWindow: Double = 1.0,
         maximumUtterance: Double = 60, leadIn: Double = 0.3, transcriptionTimeout: Duration = .seconds(10),
         transcription: TranscriptionOptions = TranscriptionOptions()
     ) {
@@ -43,6 +51,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
         self.bargeIn = bargeIn
         self.bargeInOnset = bargeInOnset
         self.bargeInHoldOff = bargeInHoldOff
+        self.bargeInLevelFactor = bargeInLevelFactor
+        self.minimumSpeech = minimumSpeech
         self.bargeInListen = bargeInListen
         self.bargeInConfirmWindow = bargeInConfirmWindow
         self.maximumUtterance = maximumUtterance

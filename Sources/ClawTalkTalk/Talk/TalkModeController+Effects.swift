@@ -36,6 +36,8 @@ extension TalkModeController {
             await hooks.resumeWake()
         case .resetSpeechSession:
             await hooks.resetSpeechSession()
+        case .restartTurn:
+            logger.debug("talk.turn.dropped", [:])
         case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn:
             break  // mapped to capture effects
         }
@@ -85,8 +87,9 @@ extension TalkModeController {
         } else {
             open.runStart = nil
         }
+        open.levels.add(frame.rms, speech: frame.isSpeech)
         captures[generation] = open
-        apply(.audio(isSpeech: frame.isSpeech, seconds: seconds))
+        apply(.audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms))
     }
 
     private func captureEnded(_ generation: Int) {

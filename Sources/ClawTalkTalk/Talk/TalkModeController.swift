@@ -47,6 +47,29 @@ public actor TalkModeController {
         var firstSpeech: Double?
         var runStart: Double?
         var turnStart: Double?
+        var levels = LevelStats()
+    }
+
+    /// Frame levels of a capture (for the onset log).
+    struct LevelStats {
+        var sum = 0.0
+        var count = 0
+        var runSum = 0.0
+        var runCount = 0
+        var mean: Double { count == 0 ? 0 : sum / Double(count) }
+        var runMean: Double { runCount == 0 ? 0 : runSum / Double(runCount) }
+
+        mutating func add(_ rms: Double, speech: Bool) {
+            sum += rms
+            count += 1
+            if speech {
+                runSum += rms
+                runCount += 1
+            } else {
+                runSum = 0
+                runCount = 0
+            }
+        }
     }
 
     /// A controller over the given seams.
@@ -191,9 +214,17 @@ public actor TalkModeController {
         case .duck(true):
             // The onset: the speech run that ducked playback starts here.
             checkStart = current.flatMap { captures[$0]?.runStart }
+            if let levels = current.flatMap({ captures[$0]?.levels }) {
+                logger.debug(
+                    "talk.onset",
+                    ["atS": .double(checkStart ?? 0), "runRms": .double(levels.runMean), "meanRms": .double(levels.mean)])
+            }
             return .other(action)
         case .checkBargeIn:
             return .check(current)
+        case .restartTurn:
+            if let current { captures[current]?.firstSpeech = nil }
+            return .other(action)
         case .stopSpeech(recordInterruption: true):
             if let current { captures[current]?.turnStart = checkStart }
             logger.info("talk.barge_in", ["atS": .double(checkStart ?? 0)])

@@ -52,8 +52,9 @@ extension TalkModeStateMachine {
         /// Turn Talk mode off.
         case exit(Source)
         /// One capture frame of `seconds` with the front end's speech decision (VAD; false
-        /// during echo in half-duplex).
-        case audio(isSpeech: Bool, seconds: Double)
+        /// during echo in half-duplex) and its RMS level (full scale 1.0; nil: not known, no
+        /// level rule while speaking).
+        case audio(isSpeech: Bool, seconds: Double, rms: Double? = nil)
         /// The capture of the turn could not be opened or ended by itself.
         case captureLost
         /// The turn's transcription (nil or blank: nothing was said).
@@ -92,6 +93,8 @@ extension TalkModeStateMachine {
         case startCapture
         /// Close the capture and drop its audio.
         case cancelCapture
+        /// Keep capturing but forget the speech so far (a burst too short to be a turn).
+        case restartTurn
         /// Close the capture and transcribe it from just before its first speech; report
         /// ``Event/transcribed(_:)``.
         case finishCapture

@@ -54,6 +54,7 @@ public struct TalkModeStateMachine: Sendable {
     /// Counters of the listening phase.
     private struct ListenCounters {
         var heardSpeech = false
+        var speech = 0.0
         var silence = 0.0
         var utterance = 0.0
         var idle = 0.0
@@ -62,6 +63,8 @@ public struct TalkModeStateMachine: Sendable {
     /// Counters of the speaking phase (barge-in).
     private struct SpeakCounters {
         var elapsed = 0.0
+        var levelSum = 0.0
+        var levelCount = 0
         var speechRun = 0.0
         var sinceSpeech = Double.infinity
     }
@@ -89,7 +92,7 @@ public struct TalkModeStateMachine: Sendable {
         switch event {
         case .enter(let source, let first): enter(source, first: first, &out)
         case .exit(let source): exit(source, &out)
-        case .audio(let isSpeech, let seconds): audio(isSpeech, seconds, &out)
+        case .audio(let isSpeech, let seconds, let rms): audio(isSpeech, seconds, rms, &out)
         case .captureLost: captureLost(&out)
         case .transcribed(let text): transcribed(text, &out)
         case .delivered(let expectsReply): delivered(expectsReply, &out)
@@ -155,11 +158,11 @@ public struct TalkModeStateMachine: Sendable {
 
     // MARK: - Audio
 
-    private mutating func audio(_ isSpeech: Bool, _ seconds: Double, _ out: inout [Action]) {
+    private mutating func audio(_ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ out: inout [Action]) {
         guard isEnabled, !isPaused, isCapturing else { return }
         switch phase {
         case .listening: listening(isSpeech, seconds, &out)
-        case .speaking: speaking(isSpeech, seconds, &out)
+        case .speaking: speaking(isSpeech, seconds, rms, &out)
         case .idle, .thinking: break
         }
     }
@@ -167,6 +170,7 @@ public struct TalkModeStateMachine: Sendable {
     private mutating func listening(_ isSpeech: Bool, _ seconds: Double, _ out: inout [Action]) {
         if isSpeech {
             listen.heardSpeech = true
+            listen.speech += seconds
             listen.silence = 0
             listen.idle = 0
         } else if listen.heardSpeech {
@@ -176,6 +180,13 @@ public struct TalkModeStateMachine: Sendable {
         }
         if listen.heardSpeech { listen.utterance += seconds }
         let ended = listen.heardSpeech && listen.silence >= configuration.silenceWindow - 1e-9
+        if ended, listen.speech < configuration.minimumSpeech - 1e-9 {
+            // Too little speech for a turn: forget it and keep listening (the idle count goes on).
+            let idle = listen.idle + listen.utterance
+            listen = ListenCounters(idle: idle)
+            out.append(.restartTurn)
+            return
+        }
         if ended || listen.utterance >= configuration.maximumUtterance - 1e-9 {
             out.append(.finishCapture)
             isCapturing = false
@@ -189,10 +200,19 @@ public struct TalkModeStateMachine: Sendable {
         }
     }
 
-    private mutating func speaking(_ isSpeech: Bool, _ seconds: Double, _ out: inout [Action]) {
+    private mutating func speaking(_ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ out: inout [Action]) {
         guard configuration.bargeIn == .enabled else { return }
         speak.elapsed += seconds
-        if isSpeech, speak.elapsed > configuration.bargeInHoldOff + 1e-9 {
+        var counts = isSpeech && speak.elapsed > configuration.bargeInHoldOff + 1e-9
+        if let rms {
+            let mean = speak.levelCount == 0 ? 0 : speak.levelSum / Double(speak.levelCount)
+            counts = counts && rms >= max(mean * configuration.bargeInLevelFactor, 1e-3)
+            if !counts {
+                speak.levelSum += rms
+                speak.levelCount += 1
+            }
+        }
+        if counts {
             speak.speechRun += seconds
             speak.sinceSpeech = 0
         } else {
@@ -237,7 +257,8 @@ public struct TalkModeStateMachine: Sendable {
         // The interrupting speech is the next turn: the capture goes on.
         phase = .listening
         spokenText = ""
-        listen = ListenCounters(heardSpeech: true, silence: speak.sinceSpeech, utterance: 0, idle: 0)
+        listen = ListenCounters(
+            heardSpeech: true, speech: configuration.minimumSpeech, silence: speak.sinceSpeech, utterance: 0, idle: 0)
         report(&out)
     }
 

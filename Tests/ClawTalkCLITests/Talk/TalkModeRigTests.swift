@@ -155,7 +155,7 @@ struct TalkModeRigTests {
         /// The node's log lines about Talk and speech.
         func printTalkLog() {
             for line in run.stderr.split(separator: "\n")
-            where ["talk.barge_in", "talk.transcribed", "talk.duck", "tts.stopped", "tts.spoken", "talk.phase"]
+            where ["talk.barge_in", "talk.transcribed", "talk.duck", "talk.onset", "tts.stopped", "tts.spoken", "talk.phase"]
                 .contains(where: line.contains)
             {
                 print("talk rig: \(line)")

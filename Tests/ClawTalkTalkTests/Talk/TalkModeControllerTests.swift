@@ -86,7 +86,7 @@ struct TalkModeControllerTests {
         _ = try await rig.messages(1)
         rig.transcriber.set(.text("Sunny and warm."))
         try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
-        rig.capturing.captures[1].feed(.utterance(speechStart: 0.1, speech: 0.6, until: 0.7))
+        rig.capturing.captures[1].feed(.utterance(speechStart: 0.6, speech: 0.6, until: 1.2))
         try await GatewayHarness.wait("reply spoken", timeout: .seconds(8)) { rig.phases.value.count >= 5 }
         #expect(rig.ducks.value == [true, false], "ducked at the onset, restored when the check said echo")
         let spoke = try await rig.stack.event { if case .spoke = $0 { true } else { false } }

@@ -315,6 +315,31 @@ struct TalkModeStateMachineTests {
         #expect(Self.frames(&machine, speech: true, seconds: 0.02) == [.duck(true)], "counted from 0.5 s on")
     }
 
+    @Test func speechMustStandOutFromTheResidualEchoLevel() {
+        var machine = Self.speaking()
+        func level(_ rms: Double, speech: Bool, seconds: Double) -> [Machine.Action] {
+            var out: [Machine.Action] = []
+            for _ in 0..<Int((seconds / 0.02).rounded()) {
+                out += machine.handle(.audio(isSpeech: speech, seconds: 0.02, rms: rms))
+            }
+            return out
+        }
+        #expect(level(0.004, speech: false, seconds: 1) == [])
+        #expect(level(0.008, speech: true, seconds: 1) == [], "residual echo 6 dB over the mean: not an onset")
+        #expect(level(0.03, speech: true, seconds: 0.14) == [])
+        #expect(level(0.03, speech: true, seconds: 0.02) == [.duck(true)], "a voice 12 dB over the mean is")
+    }
+
+    @Test func aBurstTooShortForATurnIsDroppedWithoutTranscribing() {
+        var machine = Self.listening()
+        _ = Self.frames(&machine, speech: true, seconds: 0.16)
+        #expect(Self.frames(&machine, speech: false, seconds: 0.7) == [.restartTurn])
+        #expect(machine.phase == .listening)
+        #expect(machine.isCapturing)
+        _ = Self.frames(&machine, speech: true, seconds: 0.2)
+        #expect(Self.frames(&machine, speech: false, seconds: 0.7).first == .finishCapture)
+    }
+
     @Test func shortBlipsDoNotDuck() {
         var machine = Self.speaking()
         for _ in 0..<20 {
