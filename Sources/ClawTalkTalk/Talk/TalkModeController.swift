@@ -217,7 +217,10 @@ public actor TalkModeController {
             if let levels = current.flatMap({ captures[$0]?.levels }) {
                 logger.debug(
                     "talk.onset",
-                    ["atS": .double(checkStart ?? 0), "runRms": .double(levels.runMean), "meanRms": .double(levels.mean)])
+                    [
+                        "atS": .double(checkStart ?? 0), "runRms": .double(levels.runMean),
+                        "meanRms": .double(levels.mean), "residualRms": .double(machine.residualLevel),
+                    ])
             }
             return .other(action)
         case .checkBargeIn:

@@ -36,6 +36,9 @@ public struct TalkModeStateMachine: Sendable {
     public private(set) var isCapturing = false
     /// Playback is ducked for a barge-in check.
     public var isDucked: Bool { duck != nil }
+    /// The mean level (RMS) of the speaking phase's frames while not ducked: the residual echo
+    /// an onset must stand out from.
+    public var residualLevel: Double { speak.levelCount == 0 ? 0 : speak.levelSum / Double(speak.levelCount) }
 
     private var step = ThinkingStep.transcribing
     private var listen = ListenCounters()
@@ -65,6 +68,7 @@ public struct TalkModeStateMachine: Sendable {
         var elapsed = 0.0
         var levelSum = 0.0
         var levelCount = 0
+        var runLevel = 0.0
         var speechRun = 0.0
         var sinceSpeech = Double.infinity
     }
@@ -203,21 +207,21 @@ public struct TalkModeStateMachine: Sendable {
     private mutating func speaking(_ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ out: inout [Action]) {
         guard configuration.bargeIn == .enabled else { return }
         speak.elapsed += seconds
-        var counts = isSpeech && speak.elapsed > configuration.bargeInHoldOff + 1e-9
-        if let rms {
-            let mean = speak.levelCount == 0 ? 0 : speak.levelSum / Double(speak.levelCount)
-            counts = counts && rms >= max(mean * configuration.bargeInLevelFactor, 1e-3)
-            if !counts {
-                speak.levelSum += rms
-                speak.levelCount += 1
-            }
-        }
-        if counts {
+        if isSpeech, speak.elapsed > configuration.bargeInHoldOff + 1e-9 {
+            // The run's recent level (about the last 0.1 s).
+            let level = rms ?? 0
+            speak.runLevel =
+                speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
             speak.speechRun += seconds
             speak.sinceSpeech = 0
         } else {
             speak.speechRun = 0
+            speak.runLevel = 0
             speak.sinceSpeech += seconds
+        }
+        if let rms, duck == nil {
+            speak.levelSum += rms
+            speak.levelCount += 1
         }
         if var state = duck {
             state.elapsed += seconds
@@ -234,10 +238,19 @@ public struct TalkModeStateMachine: Sendable {
                 out.append(.checkBargeIn)
             }
             duck = state
-        } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9 {
+        } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
             duck = DuckState()
             out.append(.duck(true))
         }
+    }
+
+    /// Whether the current speech run stands out from the residual echo: its recent level at
+    /// least ``TalkModeConfiguration/bargeInLevelFactor`` × the reply's mean level and
+    /// ``TalkModeConfiguration/bargeInMinimumLevel`` (no level rule without levels).
+    private func loudEnough(_ rms: Double?) -> Bool {
+        guard rms != nil else { return true }
+        return speak.runLevel
+            >= max(residualLevel * configuration.bargeInLevelFactor, configuration.bargeInMinimumLevel)
     }
 
     private mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {

@@ -324,10 +324,20 @@ struct TalkModeStateMachineTests {
             }
             return out
         }
-        #expect(level(0.004, speech: false, seconds: 1) == [])
-        #expect(level(0.008, speech: true, seconds: 1) == [], "residual echo 6 dB over the mean: not an onset")
-        #expect(level(0.03, speech: true, seconds: 0.14) == [])
-        #expect(level(0.03, speech: true, seconds: 0.02) == [.duck(true)], "a voice 12 dB over the mean is")
+        #expect(level(0.012, speech: false, seconds: 1) == [])
+        #expect(level(0.02, speech: true, seconds: 1) == [], "residual echo < 6 dB over the mean: not an onset")
+        #expect(level(0.001, speech: false, seconds: 0.1) == [])
+        #expect(level(0.04, speech: true, seconds: 0.14) == [])
+        #expect(level(0.04, speech: true, seconds: 0.02) == [.duck(true)], "a voice 6 dB or more over the mean is")
+    }
+
+    @Test func quietSpeechUnderTheMinimumLevelDoesNotDuck() {
+        var machine = Self.speaking()
+        for _ in 0..<50 { _ = machine.handle(.audio(isSpeech: false, seconds: 0.02, rms: 0.0005)) }
+        for _ in 0..<50 { #expect(machine.handle(.audio(isSpeech: true, seconds: 0.02, rms: 0.01)) == []) }
+        var loud: [Machine.Action] = []
+        for _ in 0..<8 { loud += machine.handle(.audio(isSpeech: true, seconds: 0.02, rms: 0.1)) }
+        #expect(loud == [.duck(true)])
     }
 
     @Test func aBurstTooShortForATurnIsDroppedWithoutTranscribing() {
