@@ -69,6 +69,7 @@ public struct TalkModeStateMachine: Sendable {
         var levelSum = 0.0
         var levelCount = 0
         var runLevel = 0.0
+        var rechecks = 0
         var speechRun = 0.0
         var sinceSpeech = Double.infinity
     }
@@ -240,6 +241,7 @@ public struct TalkModeStateMachine: Sendable {
             duck = state
         } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
             duck = DuckState()
+            speak.rechecks = 0
             out.append(.duck(true))
         }
     }
@@ -261,6 +263,17 @@ public struct TalkModeStateMachine: Sendable {
                 transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeech, confidence: confidence)
         }
         guard verdict == .interrupt else {
+            // Nothing (or too little) recognised yet while the voice goes on: ask again on the
+            // longer audio from the same onset (at most twice), instead of waiting for a new one.
+            let unrecognised = verdict == nil || verdict == .tooShort
+            if unrecognised, speak.rechecks < 2,
+                speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
+            {
+                speak.rechecks += 1
+                checkPending = true
+                out.append(.checkBargeIn)
+                return
+            }
             restoreVolume(&out)
             speak.speechRun = 0
             return

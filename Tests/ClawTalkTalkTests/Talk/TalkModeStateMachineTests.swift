@@ -416,7 +416,25 @@ struct TalkModeStateMachineTests {
     @Test func aFailedCheckRestoresTheVolume() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.6)
-        #expect(machine.handle(.bargeInTranscript(nil)) == [.duck(false)])
+        _ = Self.frames(&machine, speech: false, seconds: 0.4)
+        #expect(machine.handle(.bargeInTranscript(nil)) == [.duck(false)], "the voice stopped: no second try")
+    }
+
+    @Test func whileTheVoiceGoesOnAnUnrecognisedCheckIsAskedAgainTwice() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.6)
+        #expect(machine.handle(.bargeInTranscript("")) == [.checkBargeIn])
+        #expect(machine.handle(.bargeInTranscript(nil)) == [.checkBargeIn])
+        #expect(machine.handle(.bargeInTranscript("")) == [.duck(false)], "at most two more tries")
+        var second = Self.speaking()
+        _ = Self.frames(&second, speech: true, seconds: 0.6)
+        #expect(second.handle(.bargeInTranscript("no")) == [.checkBargeIn])
+        #expect(
+            second.handle(.bargeInTranscript("no, stop"))
+                == [.stopSpeech(recordInterruption: true), .duck(false), .report(Self.params(true, .listening))])
+        var echo = Self.speaking()
+        _ = Self.frames(&echo, speech: true, seconds: 0.6)
+        #expect(echo.handle(.bargeInTranscript("sunny and warm")) == [.duck(false)], "the echo is not asked again")
     }
 
     @Test func noBargeInWhenInterruptOnSpeechIsOff() {
