@@ -45,7 +45,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     /// A configuration; see each property for its default.
     public init(
         silenceWindow: Double = 0.7, idleTimeout: Double? = nil, bargeIn: TalkModeStateMachine.BargeInMode = .enabled,
-        bargeInOnset: Double = 0.15, bargeInHoldOff: Double = 0.5, bargeInLevelFactor: Double = 2, bargeInMinimumLevel: Double = 0.015,
+        bargeInOnset: Double = 0.15, bargeInHoldOff: Double = 0.5, bargeInLevelFactor: Double = 2,
+        bargeInMinimumLevel: Double = 0.015,
         minimumSpeech: Double = 0.2, bargeInListen: Double = 0.4, bargeInConfirmWindow: Double = 1.0,
         maximumUtterance: Double = 60, leadIn: Double = 0.3, transcriptionTimeout: Duration = .seconds(10),
         transcription: TranscriptionOptions = TranscriptionOptions()

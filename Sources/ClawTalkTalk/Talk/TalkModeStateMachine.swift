@@ -27,7 +27,7 @@ public struct TalkModeStateMachine: Sendable {
     /// Timings and policies.
     public private(set) var configuration: TalkModeConfiguration
     /// The current phase.
-    public private(set) var phase = Phase.idle
+    public internal(set) var phase = Phase.idle
     /// Push-to-talk holds the microphone.
     public private(set) var isPaused = false
     /// `talk.mode` reports may be sent (false after `FORBIDDEN` on this operator socket).
@@ -40,22 +40,22 @@ public struct TalkModeStateMachine: Sendable {
     /// an onset must stand out from.
     public var residualLevel: Double { speak.levelCount == 0 ? 0 : speak.levelSum / Double(speak.levelCount) }
 
-    private var step = ThinkingStep.transcribing
-    private var listen = ListenCounters()
-    private var speak = SpeakCounters()
-    private var duck: DuckState?
-    private var checkPending = false
-    private var spokenText = ""
-    private var lastReported: TalkModeParams?
-    private var expectedEchoes: [TalkModeParams] = []
+    var step = ThinkingStep.transcribing
+    var listen = ListenCounters()
+    var speak = SpeakCounters()
+    var duck: DuckState?
+    var checkPending = false
+    var spokenText = ""
+    var lastReported: TalkModeParams?
+    var expectedEchoes: [TalkModeParams] = []
 
     /// Where a turn is while thinking.
-    private enum ThinkingStep {
+    enum ThinkingStep {
         case transcribing, delivering, awaitingReply
     }
 
     /// Counters of the listening phase.
-    private struct ListenCounters {
+    struct ListenCounters {
         var heardSpeech = false
         var speech = 0.0
         var silence = 0.0
@@ -64,7 +64,7 @@ public struct TalkModeStateMachine: Sendable {
     }
 
     /// Counters of the speaking phase (barge-in).
-    private struct SpeakCounters {
+    struct SpeakCounters {
         var elapsed = 0.0
         var levelSum = 0.0
         var levelCount = 0
@@ -75,7 +75,7 @@ public struct TalkModeStateMachine: Sendable {
     }
 
     /// Ducked playback after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
-    private struct DuckState {
+    struct DuckState {
         var elapsed = 0.0
         var checkRequested = false
     }
@@ -205,89 +205,6 @@ public struct TalkModeStateMachine: Sendable {
         }
     }
 
-    private mutating func speaking(_ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ out: inout [Action]) {
-        guard configuration.bargeIn == .enabled else { return }
-        speak.elapsed += seconds
-        if isSpeech, speak.elapsed > configuration.bargeInHoldOff + 1e-9 {
-            // The run's recent level (about the last 0.1 s).
-            let level = rms ?? 0
-            speak.runLevel =
-                speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
-            speak.speechRun += seconds
-            speak.sinceSpeech = 0
-        } else {
-            speak.speechRun = 0
-            speak.runLevel = 0
-            speak.sinceSpeech += seconds
-        }
-        if let rms, duck == nil {
-            speak.levelSum += rms
-            speak.levelCount += 1
-        }
-        if var state = duck {
-            state.elapsed += seconds
-            if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
-                // Not confirmed in time: full volume again. A check still running may yet
-                // confirm (slow speech-to-text); then playback stops.
-                restoreVolume(&out)
-                speak.speechRun = 0
-                return
-            }
-            if !state.checkRequested, !checkPending, state.elapsed >= configuration.bargeInListen - 1e-9 {
-                state.checkRequested = true
-                checkPending = true
-                out.append(.checkBargeIn)
-            }
-            duck = state
-        } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
-            duck = DuckState()
-            speak.rechecks = 0
-            out.append(.duck(true))
-        }
-    }
-
-    /// Whether the current speech run stands out from the residual echo: its recent level at
-    /// least ``TalkModeConfiguration/bargeInLevelFactor`` × the reply's mean level and
-    /// ``TalkModeConfiguration/bargeInMinimumLevel`` (no level rule without levels).
-    private func loudEnough(_ rms: Double?) -> Bool {
-        guard rms != nil else { return true }
-        return speak.runLevel
-            >= max(residualLevel * configuration.bargeInLevelFactor, configuration.bargeInMinimumLevel)
-    }
-
-    private mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {
-        guard phase == .speaking, checkPending else { return }
-        checkPending = false
-        let verdict = text.map {
-            BargeInDecision.verdict(
-                transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeech, confidence: confidence)
-        }
-        guard verdict == .interrupt else {
-            // Nothing (or too little) recognised yet while the voice goes on: ask again on the
-            // longer audio from the same onset (at most twice), instead of waiting for a new one.
-            let unrecognised = verdict == nil || verdict == .tooShort
-            if unrecognised, speak.rechecks < 2,
-                speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
-            {
-                speak.rechecks += 1
-                checkPending = true
-                out.append(.checkBargeIn)
-                return
-            }
-            restoreVolume(&out)
-            speak.speechRun = 0
-            return
-        }
-        out.append(.stopSpeech(recordInterruption: true))
-        restoreVolume(&out)
-        // The interrupting speech is the next turn: the capture goes on.
-        phase = .listening
-        spokenText = ""
-        listen = ListenCounters(
-            heardSpeech: true, speech: configuration.minimumSpeech, silence: speak.sinceSpeech, utterance: 0, idle: 0)
-        report(&out)
-    }
-
     private mutating func captureLost(_ out: inout [Action]) {
         guard isCapturing else { return }
         isCapturing = false
@@ -353,7 +270,7 @@ public struct TalkModeStateMachine: Sendable {
         spokenText = ""
     }
 
-    private mutating func beginListening(_ out: inout [Action]) {
+    mutating func beginListening(_ out: inout [Action]) {
         phase = .listening
         listen = ListenCounters()
         guard !isPaused, !isCapturing else { return }
@@ -365,21 +282,6 @@ public struct TalkModeStateMachine: Sendable {
         guard isCapturing else { return }
         out.append(.cancelCapture)
         isCapturing = false
-    }
-
-    private mutating func restoreVolume(_ out: inout [Action]) {
-        guard duck != nil else { return }
-        out.append(.duck(false))
-        duck = nil
-    }
-
-    /// Leaving the speaking phase: a pending check no longer matters, the volume comes back.
-    private mutating func endBargeIn(_ out: inout [Action]) {
-        if checkPending {
-            out.append(.cancelBargeInCheck)
-            checkPending = false
-        }
-        restoreVolume(&out)
     }
 
     // MARK: - Push-to-talk
@@ -435,7 +337,7 @@ public struct TalkModeStateMachine: Sendable {
     }
 
     /// Reports the current state unless it was the last one reported.
-    private mutating func report(_ out: inout [Action]) {
+    mutating func report(_ out: inout [Action]) {
         let params = TalkModeParams(enabled: isEnabled, phase: phase.reported?.rawValue)
         guard isReporting, params != lastReported else { return }
         lastReported = params

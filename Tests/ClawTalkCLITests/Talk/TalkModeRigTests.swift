@@ -155,9 +155,11 @@ struct TalkModeRigTests {
         /// The node's log lines about Talk and speech.
         func printTalkLog() {
             for line in run.stderr.split(separator: "\n")
-            where ["talk.barge_in", "talk.transcribed", "talk.duck", "talk.onset", "tts.stopped", "tts.spoken", "talk.phase"]
-                .contains(where: line.contains)
-            {
+            where [
+                "talk.barge_in", "talk.transcribed", "talk.duck", "talk.onset", "tts.stopped", "tts.spoken",
+                "talk.phase",
+            ]
+            .contains(where: line.contains) {
                 print("talk rig: \(line)")
             }
         }
