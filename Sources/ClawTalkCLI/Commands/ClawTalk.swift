@@ -19,7 +19,8 @@ public struct ClawTalk: Command {
     /// Every subcommand, in help order (`help` is implicit, as in swift-argument-parser).
     public static let subcommands: [any Command.Type] = [
         RunCommand.self, PairCommand.self, StatusCommand.self, GatewaysCommand.self, DevicesCommand.self,
-        RecordCommand.self, SayCommand.self, TranscribeCommand.self, PTTCommand.self, BenchCommand.self,
+        RecordCommand.self, SayCommand.self, TranscribeCommand.self, PTTCommand.self, TalkCommand.self,
+        BenchCommand.self,
         DoctorCommand.self, VersionCommand.self,
     ]
     /// `clawtalk` alone (or with only options) is `clawtalk run`.

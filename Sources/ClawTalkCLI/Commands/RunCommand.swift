@@ -1,6 +1,7 @@
 import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkSpeech
 import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
@@ -76,8 +77,9 @@ public struct RunCommand: Command {
         let settings = service.effective.settings
         // The front end cancels the echo of everything the playback controller writes (its render
         // tap is the far-end reference); if it cannot be built, capture goes on without it.
-        let frontEnd = try? AudioFrontEnd(
-            settings: FrontEndSettings(processing: settings.processing, mic: settings.mic))
+        var frontEndSettings = FrontEndSettings(processing: settings.processing, mic: settings.mic)
+        frontEndSettings.outputIsolated = settings.speaker.acousticallyIsolated  // headphones: barge-in without AEC
+        let frontEnd = try? AudioFrontEnd(settings: frontEndSettings)
         let playback = PlaybackController(sink: settings.speaker.device, renderTap: frontEnd?.renderTap)
         frontEnd?.attach(playback)
         defer { playback.close() }
@@ -87,18 +89,30 @@ public struct RunCommand: Command {
             local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
             hostName: GatewayConnectionFactory.hostName(), logger: service.logger,
             errorEarcon: { await audio.playErrorEarcon() })
+        let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: service.logger)
+        defer { capturing.stop() }
+        let talk = TalkModeService(
+            settings: settings, environment: context.environment, logger: service.logger, capturing: capturing,
+            transcriber: TranscriberSelector.transcriber(
+                for: settings.stt, logger: service.logger, gateway: replies.relay),
+            delivery: replies.delivery, speech: replies.speech, echoControlled: frontEnd?.echoControlled ?? false,
+            duck: { playback.setDucked($0) })
+        replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
-            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd, relay: replies.relay)
+            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
+            lease: talk.lease, talk: talk, relay: replies.relay)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
-            configureNode: { session in await ptt.attach(session) }, observer: replies)
+            configureNode: { session in await ptt.attach(session) },
+            observer: GatewaySessionObservers([replies, talk]))
         let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
                 group.addTask { await replies.run() }
+                group.addTask { await talk.run(replies: replies) }
             }
         }
         let runner = ServiceRunner(work: work) { event in

@@ -144,6 +144,10 @@ final class LiveUtteranceCapture: UtteranceCapture {
         }
     }
 
+    func snapshot() async -> PCMBuffer {
+        PCMBuffer(format: .speech, samples: collected.state.withLock { $0.samples })
+    }
+
     func finish() async -> PCMBuffer {
         let samples = collected.state.withLock { state in
             state.done = true

@@ -12,7 +12,8 @@ import ClawTalkTalk
 /// chain (`stt.*`), delivery and speech from `run`'s ``ReplyServices`` (chat.send / voice.transcript
 /// with the outbox; starting PTT stops the reply being spoken). Without them (tests) delivery is
 /// `voice.transcript` on the node connection (``NodeTranscriptDelivery``) and nothing is spoken.
-/// Not yet: the wake/Talk leases (neither runs yet), so those hooks are no-ops.
+/// `lease` connects Talk mode (and later voice wake) so push-to-talk pauses them; `talk.*`
+/// control-socket requests go to `talk` (``TalkModeService``).
 final class PushToTalkService: Sendable {
     /// The state machine's owner.
     let controller: PTTController
@@ -24,16 +25,21 @@ final class PushToTalkService: Sendable {
     let evdevKey: EvdevKey?
     private let nodeDelivery: NodeTranscriptDelivery?
     private let capturing: LiveUtteranceCapturing?
+    private let ownsCapturing: Bool
+    private let talk: TalkModeService?
     private let logger: Logger
     private let configuredKey: String?
 
-    /// The service for `settings`; `controller` replaces the live one (tests); `relay` is the
-    /// `gateway` STT engine (`stt.engine = gateway`).
+    /// The service for `settings`; `controller` replaces the live one (tests). `capturing` is
+    /// shared with Talk mode (one capture engine); without it the service makes its own. `relay`
+    /// is the `gateway` STT engine (`stt.engine = gateway`).
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
         delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil,
-        frontEnd: AudioFrontEnd? = nil, relay: (any Transcriber)? = nil
+        frontEnd: AudioFrontEnd? = nil, capturing shared: LiveUtteranceCapturing? = nil, lease: PTTLeaseHooks = .none,
+        talk: TalkModeService? = nil, relay: (any Transcriber)? = nil
     ) {
+        self.talk = talk
         let root = logger
         self.logger = logger.child(category: "ptt")
         let paths = XDGPaths(environment: environment)
@@ -47,14 +53,16 @@ final class PushToTalkService: Sendable {
         if let controller {
             self.controller = controller
             capturing = nil
+            ownsCapturing = false
         } else {
-            let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: root)
+            let capturing = shared ?? LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: root)
             self.capturing = capturing
+            ownsCapturing = shared == nil
             let locale = GatewayConnectionFactory.locale(environment: environment)
             self.controller = PTTController(
                 capturing: capturing,
                 transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: root, gateway: relay),
-                delivery: delivery, speech: speech ?? NoSpeechOutput(),
+                delivery: delivery, speech: speech ?? NoSpeechOutput(), lease: lease,
                 configuration: PTTConfiguration(settings: settings, locale: locale), logger: root)
         }
         handlers = PTTCommandHandlers(controller: self.controller, logger: root)
@@ -68,6 +76,10 @@ final class PushToTalkService: Sendable {
 
     /// Answers one control-socket request.
     func handle(_ request: ControlRequest) async -> ControlResponse {
+        if request.command.isTalk {
+            guard let talk else { return .failure("UNAVAILABLE: Talk mode is not running in this service") }
+            return await talk.handle(request.command)
+        }
         let response: PTTResponse
         switch request.command {
         case .start: response = await controller.perform(.start)
@@ -75,6 +87,7 @@ final class PushToTalkService: Sendable {
         case .cancel: response = await controller.perform(.cancel)
         case .once: response = await controller.perform(.once)
         case .toggle: response = await controller.toggle()
+        case .talkOn, .talkOff, .talkToggle, .talkStatus: return .failure("INVALID_REQUEST: not a ptt command")
         }
         return ControlResponse(response)
     }
@@ -99,7 +112,7 @@ final class PushToTalkService: Sendable {
         presses.cancel()
         server?.stop()
         await controller.shutdown()
-        capturing?.stop()
+        if ownsCapturing { capturing?.stop() }
     }
 
     private func startServer() -> ControlSocketServer? {

@@ -23,6 +23,7 @@ final class ReplyServices: GatewaySessionObserver {
     let relay: GatewayRelayTranscriber
     private let logger: Logger
     private let configSync = Mutex<Task<Void, Never>?>(nil)
+    private let configListener = Mutex<(@Sendable (TalkConfig) async -> Void)?>(nil)
 
     /// The pipeline for `settings`, playing through `audio`, with `local` espeak-ng.
     init(
@@ -42,6 +43,11 @@ final class ReplyServices: GatewaySessionObserver {
         speaker = ReplySpeaker(
             tracker: tracker, speech: speech, lastReply: LastReplyStore(directory: state),
             now: DeviceIdentity.currentTimeMs, logger: logger)
+    }
+
+    /// Also tells `listener` each `talk.config` read (Talk mode's idle timeout and barge-in).
+    func onTalkConfig(_ listener: @escaping @Sendable (TalkConfig) async -> Void) {
+        configListener.withLock { $0 = listener }
     }
 
     /// Speaks replies until cancelled; a barge-in's interruption goes into the next prompt.
@@ -87,6 +93,7 @@ final class ReplyServices: GatewaySessionObserver {
         let delivery = delivery
         let speech = speech
         let logger = logger
+        let listener = configListener.withLock { $0 }
         return Task {
             for await event in await session.connection.subscribe(events: []) {
                 guard case .connected = event else { continue }
@@ -100,6 +107,7 @@ final class ReplyServices: GatewaySessionObserver {
                     let config = try TalkConfig(json: try await session.call(OperatorMethod.talkConfig.rawValue))
                     await delivery.updateTalkConfig(config)
                     await speech.updateTalkConfig(config)
+                    await listener?(config)
                     logger.info(
                         "talk.config",
                         [

@@ -1,8 +1,9 @@
 import Foundation
 
-/// One request on the control socket: a single JSON line `{"command":"ptt.start"}`.
+/// One request on the control socket: a single JSON line `{"command":"ptt.start"}` (push-to-talk)
+/// or `{"command":"talk.on"}` (Talk mode).
 struct ControlRequest: Sendable, Hashable, Codable {
-    /// The local push-to-talk commands.
+    /// The local push-to-talk and Talk mode commands.
     enum Command: String, Sendable, Hashable, Codable, CaseIterable {
         /// Begin capturing (key pressed).
         case start = "ptt.start"
@@ -14,6 +15,17 @@ struct ControlRequest: Sendable, Hashable, Codable {
         case cancel = "ptt.cancel"
         /// One utterance ended by silence.
         case once = "ptt.once"
+        /// Turn Talk mode on.
+        case talkOn = "talk.on"
+        /// Turn Talk mode off.
+        case talkOff = "talk.off"
+        /// Turn Talk mode on when off, else off.
+        case talkToggle = "talk.toggle"
+        /// Report Talk mode's phase.
+        case talkStatus = "talk.status"
+
+        /// Whether this is a Talk mode command.
+        var isTalk: Bool { rawValue.hasPrefix("talk.") }
     }
 
     /// What to do.

@@ -4,7 +4,8 @@ import Foundation
 
 /// The answer on the control socket, one JSON line: `{"ok":true,"captureId":…,"status":…}`
 /// (`status` `started` for a start, else a `talk.ptt.*` status with `transcript`, `null` when
-/// none), or `{"ok":false,"error":"<CODE>: <hint>"}`.
+/// none), or `{"ok":false,"error":"<CODE>: <hint>"}`. Talk mode commands answer
+/// `{"ok":true,"enabled":…,"status":"<phase>"}` (`idle`, `listening`, `thinking`, `speaking`).
 struct ControlResponse: Sendable, Hashable, Codable {
     /// Whether the command succeeded.
     var ok: Bool
@@ -18,6 +19,8 @@ struct ControlResponse: Sendable, Hashable, Codable {
     var hasTranscript: Bool
     /// `<CODE>: <hint>` when not ok.
     var error: String?
+    /// Talk mode commands: whether Talk mode is on.
+    var enabled: Bool?
 
     /// A successful start.
     static func started(_ captureId: String) -> ControlResponse {
@@ -43,9 +46,16 @@ struct ControlResponse: Sendable, Hashable, Codable {
         }
     }
 
+    /// A Talk mode answer: on or off, and the phase.
+    static func talk(enabled: Bool, phase: String) -> ControlResponse {
+        ControlResponse(
+            ok: true, captureId: nil, status: phase, transcript: nil, hasTranscript: false, enabled: enabled)
+    }
+
     /// A response with the given fields.
     init(
-        ok: Bool, captureId: String?, status: String?, transcript: String?, hasTranscript: Bool, error: String? = nil
+        ok: Bool, captureId: String?, status: String?, transcript: String?, hasTranscript: Bool, error: String? = nil,
+        enabled: Bool? = nil
     ) {
         self.ok = ok
         self.captureId = captureId
@@ -53,6 +63,7 @@ struct ControlResponse: Sendable, Hashable, Codable {
         self.transcript = transcript
         self.hasTranscript = hasTranscript
         self.error = error
+        self.enabled = enabled
     }
 
     /// Reads the fields (a present `transcript` key, even `null`, sets ``hasTranscript``).
@@ -64,6 +75,7 @@ struct ControlResponse: Sendable, Hashable, Codable {
         hasTranscript = container.contains(.transcript)
         transcript = try container.decodeIfPresent(String.self, forKey: .transcript)
         error = try container.decodeIfPresent(String.self, forKey: .error)
+        enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled)
     }
 
     /// Writes the present fields; `transcript` as `null` when it belongs to the answer but is nil.
@@ -74,10 +86,11 @@ struct ControlResponse: Sendable, Hashable, Codable {
         try container.encodeIfPresent(status, forKey: .status)
         if hasTranscript { try container.encode(transcript, forKey: .transcript) }
         try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(enabled, forKey: .enabled)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ok, captureId, status, transcript, error
+        case ok, captureId, status, transcript, error, enabled
     }
 
     /// The response line (JSON with sorted keys and a newline).

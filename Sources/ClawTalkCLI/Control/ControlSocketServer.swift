@@ -154,8 +154,10 @@ final class ControlSocketServer: @unchecked Sendable {
             logger.warning("control.request.invalid", ["bytes": .int(line.count)])
             UnixSocket.writeAll(
                 fd,
-                ControlResponse.failure("INVALID_REQUEST: expected {\"command\":\"ptt.start|stop|toggle|cancel|once\"}")
-                    .line())
+                ControlResponse.failure(
+                    "INVALID_REQUEST: expected {\"command\":\"ptt.start|stop|toggle|cancel|once\"} or talk.on|off|toggle|status"
+                )
+                .line())
             close(fd)
             return
         }

@@ -13,6 +13,9 @@ public protocol UtteranceCapturing: Sendable {
 public protocol UtteranceCapture: Sendable {
     /// 20 ms frames with the front end's speech decision, for silence detection.
     var frames: AsyncStream<UtteranceFrame> { get }
+    /// Everything captured so far (pre-roll included), without stopping (Talk mode's barge-in
+    /// check transcribes speech heard during playback while the capture goes on).
+    func snapshot() async -> PCMBuffer
     /// Stops capturing and returns everything captured (pre-roll included).
     func finish() async -> PCMBuffer
     /// Stops capturing and discards the audio.

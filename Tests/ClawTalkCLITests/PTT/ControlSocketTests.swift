@@ -51,6 +51,24 @@ struct ControlSocketTests {
         }
     }
 
+    @Test func talkCommandsTravelWithTheirPhase() async throws {
+        let place = Place()
+        let server = try ControlSocketServer(path: place.socket) { request in
+            request.command.isTalk ? .talk(enabled: request.command != .talkOff, phase: "listening") : .failure("x")
+        }
+        server.start()
+        defer { server.stop() }
+        let on = try await ControlSocketClient.send(.talkOn, to: place.socket)
+        #expect(
+            String(decoding: on.line(), as: UTF8.self) == #"{"enabled":true,"ok":true,"status":"listening"}"# + "\n")
+        #expect(TalkCommand.render(on) == "on listening\n")
+        let off = try await ControlSocketClient.send(.talkOff, to: place.socket)
+        #expect(off.enabled == false)
+        #expect(TalkCommand.render(off) == "off\n")
+        #expect(ControlRequest.parse(Data(#"{"command":"talk.toggle"}"#.utf8))?.command == .talkToggle)
+        #expect(!ControlRequest.Command.start.isTalk)
+    }
+
     @Test func aLooseClawtalkDirectoryIsTightened() throws {
         let place = Place()
         try FileManager.default.createDirectory(

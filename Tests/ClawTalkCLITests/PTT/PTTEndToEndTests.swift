@@ -64,8 +64,22 @@ struct PTTEndToEndTests {
         #expect(answer["status"] as? String == "idle")
         #expect(answer.keys.contains("transcript"))
 
+        let status = try await ClawTalkBinary.runInBackground(["talk", "status"], environment: environment)
+        #expect(status.status == 0, "\(status.error)")
+        #expect(status.output == "off\n")
+        let off = try await ClawTalkBinary.runInBackground(["talk", "off", "--json"], environment: environment)
+        #expect(off.output == #"{"enabled":false,"ok":true,"status":"idle"}"# + "\n")
+
         run.send(SIGTERM)
         #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
         #expect(!FileManager.default.fileExists(atPath: home.runtime + "/clawtalk/control.sock"))
+    }
+
+    @Test func talkWithoutARunningServiceExits69() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let result = try ClawTalkBinary.run(["talk", "on"], environment: home.environment)
+        #expect(result.status == 69)
+        #expect(result.error.hasPrefix("Error: no clawtalk service is listening on "))
     }
 }

@@ -27,6 +27,7 @@ struct PushToTalkServiceTests {
                 }
                 frames = stream
             }
+            func snapshot() async -> PCMBuffer { await finish() }
             func finish() async -> PCMBuffer { PCMBuffer(format: .speech, samples: [Int16](repeating: 9, count: 1600)) }
             func cancel() async {}
         }

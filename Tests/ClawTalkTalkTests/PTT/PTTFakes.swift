@@ -22,6 +22,13 @@ struct CaptureScript: Sendable {
         return CaptureScript(frames: frames)
     }
 
+    /// The same frames `seconds` later.
+    func later(by seconds: Double) -> CaptureScript {
+        CaptureScript(
+            frames: frames.map { UtteranceFrame(time: $0.time + seconds, isSpeech: $0.isSpeech, rms: $0.rms) },
+            endsStream: endsStream)
+    }
+
     /// Only silence for `seconds`.
     static func silence(_ seconds: Double) -> CaptureScript {
         utterance(speechStart: 1e9, speech: 0, until: seconds)
@@ -40,6 +47,16 @@ final class FakeCapture: UtteranceCapture, Sendable {
         self.samples = samples
         for frame in script.frames { continuation.yield(frame) }
         if script.endsStream { continuation.finish() }
+    }
+
+    /// Plays more frames into the open stream.
+    func feed(_ script: CaptureScript) {
+        for frame in script.frames { continuation.yield(frame) }
+        if script.endsStream { continuation.finish() }
+    }
+
+    func snapshot() async -> PCMBuffer {
+        PCMBuffer(format: .speech, samples: samples)
     }
 
     func finish() async -> PCMBuffer {

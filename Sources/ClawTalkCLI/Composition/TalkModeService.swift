@@ -1,0 +1,95 @@
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSpeech
+import ClawTalkSupport
+import ClawTalkTalk
+
+/// Talk mode inside `clawtalk run` (talk-contract §5): one ``TalkModeController`` for the
+/// service's lifetime over the shared capture (``LiveUtteranceCapturing``, through the audio front
+/// end: AEC, VAD, half-duplex silencing), the `stt.*` transcriber, and `run`'s delivery and speech.
+///
+/// - `clawtalk talk on|off|toggle|status` arrive through the control socket (``handle(_:)``).
+/// - The operator session's `talk.mode` events turn it on and off; phase changes are reported.
+/// - ``lease`` gives push-to-talk its pause/resume hooks; `suspendWake`/`resumeWake` are the
+///   voice-wake hooks (no-ops until wake is connected); ``enter(firstTranscript:)`` is the seam
+///   for `wake.startsTalk`.
+/// - Barge-in when `talk.interruptOnSpeech` and the front end controls echo; else half-duplex.
+final class TalkModeService: GatewaySessionObserver {
+    /// The state machine's owner.
+    let controller: TalkModeController
+    private let logger: Logger
+
+    /// The service for `settings`. `echoControlled` is the front end's (AEC active or output
+    /// isolated); `duck` attenuates playback for the barge-in fast path.
+    init(
+        settings: Settings, environment: [String: String], logger: Logger, capturing: any UtteranceCapturing,
+        transcriber: any Transcriber, delivery: any TranscriptDelivering, speech: SpeechOutput?, echoControlled: Bool,
+        duck: @escaping @Sendable (Bool) -> Void = { _ in },
+        suspendWake: @escaping @Sendable () async -> Void = {}, resumeWake: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.logger = logger.child(category: "talk.runtime")
+        let locale = GatewayConnectionFactory.locale(environment: environment)
+        let configuration = TalkModeConfiguration(settings: settings, locale: locale, echoControlled: echoControlled)
+        let hooks = TalkModeHooks(
+            suspendWake: suspendWake, resumeWake: resumeWake, duck: duck,
+            resetSpeechSession: { await speech?.resetTalkSession() })
+        controller = TalkModeController(
+            capturing: capturing, transcriber: transcriber, delivery: delivery,
+            speech: speech ?? NoSpeechOutput(), hooks: hooks, configuration: configuration, logger: logger)
+        self.logger.info(
+            "talk.configured",
+            [
+                "bargeIn": .string(configuration.bargeIn.rawValue),
+                "silenceWindowS": .double(configuration.silenceWindow),
+                "idleTimeoutS": .double(configuration.idleTimeout ?? 0),
+            ])
+    }
+
+    /// Push-to-talk's hooks for pausing and resuming Talk mode (wake hooks stay no-ops here).
+    var lease: PTTLeaseHooks {
+        let controller = controller
+        return PTTLeaseHooks(
+            suspendWake: {}, resumeWake: {}, pauseTalk: { await controller.pauseForPushToTalk() },
+            resumeTalk: { await controller.resumeAfterPushToTalk() })
+    }
+
+    /// Turns Talk mode on; `firstTranscript` (a wake command) is sent as the first turn.
+    func enter(firstTranscript: String? = nil) async {
+        await controller.enter(source: firstTranscript == nil ? .local : .wake, firstTranscript: firstTranscript)
+    }
+
+    /// Answers a `talk.*` control-socket request with the resulting state.
+    func handle(_ command: ControlRequest.Command) async -> ControlResponse {
+        switch command {
+        case .talkOn: await controller.enter(source: .local)
+        case .talkOff: await controller.exit(source: .local)
+        case .talkToggle: await controller.toggle()
+        case .talkStatus: break
+        case .start, .stop, .toggle, .cancel, .once: return .failure("INVALID_REQUEST: not a talk command")
+        }
+        let phase = await controller.phase
+        logger.info("talk.control", ["command": .string(command.rawValue), "phase": .string(phase.rawValue)])
+        return .talk(enabled: phase != .idle, phase: phase.rawValue)
+    }
+
+    /// Follows `replies` (speaking phases, echo guard) until cancelled, then ends Talk mode.
+    func run(replies: ReplyServices) async {
+        await controller.follow(speaker: replies.speaker, tracker: replies.tracker)
+        await controller.shutdown()
+    }
+
+    /// Applies the gateway's `talk.config`.
+    func updateTalkConfig(_ config: TalkConfig) async {
+        await controller.updateTalkConfig(config)
+    }
+
+    func nodeSessionStarted(_ session: NodeSession, gatewayKey: String) async {}
+
+    func operatorSessionStarted(_ session: OperatorSession) async {
+        await controller.attach(operator: session)
+    }
+
+    func sessionEnded() async {
+        await controller.attach(operator: nil)
+    }
+}

@@ -1,0 +1,207 @@
+import ClawTalkAudio
+import ClawTalkSpeech
+import ClawTalkSupport
+
+extension TalkModeController {
+    /// Performs one effect on the lane.
+    func run(_ effect: Effect) async {
+        switch effect {
+        case .open(let id): await open(id)
+        case .close(let id): await close(id)
+        case .finish(let id): finish(id)
+        case .check(let id): checkBargeIn(id)
+        case .other(let action): await run(action)
+        }
+    }
+
+    private func run(_ action: TalkModeStateMachine.Action) async {
+        switch action {
+        case .send(let transcript):
+            send(transcript)
+        case .stopSpeech(let record):
+            let played = await speech.stopSpeaking(recordInterruption: record)
+            logger.info(
+                "talk.speech.stopped", ["playedSeconds": .double(played ?? 0), "interruption": .bool(record)])
+        case .duck(let on):
+            hooks.duck(on)
+            logger.debug("talk.duck", ["on": .bool(on)])
+        case .cancelBargeInCheck:
+            check?.cancel()
+            check = nil
+        case .report(let params):
+            report(params)
+        case .suspendWake:
+            await hooks.suspendWake()
+        case .resumeWake:
+            await hooks.resumeWake()
+        case .resetSpeechSession:
+            await hooks.resetSpeechSession()
+        case .restartTurn:
+            logger.debug("talk.turn.dropped", [:])
+        case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn:
+            break  // mapped to capture effects
+        }
+    }
+
+    // MARK: - Capture
+
+    private func open(_ id: Int) async {
+        guard captures[id] != nil else { return }
+        do {
+            let opened = try await capturing.begin()
+            guard captures[id] != nil else {
+                await opened.cancel()
+                return
+            }
+            captures[id]?.capture = opened
+            captures[id]?.monitor = monitor(opened.frames, generation: id)
+        } catch {
+            logger.warning("talk.capture.failed", ["error": .string("\(error)")])
+            captures[id] = nil
+            guard current == id else { return }
+            current = nil
+            apply(.captureLost)
+        }
+    }
+
+    /// Feeds the frames of capture `generation` to the machine.
+    private func monitor(_ frames: AsyncStream<UtteranceFrame>, generation: Int) -> Task<Void, Never> {
+        Task {
+            var previous: Double?
+            for await frame in frames {
+                guard !Task.isCancelled else { return }
+                let seconds = previous.map { max(frame.time - $0, 0) } ?? 0.02
+                previous = frame.time
+                self.frame(frame, seconds: seconds, generation: generation)
+            }
+            guard !Task.isCancelled else { return }
+            self.captureEnded(generation)
+        }
+    }
+
+    private func frame(_ frame: UtteranceFrame, seconds: Double, generation: Int) {
+        guard current == generation, var open = captures[generation] else { return }
+        if frame.isSpeech {
+            if open.firstSpeech == nil { open.firstSpeech = frame.time }
+            if open.runStart == nil { open.runStart = frame.time }
+        } else {
+            open.runStart = nil
+        }
+        open.levels.add(frame.rms, speech: frame.isSpeech)
+        captures[generation] = open
+        apply(.audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms))
+    }
+
+    private func captureEnded(_ generation: Int) {
+        guard current == generation else { return }
+        logger.warning("talk.capture.ended", [:])
+        current = nil
+        captures[generation] = nil
+        apply(.captureLost)
+    }
+
+    private func close(_ id: Int?) async {
+        guard let id, let open = captures.removeValue(forKey: id) else { return }
+        open.monitor?.cancel()
+        await open.capture?.cancel()
+    }
+
+    private func finish(_ id: Int?) {
+        guard let id, let open = captures.removeValue(forKey: id), let running = open.capture else {
+            apply(.transcribed(nil))
+            return
+        }
+        open.monitor?.cancel()
+        let start = max((open.turnStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
+        let transcriber = transcriber
+        let options = baseConfiguration.transcription
+        let limit = baseConfiguration.transcriptionTimeout
+        let logger = logger
+        Task {
+            let audio = Self.trim(await running.finish(), from: start)
+            let text = await Self.transcribe(audio, transcriber, options, limit: limit, logger: logger, what: "turn")
+            self.transcribed(text, turn: id)
+        }
+    }
+
+    private func transcribed(_ text: String?, turn: Int) {
+        // A newer capture means this turn was abandoned (Talk left and re-entered).
+        guard generation == turn else { return }
+        apply(.transcribed(text))
+    }
+
+    /// `audio` from `seconds` on.
+    static func trim(_ audio: PCMBuffer, from seconds: Double) -> PCMBuffer {
+        let skip = min(Int(seconds * Double(audio.format.sampleRate)), audio.samples.count)
+        guard skip > 0 else { return audio }
+        return PCMBuffer(format: audio.format, samples: Array(audio.samples[skip...]))
+    }
+
+    /// The transcript of `audio`, nil when empty, failed or too slow.
+    static func transcribe(
+        _ audio: PCMBuffer, _ transcriber: any Transcriber, _ options: TranscriptionOptions, limit: Duration,
+        logger: Logger, what: String
+    ) async -> String? {
+        guard !audio.samples.isEmpty else { return nil }
+        do {
+            let transcript = try await withTimeout(limit) { try await transcriber.transcribe(audio, options: options) }
+            logger.info(
+                "talk.transcribed",
+                [
+                    "what": .string(what), "audioS": .double(audio.duration),
+                    "seconds": .double(transcript.processingSeconds), "transcript": .string(transcript.text),
+                ])
+            return transcript.text
+        } catch {
+            if !(error is CancellationError) {
+                logger.warning("talk.transcribe.failed", ["what": .string(what), "error": .string("\(error)")])
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Delivery
+
+    private func send(_ transcript: String) {
+        let delivery = delivery
+        let logger = logger
+        Task {
+            let receipt = await delivery.deliver(transcript, source: .talkMode)
+            let expectsReply: Bool
+            switch receipt.outcome {
+            case .sent(let route):
+                logger.info("talk.sent", ["route": .string(route.rawValue), "id": .string(receipt.id)])
+                expectsReply = true
+            case .queuedOffline:
+                logger.notice("talk.sent.offline", ["id": .string(receipt.id)])
+                expectsReply = false
+            case .failed(let reason):
+                logger.warning("talk.send.failed", ["error": .string(reason)])
+                expectsReply = false
+            }
+            self.apply(.delivered(expectsReply: expectsReply))
+        }
+    }
+
+    // MARK: - Barge-in
+
+    private func checkBargeIn(_ id: Int?) {
+        guard let id, let open = captures[id], let running = open.capture else {
+            apply(.bargeInTranscript(nil))
+            return
+        }
+        let start = max((checkStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
+        let transcriber = transcriber
+        let options = baseConfiguration.transcription
+        let limit = Duration.milliseconds(Int(baseConfiguration.bargeInConfirmWindow * 3000))
+        let logger = logger
+        check?.cancel()
+        check = Task {
+            let audio = Self.trim(await running.snapshot(), from: start)
+            let text = await Self.transcribe(
+                audio, transcriber, options, limit: limit, logger: logger, what: "barge-in")
+            guard !Task.isCancelled else { return }
+            self.apply(.bargeInTranscript(text))
+        }
+    }
+}

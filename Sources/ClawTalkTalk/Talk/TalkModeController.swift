@@ -1,0 +1,239 @@
+import ClawTalkAudio
+import ClawTalkGateway
+public import ClawTalkProtocol
+public import ClawTalkSpeech
+public import ClawTalkSupport
+
+/// Talk mode (talk-contract §5): owns a ``TalkModeStateMachine`` and performs its actions
+/// through the seams — captures from ``UtteranceCapturing``, transcribes with the
+/// ``Transcriber``, sends through ``TranscriptDelivering`` (source Talk mode), stops speech
+/// through ``SpeechStopping`` and reports `talk.mode` on the operator session.
+///
+/// - Frames of the open capture feed the machine (end of turn, idle timeout, barge-in onset);
+///   a turn is transcribed from ``TalkModeConfiguration/leadIn`` before its first speech (or,
+///   after a barge-in, before the interrupting speech), so the echo of the reply that may sit
+///   in the pre-roll is not sent.
+/// - ``follow(speaker:tracker:)`` turns the reply speaker's events into phase changes and the
+///   tracker's segments into the barge-in echo guard.
+/// - ``attach(operator:)`` applies the gateway's `talk.mode` events and sends reports.
+/// - Side effects run in order on one lane; transcription and delivery run beside it and come
+///   back as events (stale ones are recognised by a capture generation).
+public actor TalkModeController {
+    let capturing: any UtteranceCapturing
+    let transcriber: any Transcriber
+    let delivery: any TranscriptDelivering
+    let speech: any SpeechStopping
+    let hooks: TalkModeHooks
+    let baseConfiguration: TalkModeConfiguration
+    let logger: Logger
+
+    var machine: TalkModeStateMachine
+    var lane: Task<Void, Never>?
+    var reportLane: Task<Void, Never>?
+    var captures: [Int: OpenCapture] = [:]
+    var current: Int?
+    var generation = 0
+    var checkStart: Double?
+    var check: Task<Void, Never>?
+    var operatorSession: OperatorSession?
+    var gatewayListener: Task<Void, Never>?
+    var phaseSubscribers: [Int: AsyncStream<TalkModeStateMachine.Phase>.Continuation] = [:]
+    var nextSubscriber = 0
+
+    /// A capture of a turn (or the barge-in monitor while speaking), by generation.
+    struct OpenCapture {
+        var capture: (any UtteranceCapture)?
+        var monitor: Task<Void, Never>?
+        var firstSpeech: Double?
+        var runStart: Double?
+        var turnStart: Double?
+        var levels = LevelStats()
+    }
+
+    /// Frame levels of a capture (for the onset log).
+    struct LevelStats {
+        var sum = 0.0
+        var count = 0
+        var runSum = 0.0
+        var runCount = 0
+        var mean: Double { count == 0 ? 0 : sum / Double(count) }
+        var runMean: Double { runCount == 0 ? 0 : runSum / Double(runCount) }
+
+        mutating func add(_ rms: Double, speech: Bool) {
+            sum += rms
+            count += 1
+            if speech {
+                runSum += rms
+                runCount += 1
+            } else {
+                runSum = 0
+                runCount = 0
+            }
+        }
+    }
+
+    /// A controller over the given seams.
+    public init(
+        capturing: any UtteranceCapturing, transcriber: any Transcriber, delivery: any TranscriptDelivering,
+        speech: any SpeechStopping, hooks: TalkModeHooks = .none,
+        configuration: TalkModeConfiguration = TalkModeConfiguration(), logger: Logger = .discarding
+    ) {
+        self.capturing = capturing
+        self.transcriber = transcriber
+        self.delivery = delivery
+        self.speech = speech
+        self.hooks = hooks
+        baseConfiguration = configuration
+        self.logger = logger.child(category: "talk.runtime")
+        machine = TalkModeStateMachine(configuration: configuration)
+    }
+
+    /// The current phase.
+    public var phase: TalkModeStateMachine.Phase { machine.phase }
+
+    /// The machine (for status and tests).
+    public var state: TalkModeStateMachine { machine }
+
+    /// Phase changes from now on (the current phase first).
+    public func phases() -> AsyncStream<TalkModeStateMachine.Phase> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: TalkModeStateMachine.Phase.self, bufferingPolicy: .bufferingNewest(32))
+        nextSubscriber += 1
+        let id = nextSubscriber
+        phaseSubscribers[id] = continuation
+        continuation.yield(machine.phase)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        return stream
+    }
+
+    private func removeSubscriber(_ id: Int) {
+        phaseSubscribers[id] = nil
+    }
+
+    // MARK: - Commands
+
+    /// Turns Talk mode on (no-op when on). With `firstTranscript` (a wake command when
+    /// `wake.startsTalk` is on) that text is the first turn; while listening it is sent as the turn.
+    public func enter(source: TalkModeStateMachine.Source = .local, firstTranscript: String? = nil) {
+        apply(.enter(source, firstTranscript: firstTranscript))
+    }
+
+    /// Turns Talk mode off (no-op when off).
+    public func exit(source: TalkModeStateMachine.Source = .local) {
+        apply(.exit(source))
+    }
+
+    /// On when off, off when on; returns whether Talk is on afterwards.
+    @discardableResult
+    public func toggle() -> Bool {
+        machine.isEnabled ? exit() : enter()
+        return machine.isEnabled
+    }
+
+    /// Push-to-talk takes the microphone: returns whether Talk was on (only then
+    /// ``resumeAfterPushToTalk()`` is called).
+    public func pauseForPushToTalk() async -> Bool {
+        let wasOn = machine.isEnabled
+        apply(.pttPause)
+        await settle()
+        return wasOn
+    }
+
+    /// Push-to-talk released the microphone.
+    public func resumeAfterPushToTalk() {
+        apply(.pttResume)
+    }
+
+    /// Ends Talk mode (reported as off) and waits for the side effects.
+    public func shutdown() async {
+        apply(.exit(.shutdown))
+        await settle()
+        gatewayListener?.cancel()
+        await reportLane?.value
+    }
+
+    /// Waits until the side effects queued so far have run.
+    public func settle() async {
+        await lane?.value
+    }
+
+    /// Applies the gateway's `talk.config` (§5.7): its idle timeout when none is set locally,
+    /// and `interruptOnSpeech: false` disabling barge-in.
+    public func updateTalkConfig(_ config: TalkConfig?) {
+        let effective = baseConfiguration.applying(config, localIdleTimeout: baseConfiguration.idleTimeout)
+        apply(.setIdleTimeout(effective.idleTimeout))
+        apply(.setBargeIn(effective.bargeIn))
+    }
+
+    // MARK: - Events
+
+    /// Applies `event` and queues its side effects on the lane.
+    func apply(_ event: TalkModeStateMachine.Event) {
+        let before = machine.phase
+        let actions = machine.handle(event)
+        if machine.phase != before {
+            logger.info("talk.phase", ["from": .string(before.rawValue), "to": .string(machine.phase.rawValue)])
+            for continuation in phaseSubscribers.values { continuation.yield(machine.phase) }
+        }
+        guard !actions.isEmpty else { return }
+        let effects = actions.map(effect)
+        let previous = lane
+        lane = Task {
+            await previous?.value
+            for effect in effects { await self.run(effect) }
+        }
+    }
+
+    /// An action with the capture it is about, decided with the event (not later on the lane),
+    /// so frames of a capture being closed never count for its successor.
+    enum Effect: Sendable {
+        case open(Int)
+        case close(Int?)
+        case finish(Int?)
+        case check(Int?)
+        case other(TalkModeStateMachine.Action)
+    }
+
+    private func effect(_ action: TalkModeStateMachine.Action) -> Effect {
+        switch action {
+        case .startCapture:
+            generation += 1
+            captures[generation] = OpenCapture()
+            current = generation
+            return .open(generation)
+        case .cancelCapture:
+            defer { current = nil }
+            if let current { captures[current]?.monitor?.cancel() }
+            return .close(current)
+        case .finishCapture:
+            defer { current = nil }
+            if let current { captures[current]?.monitor?.cancel() }
+            return .finish(current)
+        case .duck(true):
+            // The onset: the speech run that ducked playback starts here.
+            checkStart = current.flatMap { captures[$0]?.runStart }
+            if let levels = current.flatMap({ captures[$0]?.levels }) {
+                logger.debug(
+                    "talk.onset",
+                    [
+                        "atS": .double(checkStart ?? 0), "runRms": .double(levels.runMean),
+                        "meanRms": .double(levels.mean), "residualRms": .double(machine.residualLevel),
+                    ])
+            }
+            return .other(action)
+        case .checkBargeIn:
+            return .check(current)
+        case .restartTurn:
+            if let current { captures[current]?.firstSpeech = nil }
+            return .other(action)
+        case .stopSpeech(recordInterruption: true):
+            if let current { captures[current]?.turnStart = checkStart }
+            logger.info("talk.barge_in", ["atS": .double(checkStart ?? 0)])
+            return .other(action)
+        default:
+            return .other(action)
+        }
+    }
+}

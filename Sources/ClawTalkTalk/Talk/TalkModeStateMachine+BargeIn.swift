@@ -1,0 +1,102 @@
+import ClawTalkProtocol
+
+/// Barge-in while the reply is spoken (talk-contract §5.5 and the fast path of §10).
+extension TalkModeStateMachine {
+    mutating func speaking(_ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ out: inout [Action]) {
+        guard configuration.bargeIn == .enabled else { return }
+        speak.elapsed += seconds
+        if isSpeech, speak.elapsed > configuration.bargeInHoldOff + 1e-9 {
+            // The run's recent level (about the last 0.1 s).
+            let level = rms ?? 0
+            speak.runLevel =
+                speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
+            speak.speechRun += seconds
+            speak.sinceSpeech = 0
+        } else {
+            speak.speechRun = 0
+            speak.runLevel = 0
+            speak.sinceSpeech += seconds
+        }
+        if let rms, duck == nil {
+            speak.levelSum += rms
+            speak.levelCount += 1
+        }
+        if var state = duck {
+            state.elapsed += seconds
+            if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
+                // Not confirmed in time: full volume again. A check still running may yet
+                // confirm (slow speech-to-text); then playback stops.
+                restoreVolume(&out)
+                speak.speechRun = 0
+                return
+            }
+            if !state.checkRequested, !checkPending, state.elapsed >= configuration.bargeInListen - 1e-9 {
+                state.checkRequested = true
+                checkPending = true
+                out.append(.checkBargeIn)
+            }
+            duck = state
+        } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
+            duck = DuckState()
+            speak.rechecks = 0
+            out.append(.duck(true))
+        }
+    }
+
+    /// Whether the current speech run stands out from the residual echo: its recent level at
+    /// least ``TalkModeConfiguration/bargeInLevelFactor`` × the reply's mean level and
+    /// ``TalkModeConfiguration/bargeInMinimumLevel`` (no level rule without levels).
+    private func loudEnough(_ rms: Double?) -> Bool {
+        guard rms != nil else { return true }
+        return speak.runLevel
+            >= max(residualLevel * configuration.bargeInLevelFactor, configuration.bargeInMinimumLevel)
+    }
+
+    mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {
+        guard phase == .speaking, checkPending else { return }
+        checkPending = false
+        let verdict = text.map {
+            BargeInDecision.verdict(
+                transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeech, confidence: confidence)
+        }
+        guard verdict == .interrupt else {
+            // Nothing (or too little) recognised yet while the voice goes on: ask again on the
+            // longer audio from the same onset (at most twice), instead of waiting for a new one.
+            let unrecognised = verdict == nil || verdict == .tooShort
+            if unrecognised, speak.rechecks < 2,
+                speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
+            {
+                speak.rechecks += 1
+                checkPending = true
+                out.append(.checkBargeIn)
+                return
+            }
+            restoreVolume(&out)
+            speak.speechRun = 0
+            return
+        }
+        out.append(.stopSpeech(recordInterruption: true))
+        restoreVolume(&out)
+        // The interrupting speech is the next turn: the capture goes on.
+        phase = .listening
+        spokenText = ""
+        listen = ListenCounters(
+            heardSpeech: true, speech: configuration.minimumSpeech, silence: speak.sinceSpeech, utterance: 0, idle: 0)
+        report(&out)
+    }
+
+    mutating func restoreVolume(_ out: inout [Action]) {
+        guard duck != nil else { return }
+        out.append(.duck(false))
+        duck = nil
+    }
+
+    /// Leaving the speaking phase: a pending check no longer matters, the volume comes back.
+    mutating func endBargeIn(_ out: inout [Action]) {
+        if checkPending {
+            out.append(.cancelBargeInCheck)
+            checkPending = false
+        }
+        restoreVolume(&out)
+    }
+}

@@ -1,0 +1,274 @@
+import ClawTalkAudio
+import ClawTalkProtocol
+import ClawTalkSpeech
+import ClawTalkTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// Talk mode end to end on the headless audio rig: the built `clawtalk run` with a real Whisper
+/// server, the test gateway on a loopback port, questions spoken by espeak-ng into the rig's
+/// speaker `vspk` (whose monitor is the microphone `vmic`), and the node speaking its replies
+/// with espeak-ng into the same sink. So the node hears its own replies: the echo path is real,
+/// and only the in-process echo canceller keeps it from being taken for the user.
+@Suite(
+    "Talk mode whole flow (audio rig)", .serialized, .timeLimit(.minutes(3)),
+    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: WyomingServerProcess.Configuration.installed().executable)
+            && WyomingServerProcess.Configuration.installed().hasModel,
+        "needs the Whisper server (scripts/setup, scripts/fetch-whisper-model)"))
+struct TalkModeRigTests {
+    /// A child process this test started (stopped by its pid only).
+    final class Child: @unchecked Sendable {
+        let process = Process()
+
+        init(_ tool: String, _ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        func wait() { process.waitUntilExit() }
+
+        func stop() {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    static func speak(_ text: String, to path: String) throws {
+        let child = try Child("espeak-ng", ["-s", "150", "-w", path, text])
+        child.wait()
+    }
+
+    /// Plays `path` into the rig's speaker (the microphone hears it) and waits for the end.
+    static func play(_ path: String) throws {
+        let child = try Child("paplay", ["-d", "vspk", path])
+        child.wait()
+    }
+
+    /// Seconds of 20 ms frames louder than −40 dBFS in a raw 16 kHz s16le file.
+    static func loudSeconds(_ path: String) -> Double {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        var loud = 0
+        var index = 0
+        while index + 320 <= samples.count {
+            let frame = samples[index..<(index + 320)]
+            let energy = frame.reduce(0.0) { $0 + Double($1) * Double($1) } / 320
+            if (energy.squareRoot() / 32768) > 0.01 { loud += 1 }
+            index += 320
+        }
+        return Double(loud) * 0.02
+    }
+
+    /// `audioS` of the last `talk.transcribed … what=turn` line of the node's log.
+    static func lastTurnAudioSeconds(_ log: String) -> Double {
+        let line = log.split(separator: "\n").last { $0.contains("talk.transcribed") && $0.contains("what=turn") }
+        let field = line?.split(separator: " ").first { $0.hasPrefix("audioS=") }
+        return field.flatMap { Double($0.dropFirst("audioS=".count)) } ?? .infinity
+    }
+
+    /// `clawtalk talk status` → `on <phase>` or `off`.
+    static func talkStatus(_ environment: [String: String]) async throws -> String {
+        let result = try await ClawTalkBinary.runInBackground(["talk", "status"], environment: environment)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func waitForStatus(
+        _ wanted: String, _ environment: [String: String], timeout: Duration = .seconds(20)
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await talkStatus(environment) == wanted { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    static func chatSends(_ gateway: TestGateway) async -> [String] {
+        await gateway.observedEvents.compactMap { event in
+            if case .operatorCall(_, "chat.send", let params) = event { return params?["message"]?.stringValue }
+            return nil
+        }
+    }
+
+    static func waitForChatSends(_ count: Int, _ gateway: TestGateway, timeout: Duration = .seconds(25)) async
+        -> [String]
+    {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let sends = await chatSends(gateway)
+            if sends.count >= count { return sends }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return await chatSends(gateway)
+    }
+
+    /// `clawtalk run` on the rig with a Whisper server and a gateway that answers with `replies`
+    /// (one per turn, spoken by the node with espeak-ng).
+    final class Node: @unchecked Sendable {
+        let whisper: WyomingServerProcess
+        let home: TemporaryHome
+        let gateway: TestGateway
+        let environment: [String: String]
+        let run: RunningBinary
+        let directory: String
+
+        init(replies: [String], echoCancellation: Bool = true) async throws {
+            whisper = try await WyomingServerProcess.start(.installed())
+            home = try TemporaryHome()
+            let (gateway, url) = try await EndToEnd.gateway { configuration in
+                configuration.auth = .token("s3cret")
+                configuration.autoApproveLoopback = true
+                // No gateway speech: the node speaks with espeak-ng, so its replies are speech too.
+                configuration.methods.removeAll { ["talk.speak", "tts.speak"].contains($0) }
+            }
+            self.gateway = gateway
+            for reply in replies { await gateway.enqueueChatRun([.final(reply)]) }
+            var environment = home.environment
+            environment["CLAWTALK_GATEWAY_URL"] = url
+            environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+            environment["CLAWTALK_STT_WYOMING_PORT"] = "\(whisper.port)"
+            environment["CLAWTALK_STT_LANGUAGE"] = "en"
+            environment["CLAWTALK_LOG_LEVEL"] = "debug"
+            environment["CLAWTALK_LOG_SENSITIVE"] = "true"
+            if !echoCancellation { environment["CLAWTALK_PROCESSING_ECHO_CANCELLATION"] = "off" }
+            self.environment = environment
+            run = try RunningBinary(["run"], environment: environment)
+            directory = home.root + "/clips"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            _ = try await EndToEnd.connected(gateway, role: "operator")
+        }
+
+        /// A WAV of espeak-ng saying `text`.
+        func clip(_ name: String, _ text: String) throws -> String {
+            let path = directory + "/\(name).wav"
+            try TalkModeRigTests.speak(text, to: path)
+            return path
+        }
+
+        /// The node's log lines about Talk and speech.
+        func printTalkLog() {
+            for line in run.stderr.split(separator: "\n")
+            where [
+                "talk.barge_in", "talk.transcribed", "talk.duck", "talk.onset", "tts.stopped", "tts.spoken",
+                "talk.phase",
+            ]
+            .contains(where: line.contains) {
+                print("talk rig: \(line)")
+            }
+        }
+
+        func stop() async {
+            run.kill()
+            await gateway.stopListening()
+            whisper.stop()
+            home.remove()
+        }
+    }
+
+    @Test func aSpokenQuestionIsAnsweredAloudAndSpeechThatIsNotTheEchoBargesIn() async throws {
+        let node = try await Node(replies: [
+            "Paris is the capital of France.",
+            "Once upon a time there was a small robot who lived in a lighthouse by the sea. "
+                + "Every night it counted the ships, and every morning it polished the great lamp.",
+            "Tomorrow will be sunny.",
+        ])
+        let (gateway, environment, run, directory) = (node.gateway, node.environment, node.run, node.directory)
+        let question = try node.clip("question", "What is the capital of France?")
+        let story = try node.clip("story", "Tell me a story.")
+        let interruption = try node.clip("interruption", "Stop. What is the weather tomorrow?")
+        let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: environment)
+        #expect(on.output == "on listening\n", "\(on.error)\n\(run.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+
+        // 1. The question → one chat.send → the reply is spoken → listening again.
+        let recording = directory + "/speaker.raw"
+        let recorder = try Child(
+            "parec", ["-d", "vspk.monitor", "--raw", "--format=s16le", "--rate=16000", "--channels=1", recording])
+        defer { recorder.stop() }
+        try Self.play(question)
+        let first = await Self.waitForChatSends(1, gateway)
+        #expect(first.count == 1, "\(run.stderr)")
+        #expect(first.first?.lowercased().contains("capital") == true, "\(first)")
+        #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
+        #expect(try await Self.waitForStatus("on listening", environment), "\(run.stderr)")
+        recorder.stop()
+        let heard = Self.loudSeconds(recording)
+        print("talk rig: the speaker monitor had \(heard) s of sound")
+        #expect(heard > 2.5, "the question (≈ 1.5 s) and the spoken reply (≈ 2 s) are on the speaker")
+        try await Task.sleep(for: .seconds(1))
+        #expect(await Self.chatSends(gateway).count == 1, "the node's own reply did not start a turn")
+
+        // 2. A long reply, interrupted by speech that is not its echo.
+        try Self.play(story)
+        #expect(await Self.waitForChatSends(2, gateway).count == 2, "\(run.stderr)")
+        #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
+        try await Task.sleep(for: .milliseconds(1500))
+        let interrupted = ContinuousClock.now
+        try Self.play(interruption)
+        let third = await Self.waitForChatSends(3, gateway)
+        let elapsed = interrupted.duration(to: .now)
+        print("talk rig: barge-in turn sent \(elapsed) after the interruption began: \(third.last ?? "-")")
+        #expect(third.count == 3, "\(run.stderr)")
+        let note = third.last ?? ""
+        #expect(note.hasPrefix("(The user interrupted your previous spoken reply after "), "\(note)")
+        // What follows is the interrupting speech; Whisper base hears it through the canceller's
+        // double-talk suppression, so its words vary ("What is the matter tomorrow?", "What is
+        // the random computer mode?"): only a question is required.
+        let said = note.split(separator: "\n").dropFirst().joined(separator: " ").lowercased()
+        #expect(said.contains("what"), "\(note)")
+        #expect(run.stderr.contains("talk.barge_in"), "\(run.stderr)")
+        // The interrupting turn starts at the interruption: ≈ 2.3 s of speech, 0.3 s before it and
+        // the 0.7 s pause after it (plus any residual echo the voice detector joined to its
+        // start). Taking an onset of residual echo 1.5 s earlier in the reply would make it ≥ 4.8 s.
+        let turnSeconds = Self.lastTurnAudioSeconds(run.stderr)
+        print("talk rig: the interrupting turn had \(turnSeconds) s of audio")
+        #expect(turnSeconds < 4.8)
+
+        node.printTalkLog()
+        _ = try await ClawTalkBinary.runInBackground(["talk", "off"], environment: environment)
+        #expect(try await Self.talkStatus(environment) == "off")
+        run.send(SIGTERM)
+        #expect(await run.waitForExit(timeout: .seconds(5)) == 0)
+        await node.stop()
+    }
+
+    @Test func withoutEchoCancellationTheNodeDoesNotListenWhileItSpeaks() async throws {
+        let node = try await Node(
+            replies: [
+                "Once upon a time there was a small robot who lived in a lighthouse by the sea. "
+                    + "Every night it counted the ships.",
+                "Tomorrow will be sunny.",
+            ], echoCancellation: false)
+        let story = try node.clip("story", "Tell me a story.")
+        let interruption = try node.clip("interruption", "Stop. What is the weather tomorrow?")
+        let question = try node.clip("question", "What is the weather tomorrow?")
+        let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: node.environment)
+        #expect(on.output == "on listening\n", "\(on.error)\n\(node.run.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+        try Self.play(story)
+        #expect(await Self.waitForChatSends(1, node.gateway).count == 1, "\(node.run.stderr)")
+        #expect(try await Self.waitForStatus("on speaking", node.environment), "\(node.run.stderr)")
+        try await Task.sleep(for: .milliseconds(1000))
+        try Self.play(interruption)
+        #expect(try await Self.talkStatus(node.environment) == "on speaking", "speech during playback is ignored")
+        #expect(try await Self.waitForStatus("on listening", node.environment), "\(node.run.stderr)")
+        try await Task.sleep(for: .seconds(1))
+        #expect(await Self.chatSends(node.gateway).count == 1, "neither the reply nor the speech over it was sent")
+        #expect(!node.run.stderr.contains("talk.duck"), "half-duplex never ducks")
+        #expect(node.run.stderr.contains("outcome=finished"), "the reply played to its end")
+        try Self.play(question)
+        let sends = await Self.waitForChatSends(2, node.gateway)
+        #expect(sends.count == 2)
+        #expect(sends.last?.lowercased().contains("tomorrow") == true, "\(sends)")
+        #expect(sends.last?.hasPrefix("(The user interrupted") == false)
+        node.printTalkLog()
+        await node.stop()
+    }
+}

@@ -1,0 +1,62 @@
+import ClawTalkAudio
+import ClawTalkSpeech
+import ClawTalkSupport
+import ClawTalkTalk
+import Foundation
+import Testing
+
+@testable import ClawTalkCLI
+
+/// `clawtalk talk …` as the service answers it: through the push-to-talk control handler to the
+/// Talk controller, and push-to-talk's lease pausing Talk.
+@Suite("Talk mode service", .serialized, .timeLimit(.minutes(1)))
+struct TalkModeServiceTests {
+    /// Captures that stay silent and open.
+    struct Silent: UtteranceCapturing {
+        func begin() async throws -> any UtteranceCapture { Capture() }
+
+        final class Capture: UtteranceCapture {
+            let frames: AsyncStream<UtteranceFrame>
+            init() { frames = AsyncStream { _ in } }
+            func snapshot() async -> PCMBuffer { PCMBuffer(format: .speech, samples: []) }
+            func finish() async -> PCMBuffer { PCMBuffer(format: .speech, samples: []) }
+            func cancel() async {}
+        }
+    }
+
+    static func service(_ home: TemporaryHome) -> TalkModeService {
+        TalkModeService(
+            settings: Settings(), environment: home.environment, logger: .discarding, capturing: Silent(),
+            transcriber: PushToTalkServiceTests.FixedTranscriber(),
+            delivery: NodeTranscriptDelivery(sessionKey: "main", logger: .discarding), speech: nil,
+            echoControlled: true)
+    }
+
+    @Test func controlRequestsTurnTalkOnAndOff() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let talk = Self.service(home)
+        let ptt = PushToTalkService(
+            settings: Settings(), environment: home.environment, logger: .discarding, lease: talk.lease, talk: talk)
+        #expect(await ptt.handle(ControlRequest(command: .talkStatus)) == .talk(enabled: false, phase: "idle"))
+        #expect(await ptt.handle(ControlRequest(command: .talkOn)) == .talk(enabled: true, phase: "listening"))
+        #expect(await ptt.handle(ControlRequest(command: .talkToggle)) == .talk(enabled: false, phase: "idle"))
+        #expect(await ptt.handle(ControlRequest(command: .talkToggle)) == .talk(enabled: true, phase: "listening"))
+        #expect(await talk.lease.pauseTalk(), "push-to-talk pauses Talk that is on")
+        #expect(await talk.controller.state.isPaused)
+        await talk.lease.resumeTalk()
+        await talk.controller.settle()
+        #expect(await talk.controller.state.isCapturing)
+        #expect(await ptt.handle(ControlRequest(command: .talkOff)) == .talk(enabled: false, phase: "idle"))
+        await talk.controller.shutdown()
+    }
+
+    @Test func withoutTalkTheControlSocketSaysSo() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let ptt = PushToTalkService(settings: Settings(), environment: home.environment, logger: .discarding)
+        let answer = await ptt.handle(ControlRequest(command: .talkOn))
+        #expect(answer.ok == false)
+        #expect(answer.error?.hasPrefix("UNAVAILABLE:") == true)
+    }
+}

@@ -1,0 +1,48 @@
+import Testing
+
+@testable import ClawTalkTalk
+
+/// §5.5's `shouldInterrupt` rules, one by one.
+@Suite("Barge-in decision")
+struct BargeInDecisionTests {
+    static let spoken = "Tomorrow will be cloudy, with rain in the afternoon. Take an umbrella!"
+
+    static func verdict(_ text: String, since: Double = 0.1, confidence: Double? = nil) -> BargeInDecision.Verdict {
+        BargeInDecision.verdict(
+            transcript: text, spokenText: spoken, secondsSinceSpeech: since, confidence: confidence)
+    }
+
+    @Test func userSpeechInterrupts() {
+        #expect(Self.verdict("stop") == .interrupt)
+        #expect(Self.verdict("what about Friday?") == .interrupt)
+    }
+
+    @Test func fewerThanThreeCharactersDoNot() {
+        #expect(Self.verdict("no") == .tooShort)
+        #expect(Self.verdict("  ok \n") == .tooShort)
+        #expect(Self.verdict("yes") == .interrupt)
+    }
+
+    @Test func theEchoOfTheSpokenTextDoesNotIgnoringCaseSpacingAndPunctuation() {
+        #expect(Self.verdict("rain in the afternoon") == .echo)
+        #expect(Self.verdict("RAIN   in the\tafternoon.") == .echo)
+        #expect(Self.verdict("Cloudy with rain") == .echo)
+        #expect(Self.verdict("take an umbrella") == .echo)
+        #expect(Self.verdict("rain in the evening") == .interrupt, "not a substring")
+    }
+
+    @Test func speechEnergyMustBeRecent() {
+        #expect(Self.verdict("hold on", since: 0.35) == .interrupt)
+        #expect(Self.verdict("hold on", since: 0.36) == .noRecentSpeech)
+    }
+
+    @Test func aReportedConfidenceMustExceedPointSix() {
+        #expect(Self.verdict("hold on", confidence: 0.61) == .interrupt)
+        #expect(Self.verdict("hold on", confidence: 0.6) == .lowConfidence)
+        #expect(Self.verdict("hold on", confidence: nil) == .interrupt)
+    }
+
+    @Test func normalization() {
+        #expect(BargeInDecision.normalize("  Hello,   World! It's\nme ") == "hello world its me")
+    }
+}

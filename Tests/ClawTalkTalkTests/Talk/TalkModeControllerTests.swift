@@ -1,0 +1,192 @@
+import ClawTalkAudio
+import ClawTalkProtocol
+import ClawTalkTesting
+import Testing
+
+@testable import ClawTalkTalk
+
+/// Talk mode's controller with the real delivery, reply tracking and speech pipeline against the
+/// test gateway; captures and transcriptions are scripted.
+@Suite("Talk mode controller", .serialized, .timeLimit(.minutes(1)))
+struct TalkModeControllerTests {
+    static func params(_ enabled: Bool, _ phase: TalkPhase? = nil) -> TalkModeParams {
+        TalkModeParams(enabled: enabled, phase: phase?.rawValue)
+    }
+
+    @Test func aTurnIsSentSpokenAndListeningResumes() async throws {
+        let rig = try await TalkRig(
+            .utterance(speechStart: 0.8, speech: 0.5, until: 2.2), .silence(0.2), .silence(0.2))
+        await rig.controller.enter()
+        #expect(try await rig.messages(1) == ["what's on my calendar"])
+        try await rig.wait("listening again") { $0.phase == .listening && $0.isCapturing }
+        try await GatewayHarness.wait("back to listening after speaking") {
+            rig.phases.value.count >= 5
+        }
+        #expect(rig.phases.value == [.idle, .listening, .thinking, .speaking, .listening])
+        #expect(
+            rig.transcriber.audio.map(\.samples.count) == [8000],
+            "transcribed from 0.3 s before the first speech (0.8 s): the reply's echo in the pre-roll is not sent")
+        #expect(rig.stack.audio.totalSeconds > 0.25, "the reply was played")
+        #expect(rig.capturing.captures.map(\.outcome) == ["finished", "cancelled", nil])
+        await rig.controller.exit()
+        await rig.controller.settle()
+        try await GatewayHarness.wait("off reported") { await rig.reports().count == 5 }
+        #expect(
+            await rig.reports() == [
+                Self.params(true, .listening), Self.params(true, .thinking), Self.params(true, .speaking),
+                Self.params(true, .listening), Self.params(false),
+            ])
+        #expect(await rig.harness.gateway.currentTalkMode.enabled == false)
+        #expect(rig.wake.value == ["suspend", "resume"])
+        #expect(rig.capturing.captures.last?.outcome == "cancelled")
+        await rig.stop()
+    }
+
+    @Test func speechThatIsNotTheEchoBargesInAndTheNextPromptSaysSo() async throws {
+        var script = OperatorScript()
+        script.chatRun = [.final("It is sunny and warm today, with a light breeze from the west.")]
+        script.talkSpeak = .clip(.pcm24000(durationMs: 4000))
+        let rig = try await TalkRig(.utterance(speech: 0.5, until: 1.4), CaptureScript(frames: []), script: script)
+        await rig.controller.enter()
+        _ = try await rig.messages(1)
+        rig.transcriber.set(.text("hold on, what about tomorrow"))
+        try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await rig.controller.phase == .speaking)
+        // Speech from 1.0 s (onset: ducked at 1.16 s), a short pause, more speech during the check.
+        rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 0.22, until: 1.5))
+        rig.capturing.captures[1].feed(.utterance(speechStart: 0, speech: 0.2, until: 0.2).later(by: 1.5))
+        try await rig.wait("barge-in") { $0.phase == .listening && $0.isCapturing && !$0.isDucked }
+        await rig.controller.settle()
+        #expect(rig.ducks.value == [true, false], "ducked at the onset, restored at the stop")
+        #expect(rig.stack.audio.stops >= 1, "playback stopped")
+        #expect(rig.capturing.captures.count == 2, "the interrupting speech goes on in the same capture")
+        rig.capturing.captures[1].feed(.silence(0.8).later(by: 1.7))
+        let messages = try await rig.messages(2)
+        #expect(
+            rig.transcriber.audio.map(\.samples.count) == [16000, 4800, 4800],
+            "the check and the new turn start 0.3 s before the onset (1.0 s), not at the reply's start")
+        let second = try #require(messages.last)
+        #expect(second.hasPrefix("(The user interrupted your previous spoken reply after "), "\(second)")
+        #expect(second.hasSuffix(" s.)\nhold on, what about tomorrow"), "\(second)")
+        let spoke = try await rig.stack.event { if case .spoke = $0 { true } else { false } }
+        guard case .spoke(_, let result) = spoke else { return }
+        #expect(result.outcome == .interrupted)
+        #expect(result.playedSeconds < 3.5)
+        await rig.stop()
+    }
+
+    @Test func theNodesOwnEchoDoesNotBargeIn() async throws {
+        var script = OperatorScript()
+        script.chatRun = [.final("It is sunny and warm today.")]
+        script.talkSpeak = .clip(.pcm24000(durationMs: 1500))
+        let rig = try await TalkRig(
+            .utterance(speech: 0.5, until: 1.4), CaptureScript(frames: []), .silence(0.2), script: script)
+        await rig.controller.enter()
+        _ = try await rig.messages(1)
+        rig.transcriber.set(.text("Sunny and warm."))
+        try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
+        rig.capturing.captures[1].feed(.utterance(speechStart: 0.6, speech: 0.6, until: 1.2))
+        try await GatewayHarness.wait("reply spoken", timeout: .seconds(8)) { rig.phases.value.count >= 5 }
+        #expect(rig.ducks.value == [true, false], "ducked at the onset, restored when the check said echo")
+        let spoke = try await rig.stack.event { if case .spoke = $0 { true } else { false } }
+        guard case .spoke(_, let result) = spoke else { return }
+        #expect(result.outcome == .finished, "the reply played to the end")
+        #expect(await rig.sentMessages().count == 1)
+        await rig.stop()
+    }
+
+    @Test func halfDuplexDoesNotListenWhileSpeaking() async throws {
+        var script = OperatorScript()
+        script.talkSpeak = .clip(.pcm24000(durationMs: 600))
+        let rig = try await TalkRig(
+            .utterance(speech: 0.5, until: 1.4), .silence(0.2),
+            configuration: TalkModeConfiguration(bargeIn: .halfDuplex),
+            script: script)
+        await rig.controller.enter()
+        _ = try await rig.messages(1)
+        try await GatewayHarness.wait("reply spoken") { rig.phases.value.count >= 5 }
+        #expect(rig.capturing.captures.count == 2, "no capture while speaking, a new one after")
+        #expect(rig.ducks.value.isEmpty)
+        await rig.stop()
+    }
+
+    @Test func theGatewaysToggleIsObeyedAndNotEchoed() async throws {
+        let rig = try await TalkRig(.silence(0.2), .silence(0.2))
+        await rig.harness.gateway.setTalkMode(enabled: true)
+        try await rig.wait("on") { $0.phase == .listening }
+        #expect(rig.wake.value == ["suspend"])
+        await rig.harness.gateway.setTalkMode(enabled: false)
+        try await rig.wait("off") { $0.phase == .idle }
+        await rig.controller.settle()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await rig.talkModeRequests() == 0, "nothing sent back")
+        #expect(rig.wake.value == ["suspend", "resume"])
+        await rig.controller.enter()
+        try await GatewayHarness.wait("own report") { await rig.reports().count == 1 }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await rig.controller.phase == .listening, "the broadcast of our own report does not toggle")
+        #expect(await rig.talkModeRequests() == 1)
+        await rig.stop()
+    }
+
+    @Test func forbiddenTalkModeIsNotSentAgainOnThisSocket() async throws {
+        let rig = try await TalkRig(
+            .utterance(speech: 0.5, until: 1.4), .silence(0.2), .silence(0.2),
+            gateway: { $0.talkModeRequiresAdmin = true })
+        await rig.controller.enter()
+        try await rig.wait("reporting stopped") { !$0.isReporting }
+        _ = try await rig.messages(1)
+        try await GatewayHarness.wait("turn done") { rig.phases.value.count >= 5 }
+        await rig.controller.exit()
+        await rig.controller.settle()
+        #expect(await rig.talkModeRequests() == 1, "one refused request, then none")
+        #expect(await rig.reports().isEmpty)
+        await rig.stop()
+    }
+
+    @Test func theIdleTimeoutReturnsToWakeListening() async throws {
+        let rig = try await TalkRig(.silence(1.2), configuration: TalkModeConfiguration(idleTimeout: 1))
+        await rig.controller.enter()
+        try await rig.wait("left") { $0.phase == .idle }
+        await rig.controller.settle()
+        #expect(rig.wake.value == ["suspend", "resume"])
+        try await GatewayHarness.wait("reports") { await rig.reports().count == 2 }
+        #expect(await rig.reports() == [Self.params(true, .listening), Self.params(false)])
+        #expect(await rig.sentMessages().isEmpty)
+        await rig.stop()
+    }
+
+    @Test func pushToTalkPausesTalkAndGivesItBack() async throws {
+        let rig = try await TalkRig(.silence(0.2), .silence(0.2), .silence(0.2))
+        let controller = rig.controller
+        let ptt = PTTController(
+            capturing: rig.capturing, transcriber: rig.transcriber, delivery: RecordingDelivery(),
+            speech: rig.stack.speech,
+            lease: PTTLeaseHooks(
+                suspendWake: {}, resumeWake: {}, pauseTalk: { await controller.pauseForPushToTalk() },
+                resumeTalk: { await controller.resumeAfterPushToTalk() }))
+        await rig.controller.enter()
+        try await rig.wait("listening") { $0.isCapturing }
+        await rig.controller.settle()
+        _ = await ptt.perform(.start)
+        #expect(await rig.controller.state.isPaused)
+        #expect(rig.capturing.captures.first?.outcome == "cancelled", "Talk's capture closed for push-to-talk")
+        _ = await ptt.perform(.cancel)
+        await ptt.settle()
+        try await rig.wait("resumed") { !$0.isPaused && $0.isCapturing }
+        await rig.controller.settle()
+        #expect(rig.capturing.captures.count == 3)
+        #expect(rig.capturing.captures.map(\.outcome) == ["cancelled", "cancelled", nil])
+        await rig.stop()
+    }
+
+    @Test func aWakeCommandStartsTalkWithItsFirstTurn() async throws {
+        let rig = try await TalkRig(.silence(0.2), .silence(0.2))
+        await rig.controller.enter(source: .wake, firstTranscript: "turn on the lights")
+        #expect(try await rig.messages(1) == ["turn on the lights"])
+        try await GatewayHarness.wait("listening after the reply") { rig.phases.value.count >= 4 }
+        #expect(rig.phases.value == [.idle, .thinking, .speaking, .listening])
+        await rig.stop()
+    }
+}

@@ -1,0 +1,168 @@
+import ClawTalkProtocol
+import Testing
+
+@testable import ClawTalkTalk
+
+extension TalkModeStateMachineTests {
+
+    @Test func onsetOf150msDucksAndAsksForAConfirmation() {
+        var machine = Self.speaking()
+        #expect(Self.frames(&machine, speech: true, seconds: 0.12) == [])
+        #expect(Self.frames(&machine, speech: true, seconds: 0.04) == [.duck(true)], "ducked once 150 ms is reached")
+        #expect(machine.isDucked)
+        #expect(Self.frames(&machine, speech: true, seconds: 0.38) == [])
+        #expect(Self.frames(&machine, speech: true, seconds: 0.04) == [.checkBargeIn])
+    }
+
+    @Test func speechInTheFirstHalfSecondOfAReplyDoesNotCount() {
+        var machine = Self.listening()
+        _ = Self.frames(&machine, speech: true, seconds: 0.3)
+        _ = Self.frames(&machine, speech: false, seconds: 0.7)
+        _ = machine.handle(.transcribed("hi"))
+        _ = machine.handle(.delivered(expectsReply: true))
+        _ = machine.handle(.replyStarted)
+        #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "residual echo while the canceller converges")
+        #expect(Self.frames(&machine, speech: true, seconds: 0.14) == [])
+        #expect(Self.frames(&machine, speech: true, seconds: 0.02) == [.duck(true)], "counted from 0.5 s on")
+    }
+
+    @Test func speechMustStandOutFromTheResidualEchoLevel() {
+        var machine = Self.speaking()
+        func level(_ rms: Double, speech: Bool, seconds: Double) -> [Machine.Action] {
+            var out: [Machine.Action] = []
+            for _ in 0..<Int((seconds / 0.02).rounded()) {
+                out += machine.handle(.audio(isSpeech: speech, seconds: 0.02, rms: rms))
+            }
+            return out
+        }
+        #expect(level(0.012, speech: false, seconds: 1) == [])
+        #expect(level(0.02, speech: true, seconds: 1) == [], "residual echo < 6 dB over the mean: not an onset")
+        #expect(level(0.001, speech: false, seconds: 0.1) == [])
+        #expect(level(0.04, speech: true, seconds: 0.14) == [])
+        #expect(level(0.04, speech: true, seconds: 0.02) == [.duck(true)], "a voice 6 dB or more over the mean is")
+    }
+
+    @Test func quietSpeechUnderTheMinimumLevelDoesNotDuck() {
+        var machine = Self.speaking()
+        for _ in 0..<50 { _ = machine.handle(.audio(isSpeech: false, seconds: 0.02, rms: 0.0005)) }
+        for _ in 0..<50 { #expect(machine.handle(.audio(isSpeech: true, seconds: 0.02, rms: 0.01)) == []) }
+        var loud: [Machine.Action] = []
+        for _ in 0..<8 { loud += machine.handle(.audio(isSpeech: true, seconds: 0.02, rms: 0.1)) }
+        #expect(loud == [.duck(true)])
+    }
+
+    @Test func aBurstTooShortForATurnIsDroppedWithoutTranscribing() {
+        var machine = Self.listening()
+        _ = Self.frames(&machine, speech: true, seconds: 0.16)
+        #expect(Self.frames(&machine, speech: false, seconds: 0.7) == [.restartTurn])
+        #expect(machine.phase == .listening)
+        #expect(machine.isCapturing)
+        _ = Self.frames(&machine, speech: true, seconds: 0.2)
+        #expect(Self.frames(&machine, speech: false, seconds: 0.7).first == .finishCapture)
+    }
+
+    @Test func shortBlipsDoNotDuck() {
+        var machine = Self.speaking()
+        for _ in 0..<20 {
+            #expect(Self.frames(&machine, speech: true, seconds: 0.1) == [])
+            #expect(Self.frames(&machine, speech: false, seconds: 0.04) == [])
+        }
+    }
+
+    @Test func aConfirmedBargeInStopsSpeechRecordsTheInterruptionAndKeepsCapturing() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.6)
+        #expect(
+            machine.handle(.bargeInTranscript("wait, what about tomorrow", confidence: nil))
+                == [.stopSpeech(recordInterruption: true), .duck(false), .report(Self.params(true, .listening))])
+        #expect(machine.phase == .listening)
+        #expect(machine.isCapturing, "the interrupting speech is the next turn")
+        #expect(machine.handle(.replyFinished) == [], "the stopped reply's end changes nothing")
+        #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [])
+        #expect(Self.frames(&machine, speech: false, seconds: 0.7).first == .finishCapture)
+    }
+
+    @Test func theEchoIsNotABargeIn() {
+        var machine = Self.speaking(spoken: "The forecast says: sunny,  and WARM today.")
+        _ = Self.frames(&machine, speech: true, seconds: 0.6)
+        #expect(
+            machine.handle(.bargeInTranscript("sunny and warm", confidence: nil)) == [.duck(false)],
+            "volume restored, playback goes on")
+        #expect(machine.phase == .speaking)
+        #expect(!machine.isDucked)
+    }
+
+    @Test func noConfirmationWithinOneSecondRestoresTheVolumeButALateOneStillStops() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.16)
+        #expect(machine.isDucked)
+        let actions = Self.frames(&machine, speech: true, seconds: 1.0)
+        #expect(actions == [.checkBargeIn, .duck(false)], "full volume after 1 s")
+        #expect(!machine.isDucked)
+        #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "no second duck while the check runs")
+        #expect(machine.phase == .speaking)
+        #expect(
+            machine.handle(.bargeInTranscript("stop talking now", confidence: nil))
+                == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
+        #expect(machine.phase == .listening)
+    }
+
+    @Test func aLateRefusalAllowsTheNextOnset() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 1.2)
+        #expect(machine.handle(.bargeInTranscript("sunny", confidence: nil)) == [])
+        #expect(Self.frames(&machine, speech: true, seconds: 0.16) == [.duck(true)])
+    }
+
+    @Test func aLowConfidenceOrStaleSpeechIsNotABargeIn() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.56)
+        #expect(machine.handle(.bargeInTranscript("stop please", confidence: 0.5)) == [.duck(false)])
+        var stale = Self.speaking()
+        _ = Self.frames(&stale, speech: true, seconds: 0.2)
+        _ = Self.frames(&stale, speech: false, seconds: 0.36)
+        #expect(stale.handle(.bargeInTranscript("stop please", confidence: nil)) == [.duck(false)])
+    }
+
+    @Test func aFailedCheckRestoresTheVolume() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.6)
+        _ = Self.frames(&machine, speech: false, seconds: 0.4)
+        #expect(machine.handle(.bargeInTranscript(nil)) == [.duck(false)], "the voice stopped: no second try")
+    }
+
+    @Test func whileTheVoiceGoesOnAnUnrecognisedCheckIsAskedAgainTwice() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.6)
+        #expect(machine.handle(.bargeInTranscript("")) == [.checkBargeIn])
+        #expect(machine.handle(.bargeInTranscript(nil)) == [.checkBargeIn])
+        #expect(machine.handle(.bargeInTranscript("")) == [.duck(false)], "at most two more tries")
+        var second = Self.speaking()
+        _ = Self.frames(&second, speech: true, seconds: 0.6)
+        #expect(second.handle(.bargeInTranscript("no")) == [.checkBargeIn])
+        #expect(
+            second.handle(.bargeInTranscript("no, stop"))
+                == [.stopSpeech(recordInterruption: true), .duck(false), .report(Self.params(true, .listening))])
+        var echo = Self.speaking()
+        _ = Self.frames(&echo, speech: true, seconds: 0.6)
+        #expect(echo.handle(.bargeInTranscript("sunny and warm")) == [.duck(false)], "the echo is not asked again")
+    }
+
+    @Test func noBargeInWhenInterruptOnSpeechIsOff() {
+        var machine = Self.speaking()
+        _ = machine.handle(.setBargeIn(.halfDuplex))
+        #expect(Self.frames(&machine, speech: true, seconds: 2) == [])
+        #expect(!machine.isDucked)
+    }
+
+    @Test func theReplyEndingWhileDuckedRestoresTheVolume() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.6)
+        #expect(
+            machine.handle(.replyFinished)
+                == [
+                    .cancelBargeInCheck, .duck(false), .cancelCapture, .startCapture,
+                    .report(Self.params(true, .listening)),
+                ])
+    }
+}
