@@ -87,18 +87,26 @@ public struct RunCommand: Command {
             local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
             hostName: GatewayConnectionFactory.hostName(), logger: service.logger,
             errorEarcon: { await audio.playErrorEarcon() })
+        let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
+        let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: service.logger)
+        let wake = VoiceWakeService.live(
+            settings: settings, environment: context.environment, store: store, delivery: replies.delivery,
+            capturing: capturing, playback: playback, echoControlled: frontEnd?.echoControlled ?? false,
+            gatewayKey: target?.key, logger: service.logger)
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
-            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd)
+            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
+            lease: wake.leaseHooks)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
-            configureNode: { session in await ptt.attach(session) }, observer: replies)
-        let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
+            configureNode: { session in await ptt.attach(session) },
+            observer: GatewaySessionObservers([replies, wake]))
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
                 group.addTask { await replies.run() }
+                group.addTask { await wake.run() }
             }
         }
         let runner = ServiceRunner(work: work) { event in

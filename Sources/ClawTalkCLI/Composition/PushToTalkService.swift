@@ -12,7 +12,7 @@ import ClawTalkTalk
 /// chain (`stt.*`), delivery and speech from `run`'s ``ReplyServices`` (chat.send / voice.transcript
 /// with the outbox; starting PTT stops the reply being spoken). Without them (tests) delivery is
 /// `voice.transcript` on the node connection (``NodeTranscriptDelivery``) and nothing is spoken.
-/// Not yet: the wake/Talk leases (neither runs yet), so those hooks are no-ops.
+/// `lease` connects the wake/Talk leases (voice wake's from ``VoiceWakeService``).
 final class PushToTalkService: Sendable {
     /// The state machine's owner.
     let controller: PTTController
@@ -31,7 +31,7 @@ final class PushToTalkService: Sendable {
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
         delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil,
-        frontEnd: AudioFrontEnd? = nil
+        frontEnd: AudioFrontEnd? = nil, capturing: LiveUtteranceCapturing? = nil, lease: PTTLeaseHooks = .none
     ) {
         let root = logger
         self.logger = logger.child(category: "ptt")
@@ -45,14 +45,14 @@ final class PushToTalkService: Sendable {
         let delivery: any TranscriptDelivering = delivery ?? stopgap!
         if let controller {
             self.controller = controller
-            capturing = nil
+            self.capturing = nil
         } else {
-            let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: root)
-            self.capturing = capturing
+            let live = capturing ?? LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: root)
+            self.capturing = live
             let locale = GatewayConnectionFactory.locale(environment: environment)
             self.controller = PTTController(
-                capturing: capturing, transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: root),
-                delivery: delivery, speech: speech ?? NoSpeechOutput(),
+                capturing: live, transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: root),
+                delivery: delivery, speech: speech ?? NoSpeechOutput(), lease: lease,
                 configuration: PTTConfiguration(settings: settings, locale: locale), logger: root)
         }
         handlers = PTTCommandHandlers(controller: self.controller, logger: root)
