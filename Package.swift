@@ -150,7 +150,7 @@ let package = Package(
             name: "ClawTalkTalkTests",
             dependencies: [
                 "ClawTalkTalk", "ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkAudio",
-                "ClawTalkSupport",
+                "ClawTalkSupport", "ClawTalkSpeech",
             ],
             swiftSettings: strict
         ),
@@ -163,7 +163,7 @@ let package = Package(
             name: "ClawTalkCLITests",
             dependencies: [
                 "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
-                "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio",
+                "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio", "ClawTalkSpeech",
             ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict
