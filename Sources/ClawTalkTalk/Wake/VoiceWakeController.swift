@@ -88,6 +88,8 @@ public actor VoiceWakeController {
     var nextCaptureId = 0
     var subscribers: [Int: AsyncStream<VoiceWakeEvent>.Continuation] = [:]
     var nextSubscriber = 0
+    /// Audio statistics since the last `wake.audio` debug line (every 10 s of audio).
+    var meter = (frames: 0, speech: 0, samples: 0, peakRMS: 0.0)
 
     /// A stopped controller (``setEnabled(_:)`` starts it) over `detector`.
     public init(
@@ -168,6 +170,7 @@ public actor VoiceWakeController {
     /// Processes one frame (detector, capture, machine clock).
     public func process(_ frame: WakeAudioFrame) async {
         let speech = frame.muted ? [Int16](repeating: 0, count: frame.speech.count) : frame.speech
+        measure(frame)
         speech.withUnsafeBufferPointer { ring.append($0) }
         position += speech.count
         if capture != nil, case .capturing = machine.state { capture?.samples += speech }
@@ -191,6 +194,22 @@ public actor VoiceWakeController {
     }
 
     // MARK: - Private
+
+    private func measure(_ frame: WakeAudioFrame) {
+        meter.frames += 1
+        meter.samples += frame.wake.count
+        if frame.isSpeech { meter.speech += 1 }
+        meter.peakRMS = max(meter.peakRMS, frame.wake.withUnsafeBufferPointer { EnergyGate.rms($0) })
+        guard meter.samples >= 160_000 else { return }
+        logger.debug(
+            "wake.audio",
+            [
+                "frames": .int(meter.frames), "speechFrames": .int(meter.speech),
+                "peakRms": .double((meter.peakRMS * 10000).rounded() / 10000), "listening": .bool(listening),
+                "state": .string("\(machine.state)"),
+            ])
+        meter = (0, 0, 0, 0)
+    }
 
     private func removeSubscriber(_ id: Int) {
         subscribers[id] = nil
