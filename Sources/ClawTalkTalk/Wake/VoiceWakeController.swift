@@ -176,6 +176,7 @@ public actor VoiceWakeController {
         if capture != nil, case .capturing = machine.state { capture?.samples += speech }
         if listening {
             busy = true
+            let started = ContinuousClock.now
             let verdicts: [WakeVerdict]
             do {
                 verdicts = try await detector.process(frame.wake)
@@ -188,7 +189,8 @@ public actor VoiceWakeController {
                 pendingTriggers = nil
                 apply(triggers)
             }
-            for verdict in verdicts { await handle(verdict) }
+            let wall = Self.milliseconds(since: started)
+            for verdict in verdicts { await handle(verdict, verifyMilliseconds: wall) }
         }
         await perform(machine.handle(.audio(.seconds(frame.seconds), isSpeech: frame.isSpeech)))
     }
@@ -234,8 +236,9 @@ public actor VoiceWakeController {
         }
     }
 
-    /// Feeds one verdict to the machine (hit, then the verifier's answer).
-    private func handle(_ verdict: WakeVerdict) async {
+    /// Feeds one verdict to the machine (hit, then the verifier's answer); `verifyMilliseconds`
+    /// is the wall time the detector took (the verifier's run).
+    private func handle(_ verdict: WakeVerdict, verifyMilliseconds: Int) async {
         let hit = verdict.hit
         let latency = Int(((verdict.decidedAtSeconds - hit.atSeconds) * 1000).rounded())
         logger.info(
@@ -245,7 +248,6 @@ public actor VoiceWakeController {
                 "atSeconds": .double(hit.atSeconds),
             ])
         emit(.hit(hit, accepted: verdict.isAccepted))
-        let started = ContinuousClock.now
         var actions = machine.handle(.stageOneHit(hit))
         let verifying = actions.contains(.verify(hit))
         if verifying {
@@ -263,7 +265,8 @@ public actor VoiceWakeController {
                 "wake.accepted",
                 [
                     "trigger": .string(hit.trigger), "engine": .string(hit.engine), "score": .double(hit.score),
-                    "latencyMs": .int(latency), "transcript": .string(verdict.transcript ?? ""),
+                    "latencyMs": .int(latency), "verifyMs": .int(verifyMilliseconds),
+                    "transcript": .string(verdict.transcript ?? ""),
                 ])
         } else {
             let reason = verdict.rejection.map(Self.describe) ?? (actions.isEmpty ? "cooldown" : "ignored")
@@ -275,7 +278,7 @@ public actor VoiceWakeController {
                 ])
             emit(.rejected(trigger: hit.trigger, reason: reason))
         }
-        await perform(actions, hit: hit, verifyMilliseconds: Self.milliseconds(since: started) + latency)
+        await perform(actions, hit: hit, verifyMilliseconds: verifyMilliseconds)
     }
 
     static func describe(_ rejection: WakeVerdict.Rejection) -> String {

@@ -1,0 +1,125 @@
+import ClawTalkAudio
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSpeech
+import ClawTalkSupport
+import ClawTalkTalk
+import ClawTalkTesting
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ClawTalkCLI
+
+/// Records what voice wake delivers (a protocol peer of `TranscriptDelivery`).
+private actor RecordingDelivery: TranscriptDelivering {
+    private(set) var delivered: [(text: String, source: TranscriptSource, trigger: String?)] = []
+
+    func deliver(_ transcript: String, source: TranscriptSource) async -> DeliveryReceipt {
+        await deliver(transcript, source: source, trigger: nil)
+    }
+
+    func deliver(_ transcript: String, source: TranscriptSource, trigger: String?) async -> DeliveryReceipt {
+        delivered.append((transcript, source, trigger))
+        return DeliveryReceipt(outcome: .sent(route: .voiceTranscript), id: "id-\(delivered.count)")
+    }
+}
+
+/// ``VoiceWakeService`` in process: trigger lists (persisted, defaults, both gateway
+/// connections through ``GatewayService`` and the test gateway), push-to-talk leases, and a
+/// command from audio frames to delivery with real PocketSphinx engines.
+@Suite("Voice wake service", .serialized, .timeLimit(.minutes(1)))
+struct VoiceWakeServiceTests {
+    static func store(_ home: TemporaryHome) throws -> GatewayStore {
+        GatewayStore(directory: try StateDirectory(path: home.state + "/clawtalk"))
+    }
+
+    @Test func beforeAGatewayListThePersistedOneIsUsedElseTheDefaults() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let store = try Self.store(home)
+        let key = try store.register(try GatewayEndpoint.parse("ws://127.0.0.1:18789"))
+        #expect(VoiceWakeService.fallbackTriggers(store: store, gatewayKey: key) == ["openclaw", "claude", "computer"])
+        #expect(VoiceWakeService.fallbackTriggers(store: store, gatewayKey: nil) == ["openclaw", "claude", "computer"])
+        try store.setVoiceWakeTriggers(["  jarvis ", "computer"], for: key)
+        #expect(VoiceWakeService.fallbackTriggers(store: store, gatewayKey: key) == ["jarvis", "computer"])
+    }
+
+    @Test func gatewayListsApplyLiveLeasesSuspendAndACommandIsDelivered() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let (gateway, url) = try await EndToEnd.gateway { configuration in
+            configuration.auth = .token("s3cret")
+            configuration.autoApproveLoopback = true
+        }
+        defer { Task { await gateway.stopListening() } }
+        await gateway.setVoiceWakeTriggers(["openclaw"])
+        var settings = Settings()
+        settings.gateway.url = url
+        settings.gateway.token = "s3cret"
+        settings.wake.engine = .pocketsphinx
+        settings.wake.thresholds = ["computer": 1e-30]
+        let store = try Self.store(home)
+        let delivery = RecordingDelivery()
+        let (frames, feed) = AsyncStream.makeStream(of: WakeAudioFrame.self, bufferingPolicy: .unbounded)
+        let wake = VoiceWakeService(
+            settings: settings, environment: home.environment, store: store, delivery: delivery, gatewayKey: nil,
+            logger: .discarding,
+            parts: .init(transcriber: PocketSphinxTranscriber(), frames: { frames }))
+        #expect(await wake.currentTriggers == ["openclaw", "claude", "computer"])
+        let factory = GatewayConnectionFactory(
+            settings: settings, identity: try DeviceIdentity.generate(), store: store, logger: .discarding)
+        let service = GatewayService(factory: factory, statusFile: nil, logger: .discarding, reloadSignals: [], observer: wake)
+        let wakeTask = Task { await wake.run() }
+        let serviceTask = Task { await service.run() }
+        defer {
+            serviceTask.cancel()
+            wakeTask.cancel()
+            feed.finish()
+        }
+
+        // The node's connect snapshot / the operator's voicewake.get.
+        try await Self.wait("gateway list applied") { await wake.controller?.triggers == ["openclaw"] }
+        // voicewake.changed, live.
+        await gateway.setVoiceWakeTriggers(["openclaw", "computer"])
+        try await Self.wait("changed list applied") { await wake.controller?.triggers == ["openclaw", "computer"] }
+        let key = try GatewayEndpoint.parse(url).gatewayKey
+        #expect(try store.voiceWakeTriggers(for: key) == ["openclaw", "computer"], "persisted per gateway")
+
+        // Push-to-talk's lease hooks suspend and resume the controller.
+        let controller = try #require(await wake.controller)
+        await wake.leaseHooks.suspendWake()
+        #expect(await controller.state == .suspended)
+        await wake.leaseHooks.resumeWake()
+        #expect(await controller.state == .listening)
+
+        // "computer", a long pause (the PocketSphinx verifier hears the word alone), the command.
+        let directory = try TempDirectory(prefix: "wake-service")
+        let path = try SpokenClip.wav(#"computer <break time="1500ms"/> what time is it"#, padAfter: 3, in: directory)
+        let samples = try WAVFile(data: Data(contentsOf: URL(fileURLWithPath: path))).pcm.samples
+        var gate = EnergyGate()
+        var start = 0
+        while start < samples.count {
+            let chunk = Array(samples[start..<min(start + 320, samples.count)])
+            feed.yield(WakeAudioFrame(wake: chunk, isSpeech: gate.process(chunk).isSpeech))
+            start += 320
+        }
+        try await Self.wait("delivered", timeout: .seconds(20)) { await !delivery.delivered.isEmpty }
+        let delivered = await delivery.delivered
+        #expect(delivered.count == 1)
+        #expect(delivered.first?.source == .voiceWake)
+        #expect(delivered.first?.trigger == "computer")
+        let text = try #require(delivered.first?.text).lowercased()
+        #expect(text.contains("time"), "\(text)")
+        #expect(!text.contains("computer"), "\(text)")
+    }
+
+    static func wait(_ what: String, timeout: Duration = .seconds(10), _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw EndToEndError("timed out waiting for \(what)")
+    }
+}
