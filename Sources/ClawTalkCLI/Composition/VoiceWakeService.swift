@@ -212,7 +212,10 @@ actor VoiceWakeService: GatewaySessionObserver {
             if !plan.unsupported.isEmpty {
                 logger.warning(
                     "wake.triggers.unsupported",
-                    ["triggers": .string(plan.unsupported.joined(separator: ",")), "engine": .string(selection.rawValue)])
+                    [
+                        "triggers": .string(plan.unsupported.joined(separator: ",")),
+                        "engine": .string(selection.rawValue),
+                    ])
             }
             let transcriber =
                 parts.transcriber ?? TranscriberSelector.transcriber(for: settings.stt, logger: rootLogger)

@@ -147,7 +147,8 @@ public actor VoiceWakeController {
 
     /// A stream of what happens from now on; it ends when the caller stops reading.
     public func events() -> AsyncStream<VoiceWakeEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: VoiceWakeEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: VoiceWakeEvent.self, bufferingPolicy: .bufferingNewest(64))
         nextSubscriber += 1
         let id = nextSubscriber
         subscribers[id] = continuation
@@ -229,7 +230,8 @@ public actor VoiceWakeController {
     private func apply(_ triggers: [String]) {
         do {
             try detector.setTriggers(triggers)
-            logger.info("wake.triggers", ["count": .int(triggers.count), "triggers": .string(triggers.joined(separator: ","))])
+            logger.info(
+                "wake.triggers", ["count": .int(triggers.count), "triggers": .string(triggers.joined(separator: ","))])
             emit(.triggersChanged(triggers))
         } catch {
             fail("wake.triggers.failed", error)

@@ -69,7 +69,8 @@ struct VoiceWakeServiceTests {
         #expect(await wake.currentTriggers == ["openclaw", "claude", "computer"])
         let factory = GatewayConnectionFactory(
             settings: settings, identity: try DeviceIdentity.generate(), store: store, logger: .discarding)
-        let service = GatewayService(factory: factory, statusFile: nil, logger: .discarding, reloadSignals: [], observer: wake)
+        let service = GatewayService(
+            factory: factory, statusFile: nil, logger: .discarding, reloadSignals: [], observer: wake)
         let wakeTask = Task { await wake.run() }
         let serviceTask = Task { await service.run() }
         defer {

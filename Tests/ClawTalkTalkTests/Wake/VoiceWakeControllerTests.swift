@@ -37,7 +37,9 @@ struct VoiceWakeControllerTests {
         }
 
         /// Waits for an event matching `predicate`.
-        func wait(_ what: String, timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable (VoiceWakeEvent) -> Bool)
+        func wait(
+            _ what: String, timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable (VoiceWakeEvent) -> Bool
+        )
             async throws
         {
             try await GatewayHarness.wait(what, timeout: timeout) { events.value.contains(where: predicate) }
