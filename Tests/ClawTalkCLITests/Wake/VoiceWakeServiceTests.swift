@@ -116,7 +116,8 @@ struct VoiceWakeServiceTests {
             start += 320
         }
         let wakeLog = {
-            log.records.filter { $0.event.hasPrefix("wake.") }.map { "\($0.event) \($0.fields)" }.joined(separator: "\n")
+            log.records.filter { $0.event.hasPrefix("wake.") }.map { "\($0.event) \($0.fields)" }.joined(
+                separator: "\n")
         }
         do {
             try await Self.wait("delivered", timeout: .seconds(20)) { await !delivery.delivered.isEmpty }
