@@ -112,7 +112,16 @@ actor VoiceWakeService: GatewaySessionObserver {
             return
         }
         guard let frames = await openMicrophone() else { return }
-        guard let controller = build() else {
+        // Loading the engines blocks for about a second: not on the cooperative pool.
+        let blueprint = Blueprint(
+            settings: settings, environment: environment, delivery: delivery, parts: parts, triggers: triggers,
+            logger: rootLogger)
+        let built = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: blueprint.build()) }
+        }
+        guard !Task.isCancelled else { return }
+        if let built, triggers != blueprint.triggers { await built.setTriggers(triggers) }
+        guard let controller = built else {
             await Self.idle()
             return
         }
@@ -200,29 +209,52 @@ actor VoiceWakeService: GatewaySessionObserver {
         return nil
     }
 
+    private static func idle() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+    }
+}
+
+/// What building a ``VoiceWakeController`` takes (built off the cooperative pool).
+private struct Blueprint: Sendable {
+    let settings: Settings
+    let environment: [String: String]
+    let delivery: any TranscriptDelivering
+    let parts: VoiceWakeService.Parts
+    let triggers: [String]
+    let logger: Logger
+
     /// The controller, or nil (logged) when the engines cannot be built.
-    private func build() -> VoiceWakeController? {
+    func build() -> VoiceWakeController? {
         let selection = KeywordSpotter.Selection(rawValue: settings.wake.engine.rawValue) ?? .auto
-        let logger = logger
+        let wakeLogger = logger.child(category: "wake")
         do {
             let factory = try WakeDetectorFactory.load(
                 selection: selection, thresholds: settings.wake.thresholds, environment: environment
-            ) { logger.notice("wake.engine.notice", ["reason": .string($0)]) }
+            ) { wakeLogger.notice("wake.engine.notice", ["reason": .string($0)]) }
             let plan = factory.plan(triggers: triggers)
-            if !plan.unsupported.isEmpty {
-                logger.warning(
+            if plan.microWakeWord.isEmpty, plan.pocketSphinx.isEmpty {
+                // Kept running: a later trigger list may have a usable engine.
+                wakeLogger.error(
+                    "wake.unavailable",
+                    [
+                        "reason": .string("no engine for any trigger with wake.engine=\(selection.rawValue)"),
+                        "triggers": .string(triggers.joined(separator: ",")),
+                    ])
+            } else if !plan.unsupported.isEmpty {
+                wakeLogger.warning(
                     "wake.triggers.unsupported",
                     [
                         "triggers": .string(plan.unsupported.joined(separator: ",")),
                         "engine": .string(selection.rawValue),
                     ])
             }
-            let transcriber =
-                parts.transcriber ?? TranscriberSelector.transcriber(for: settings.stt, logger: rootLogger)
+            let transcriber = parts.transcriber ?? TranscriberSelector.transcriber(for: settings.stt, logger: logger)
             let language = settings.stt.language ?? GatewayConnectionFactory.locale(environment: environment)
             let verifier = WakeDetectorFactory.verifier(transcriber: transcriber, language: language)
             let detector = try factory.detector(triggers: triggers, verifier: verifier)
-            logger.info(
+            wakeLogger.info(
                 "wake.engines",
                 [
                     "microwakeword": .string(plan.microWakeWord.joined(separator: ",")),
@@ -231,16 +263,10 @@ actor VoiceWakeService: GatewaySessionObserver {
                 ])
             return VoiceWakeController(
                 detector: detector, transcriber: transcriber, delivery: delivery,
-                configuration: .init(language: language), logger: rootLogger, playChime: parts.playChime)
+                configuration: .init(language: language), logger: logger, playChime: parts.playChime)
         } catch {
-            logger.error("wake.unavailable", ["error": .string("\(error)")])
+            wakeLogger.error("wake.unavailable", ["error": .string("\(error)")])
             return nil
-        }
-    }
-
-    private static func idle() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
         }
     }
 }

@@ -144,3 +144,33 @@ struct VoiceWakeServiceTests {
         throw EndToEndError("timed out waiting for \(what)")
     }
 }
+
+extension VoiceWakeServiceTests {
+    @Test func withoutAUsableEngineTheErrorIsLoggedAndTheServiceKeepsRunning() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        var settings = Settings()
+        settings.wake.engine = .microwakeword
+        var environment = home.environment
+        environment["CLAWTALK_MODELS_DIR"] = home.root + "/no-models"
+        let log = RecordingLogSink()
+        let (frames, feed) = AsyncStream.makeStream(of: WakeAudioFrame.self)
+        let wake = VoiceWakeService(
+            settings: settings, environment: environment, store: try Self.store(home), delivery: RecordingDelivery(),
+            gatewayKey: nil, logger: Logger(category: "test", sink: log),
+            parts: .init(transcriber: PocketSphinxTranscriber(), frames: { frames }))
+        let task = Task { await wake.run() }
+        defer {
+            task.cancel()
+            feed.finish()
+        }
+        try await Self.wait("unavailable logged") { log.events.contains("wake.unavailable") }
+        let record = try #require(log.records.first { $0.event == "wake.unavailable" })
+        #expect(record.level == .error)
+        #expect(record.fields["reason"]?.description.contains("wake.engine=microwakeword") == true)
+        // Still running: the controller exists and a later list could use it.
+        try await Self.wait("started") { log.events.contains("wake.started") }
+        await wake.leaseHooks.suspendWake()
+        #expect(await wake.controller?.state == .suspended)
+    }
+}
