@@ -17,7 +17,11 @@ import Testing
 struct VoiceWakeEndToEndTests {
     static let phrase = #"computer <break time="800ms"/> what time is it"#
 
-    @Test func spokenCommandIsSentOnceWithoutTheTriggerAndTriggerChangesApplyLive() async throws {
+    /// Full mode (`wake.route` chat-send: one operator `chat.send`, the reply spoken by
+    /// `talk.speak`) and node-only mode (the default route: one `voice.transcript`; trigger lists
+    /// reach the node connection only).
+    @Test(arguments: [true, false])
+    func spokenCommandIsSentOnceWithoutTheTriggerAndTriggerChangesApplyLive(operatorEnabled: Bool) async throws {
         let server = try await WyomingServerProcess.start(WakeWhisper.configuration)
         defer { server.stop() }
         let directory = try TempDirectory(prefix: "wake-e2e")
@@ -26,8 +30,10 @@ struct VoiceWakeEndToEndTests {
         defer { home.remove() }
         try home.writeConfig(
             """
-            { wake: { engine: "pocketsphinx", route: "chat-send", thresholds: { computer: 1e-30 } },
-              stt: { engine: "wyoming", wyomingPort: \(server.port) } }
+            { wake: { engine: "pocketsphinx", route: "\(operatorEnabled ? "chat-send" : "voice-transcript")",
+                      thresholds: { computer: 1e-30 } },
+              stt: { engine: "wyoming", wyomingPort: \(server.port) },
+              gateway: { operator: { enabled: \(operatorEnabled) } } }
             """)
         let (gateway, url) = try await EndToEnd.gateway { configuration in
             configuration.auth = .token("s3cret")
@@ -41,7 +47,7 @@ struct VoiceWakeEndToEndTests {
         environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
         let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
         defer { run.kill() }
-        _ = try await EndToEnd.connected(gateway, role: "operator")
+        _ = try await EndToEnd.connected(gateway, role: operatorEnabled ? "operator" : "node")
         #expect(await run.waitForOutput("wake.started", timeout: .seconds(20)), "\(run.stderr)")
         #expect(await run.waitUntil { run.stderr.contains("wake.triggers.changed") }, "\(run.stderr)")
         #expect(!run.stderr.contains("wake.unavailable"), "\(run.stderr)")
@@ -49,37 +55,60 @@ struct VoiceWakeEndToEndTests {
         // "computer" is not a trigger: nothing is sent.
         try runTool("paplay", ["-d", "vspk", clip])
         try await Task.sleep(for: .seconds(3))
-        #expect(await Self.chatSends(gateway).isEmpty, "\(run.stderr)")
+        #expect(await Self.commands(gateway).isEmpty, "\(run.stderr)")
         #expect(!run.stderr.contains("wake.accepted"))
 
         // The gateway adds it back; no restart.
         await gateway.setVoiceWakeTriggers(["openclaw", "computer"])
         #expect(
             await run.waitUntil { run.stderr.contains("triggers=openclaw,computer") }, "\(run.stderr)")
+        await gateway.enqueueChatRun([.final("It is noon.")])
         try runTool("paplay", ["-d", "vspk", clip])
         let deadline = ContinuousClock.now + .seconds(20)
-        while await Self.chatSends(gateway).isEmpty, ContinuousClock.now < deadline {
+        while await Self.commands(gateway).isEmpty, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
         }
         // Late duplicates would come within the cooldown; wait past it.
         try await Task.sleep(for: .seconds(2))
-        let sends = await Self.chatSends(gateway)
+        let sends = await Self.commands(gateway)
         #expect(sends.count == 1, "\(sends)\n\(run.stderr)")
-        let message = try #require(sends.first, "\(run.stderr)").lowercased()
+        #expect(sends.allSatisfy { $0.route == (operatorEnabled ? "chat.send" : "voice.transcript") })
+        let message = try #require(sends.first?.text, "\(run.stderr)").lowercased()
         #expect(message.contains("what time is it"), "\(message)")
         #expect(!message.contains("computer"), "\(message)")
         #expect(run.stderr.contains("wake.accepted"))
         #expect(run.stderr.contains("wake.sent"))
+        if operatorEnabled {
+            // The reply is spoken (gateway speech on the operator connection).
+            let speaks = { @Sendable in
+                await gateway.observedEvents.compactMap { event -> String? in
+                    if case .operatorCall(_, "talk.speak", let params) = event { return params?["text"]?.stringValue }
+                    return nil
+                }
+            }
+            let spoken = ContinuousClock.now + .seconds(10)
+            while await speaks().isEmpty, ContinuousClock.now < spoken {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(await speaks() == ["It is noon."], "\(run.stderr)")
+        }
         print(run.stderr.split(separator: "\n").filter { $0.contains("wake.") }.joined(separator: "\n"))
 
         run.send(SIGTERM)
         #expect(await run.waitForExit(timeout: .seconds(5)) == 0)
     }
 
-    static func chatSends(_ gateway: TestGateway) async -> [String] {
-        await gateway.observedEvents.compactMap { event -> String? in
-            if case .operatorCall(_, "chat.send", let params) = event { return params?["message"]?.stringValue }
-            return nil
+    /// Commands that reached the gateway: `chat.send` messages and `voice.transcript` texts.
+    static func commands(_ gateway: TestGateway) async -> [(route: String, text: String)] {
+        await gateway.observedEvents.compactMap { event -> (String, String)? in
+            switch event {
+            case .operatorCall(_, "chat.send", let params):
+                params?["message"]?.stringValue.map { ("chat.send", $0) }
+            case .nodeEvent(_, "voice.transcript", let payload):
+                payload?["text"]?.stringValue.map { ("voice.transcript", $0) }
+            default:
+                nil
+            }
         }
     }
 }
