@@ -192,6 +192,32 @@ struct VoiceWakeControllerTests {
     }
 }
 
+extension VoiceWakeControllerTests {
+    /// Push-to-talk's leases hold wake off for the capture and give it back (talk contract §1).
+    @Test func pushToTalkSuspendsWakeForItsCaptureAndResumesIt() async throws {
+        let engine = try PocketSphinxKeywordEngine(
+            triggers: ["computer"], resolver: PronunciationResolver(dictionary: .shared()))
+        let wake = VoiceWakeController(
+            detector: TwoStageWakeDetector(engine: engine, verifier: nil), transcriber: FakeTranscriber(),
+            delivery: RecordingDelivery())
+        await wake.setEnabled(true)
+        let capturing = FakeCapturing(.utterance(speech: 1.0, until: 2.0))
+        let ptt = PTTController(
+            capturing: capturing, transcriber: FakeTranscriber(), delivery: RecordingDelivery(),
+            speech: LeaseRecorder(),
+            lease: PTTLeaseHooks(
+                suspendWake: { await wake.suspend() }, resumeWake: { await wake.resume() }, pauseTalk: { false },
+                resumeTalk: {}),
+            clock: ManualClock())
+        let start = await ptt.perform(.start, timeout: .seconds(15))
+        #expect(start.captureId != nil)
+        #expect(await wake.state == .suspended)
+        _ = await ptt.perform(.stop, timeout: .seconds(15))
+        await ptt.settle()
+        #expect(await wake.state == .listening)
+    }
+}
+
 /// The real path: Whisper (wyoming-faster-whisper, base model) verifies the PocketSphinx hit
 /// and transcribes the command.
 @Suite(
