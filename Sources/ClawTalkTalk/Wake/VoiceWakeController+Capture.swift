@@ -34,7 +34,12 @@ extension VoiceWakeController {
         }
     }
 
-    private func restartDetector() {
+    /// Resets the detector and the ring (deferred while the detector is busy).
+    func restartDetector() {
+        guard !busy else {
+            restartPending = true
+            return
+        }
         do {
             try detector.reset()
         } catch {

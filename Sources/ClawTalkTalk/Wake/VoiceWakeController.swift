@@ -84,6 +84,8 @@ public actor VoiceWakeController {
     var listening = false
     var busy = false
     var pendingTriggers: [String]?
+    /// A clean restart asked for while the detector was busy (applied right after).
+    var restartPending = false
     var capture: Capture?
     var nextCaptureId = 0
     var subscribers: [Int: AsyncStream<VoiceWakeEvent>.Continuation] = [:]
@@ -178,7 +180,7 @@ public actor VoiceWakeController {
         if listening {
             busy = true
             let started = ContinuousClock.now
-            let verdicts: [WakeVerdict]
+            var verdicts: [WakeVerdict]
             do {
                 verdicts = try await detector.process(frame.wake)
             } catch {
@@ -189,6 +191,13 @@ public actor VoiceWakeController {
             if let triggers = pendingTriggers {
                 pendingTriggers = nil
                 apply(triggers)
+            }
+            if restartPending {
+                // Suspended and resumed while the verifier ran: those verdicts are about audio
+                // from before the restart.
+                restartPending = false
+                restartDetector()
+                verdicts = []
             }
             let wall = Self.milliseconds(since: started)
             for verdict in verdicts { await handle(verdict, verifyMilliseconds: wall) }

@@ -218,6 +218,33 @@ extension VoiceWakeControllerTests {
     }
 }
 
+extension VoiceWakeControllerTests {
+    /// A lease taken and returned while the verifier runs restarts the detector after it, and the
+    /// verdict about the audio from before the restart is dropped.
+    @Test func suspendAndResumeDuringVerificationDropTheVerdict() async throws {
+        let box = Locked<VoiceWakeController?>(nil)
+        let calls = Locked(0)
+        let verifier = TranscriptVerifier(name: "leasing") { _, _ in
+            calls.update { $0 += 1 }
+            if let controller = box.value {
+                await controller.suspend()
+                await controller.resume()
+            }
+            return "computer"
+        }
+        let directory = try TempDirectory(prefix: "wake")
+        let clip = try Self.frames(try SpokenClip.wav(Self.phrase, padAfter: 3, in: directory))
+        let rig = try await Self.rig(verifier: verifier, transcriber: PocketSphinxTranscriber())
+        box.update { $0 = rig.controller }
+        await Self.feed(rig.controller, clip)
+        #expect(await rig.controller.state == .listening)
+        #expect(calls.value == 1, "stage 1 heard the trigger")
+        #expect(rig.chimes.value.isEmpty, "nothing was accepted")
+        #expect(await rig.sent().isEmpty)
+        await rig.stop()
+    }
+}
+
 /// The real path: Whisper (wyoming-faster-whisper, base model) verifies the PocketSphinx hit
 /// and transcribes the command.
 @Suite(
