@@ -107,7 +107,8 @@ extension BenchCommand {
             }
             let data = loaded.limited(to: limit)
             let triggers = VoiceWakeTriggers.normalize(triggers)
-            var thresholds = try ConfigLoader(environment: context.environment).load().settings.wake.thresholds
+            let settings = try ConfigLoader(environment: context.environment).load().settings
+            var thresholds = settings.wake.thresholds
             thresholds.merge(try parsedThresholds()) { _, flag in flag }
             let factory = try WakeDetectorFactory.load(
                 selection: engine, thresholds: thresholds, environment: context.environment
@@ -121,7 +122,7 @@ extension BenchCommand {
             }
             let setup = WakeBenchRunner.Setup(
                 dataset: data, triggers: plan.microWakeWord + plan.pocketSphinx, selection: engine, snrs: snrs,
-                verifier: try verifier(triggers: triggers, factory: factory, context: context),
+                verifier: try await verifier(triggers: triggers, factory: factory, stt: settings.stt),
                 thresholds: thresholds, sweep: sweep, seed: UInt64(bitPattern: Int64(seed)), factory: factory)
             let report = try await WakeBenchRunner(setup: setup) { context.io.writeError($0) }.run()
             context.io.writeOutput(report.text)
@@ -152,13 +153,23 @@ extension BenchCommand {
 
         /// The `--verify` choice.
         private func verifier(
-            triggers: [String], factory: WakeDetectorFactory, context: CommandContext
-        ) throws -> TranscriptVerifier? {
+            triggers: [String], factory: WakeDetectorFactory, stt: STTSettings
+        ) async throws -> TranscriptVerifier? {
             switch verify {
             case "pocketsphinx":
                 return try factory.pocketSphinxVerifier(triggers: triggers)
             case "wyoming":
-                throw CLIError.notAvailableYet(command: "\(context.commandLine) --verify wyoming", issue: 5)
+                // The Wyoming server of stt.wyomingHost:stt.wyomingPort, as `run` uses it.
+                let server = WyomingTranscriber(
+                    configuration: .init(host: stt.wyomingHost, port: stt.wyomingPort))
+                do {
+                    _ = try await server.prepare()
+                } catch {
+                    throw CLIError.unavailable(
+                        "--verify wyoming: no Wyoming server at \(stt.wyomingHost):\(stt.wyomingPort) (\(error)); "
+                            + "start one or set stt.wyomingHost/stt.wyomingPort")
+                }
+                return WakeDetectorFactory.verifier(transcriber: server, language: stt.language ?? "en")
             default:
                 return nil
             }
