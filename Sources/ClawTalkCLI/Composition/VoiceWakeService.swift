@@ -120,14 +120,17 @@ actor VoiceWakeService: GatewaySessionObserver {
             DispatchQueue.global().async { continuation.resume(returning: blueprint.build()) }
         }
         guard !Task.isCancelled else { return }
-        if let built, triggers != blueprint.triggers { await built.setTriggers(triggers) }
         guard let controller = built else {
             await Self.idle()
             return
         }
+        // From here on suspend(), resume() and new lists go to the controller themselves; what
+        // came before it existed is applied now (no await between reading and publishing).
+        let pendingLeases = leases
         self.controller = controller
+        if triggers != blueprint.triggers { await controller.setTriggers(triggers) }
         await controller.setCommandHook(commandHook)
-        for _ in 0..<leases { await controller.suspend() }
+        for _ in 0..<pendingLeases { await controller.suspend() }
         await controller.setEnabled(true)
         let logger = logger
         logger.info(
