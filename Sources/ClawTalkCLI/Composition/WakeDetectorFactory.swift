@@ -80,10 +80,14 @@ struct WakeDetectorFactory {
 
     /// A verifier over any ``Transcriber`` (the `stt.*` chain: Whisper via Wyoming, PocketSphinx
     /// fallback); the detector's prompt (`"a, b, c."`) becomes the transcriber's trigger prompt.
+    /// It returns the text before prompt-echo filtering: with one trigger the echo filter would
+    /// drop the very answer wanted ("computer" for the prompt "computer."), and the detector
+    /// applies its own echo rule (only with two or more triggers).
     static func verifier(transcriber: any Transcriber, language: String?) -> TranscriptVerifier {
         TranscriptVerifier(name: transcriber.name) { buffer, prompt in
             let options = TranscriptionOptions(language: language, prompt: promptPhrases(prompt))
-            return try await transcriber.transcribe(buffer, options: options).text
+            return try await transcriber.transcribe(buffer, options: options).rawText
+                .trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 

@@ -174,3 +174,23 @@ extension VoiceWakeServiceTests {
         #expect(await wake.controller?.state == .suspended)
     }
 }
+
+extension VoiceWakeServiceTests {
+    /// With one trigger, Whisper's right answer ("Computer.") equals the prompt; the speech-to-text
+    /// echo filter drops it, the verifier must not (the detector has its own echo rule).
+    @Test(.enabled(if: WakeWhisper.isInstalled, "needs the venv and the Whisper base model"))
+    func theVerifierKeepsATranscriptThatEqualsTheSingleTriggerPrompt() async throws {
+        let server = try await WyomingServerProcess.start(WakeWhisper.configuration)
+        defer { server.stop() }
+        let whisper = WyomingTranscriber(configuration: server.transcriberConfiguration)
+        let directory = try TempDirectory(prefix: "wake-verifier")
+        let path = try SpokenClip.wav("computer", padBefore: 0.5, padAfter: 0.5, in: directory)
+        let clip = try WAVFile(data: Data(contentsOf: URL(fileURLWithPath: path))).pcm
+        let plain = try await whisper.transcribe(
+            clip, options: TranscriptionOptions(language: "en", prompt: ["computer"]))
+        #expect(plain.discardedAsEcho, "speech-to-text drops it: \(plain)")
+        let verifier = WakeDetectorFactory.verifier(transcriber: whisper, language: "en")
+        let heard = try await verifier.transcribe(clip, "computer.")
+        #expect(heard.text.lowercased().contains("computer"), "\(heard.text)")
+    }
+}
