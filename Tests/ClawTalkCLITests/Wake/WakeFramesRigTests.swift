@@ -10,7 +10,7 @@ import Testing
 /// Voice wake's frames from the live capture on the audio rig (talk contract §6.5): without echo
 /// cancellation the frames that may hold the node's own playback (a chime) are silence (the front
 /// end's half-duplex gate) and flagged `muted` (the controller's own guard); with it, the capture
-/// runs on unmuted and the chime's residue is left to the echo canceller.
+/// runs on unmuted and the chime's echo is left to the echo canceller.
 @Suite(
     "Voice wake frames (audio rig)", .serialized, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
@@ -43,8 +43,9 @@ struct WakeFramesRigTests {
             if count >= 150 { break }  // 3 s
         }
         await player.value
+        #expect(frontEnd.stats.farEndFrames > 0, "the chime was played through the render tap")
         if echoCancellation {
-            #expect(loud > 0, "the chime reached the microphone")
+            // The capture runs on; the chime's echo is the canceller's (often below 0.01 RMS).
             #expect(muted == 0)
         } else {
             #expect(loud == 0, "the chime's interval is silence")
