@@ -163,7 +163,7 @@ let package = Package(
             name: "ClawTalkCLITests",
             dependencies: [
                 "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
-                "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio",
+                "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio", "ClawTalkSpeech",
             ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict

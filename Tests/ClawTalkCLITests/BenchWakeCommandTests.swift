@@ -145,13 +145,14 @@ struct BenchWakeCommandTests {
         #expect(result.error.hasPrefix("Error: "))
     }
 
-    @Test func wyomingVerifierIsNotAvailableYet() throws {
+    @Test func wyomingVerifierNeedsTheServer() throws {
         try Self.withDataset { directory in
-            let result = try ClawTalkBinary.run([
-                "bench", "wake", "--dataset", directory.path, "--verify", "wyoming", "--engine", "pocketsphinx",
-            ])
-            #expect(result.status == 1)
-            #expect(result.error.contains("not available yet (tracked in issue #5)"))
+            let result = try ClawTalkBinary.run(
+                [
+                    "bench", "wake", "--dataset", directory.path, "--verify", "wyoming", "--engine", "pocketsphinx",
+                ], environment: ["CLAWTALK_STT_WYOMING_PORT": "1"])
+            #expect(result.status == 69)
+            #expect(result.error.contains("--verify wyoming: no Wyoming server at 127.0.0.1:1"), "\(result.error)")
         }
     }
 }

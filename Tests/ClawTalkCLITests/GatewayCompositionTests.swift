@@ -72,6 +72,8 @@ struct GatewayCompositionTests {
         var mic = MicSettings()
         let surface = GatewayConnectionFactory.nodeSurface(mic: mic, devices: [source, monitor])
         #expect(surface.caps == [.talk])
+        #expect(
+            GatewayConnectionFactory.nodeSurface(mic: mic, devices: nil, wakeEnabled: true).caps == [.talk, .voiceWake])
         #expect(surface.commands == ["talk.ptt.start", "talk.ptt.stop", "talk.ptt.cancel", "talk.ptt.once"])
         #expect(surface.permissions == [.microphone: true, .speechRecognition: false])
         #expect(GatewayConnectionFactory.nodeSurface(mic: mic, devices: nil).permissions[.microphone] == false)

@@ -107,12 +107,13 @@ extension BenchCommand {
             }
             let data = loaded.limited(to: limit)
             let triggers = VoiceWakeTriggers.normalize(triggers)
-            let (models, runtime) = loadMicroWakeWord(context: context)
-            let resolver = try PronunciationResolver(dictionary: .shared())
-            var thresholds = try ConfigLoader(environment: context.environment).load().settings.wake.thresholds
+            let settings = try ConfigLoader(environment: context.environment).load().settings
+            var thresholds = settings.wake.thresholds
             thresholds.merge(try parsedThresholds()) { _, flag in flag }
-            let plan = KeywordSpotter.plan(
-                triggers: triggers, selection: engine, models: models, microWakeWordAvailable: runtime != nil)
+            let factory = try WakeDetectorFactory.load(
+                selection: engine, thresholds: thresholds, environment: context.environment
+            ) { context.io.writeError("bench wake: \($0)\n") }
+            let plan = factory.plan(triggers: triggers)
             for trigger in plan.unsupported {
                 context.io.writeError("bench wake: '\(trigger)' skipped: no microWakeWord model for it\n")
             }
@@ -121,9 +122,8 @@ extension BenchCommand {
             }
             let setup = WakeBenchRunner.Setup(
                 dataset: data, triggers: plan.microWakeWord + plan.pocketSphinx, selection: engine, snrs: snrs,
-                verifier: try verifier(triggers: triggers, resolver: resolver, context: context),
-                thresholds: thresholds, sweep: sweep, seed: UInt64(bitPattern: Int64(seed)), models: models,
-                runtime: runtime, resolver: resolver)
+                verifier: try await verifier(triggers: triggers, factory: factory, stt: settings.stt),
+                thresholds: thresholds, sweep: sweep, seed: UInt64(bitPattern: Int64(seed)), factory: factory)
             let report = try await WakeBenchRunner(setup: setup) { context.io.writeError($0) }.run()
             context.io.writeOutput(report.text)
             if let jsonPath {
@@ -151,36 +151,25 @@ extension BenchCommand {
             return result
         }
 
-        /// The microWakeWord models and TF Lite runtime, or none (with a notice) when missing.
-        private func loadMicroWakeWord(context: CommandContext) -> ([MicroWakeWordModel], TFLiteRuntime?) {
-            guard engine != .pocketsphinx else { return ([], nil) }
-            do {
-                let directory = try ModelDirectory.locate(environment: context.environment)
-                let models = try MicroWakeWordModel.loadAll(
-                    in: directory.appendingPathComponent("microwakeword").path)
-                return (models, try TFLiteRuntime.shared())
-            } catch {
-                context.io.writeError("bench wake: microWakeWord unavailable: \(error)\n")
-                return ([], nil)
-            }
-        }
-
         /// The `--verify` choice.
         private func verifier(
-            triggers: [String], resolver: PronunciationResolver, context: CommandContext
-        ) throws -> TranscriptVerifier? {
+            triggers: [String], factory: WakeDetectorFactory, stt: STTSettings
+        ) async throws -> TranscriptVerifier? {
             switch verify {
             case "pocketsphinx":
-                var added: [String: String] = [:]
-                for trigger in triggers {
-                    for pronunciation in try resolver.pronounce(phrase: trigger)
-                    where pronunciation.source != .dictionary {
-                        added[pronunciation.word] = pronunciation.phones.joined(separator: " ")
-                    }
-                }
-                return .pocketSphinx(try PocketSphinxDecoder(mode: .languageModel, pronunciations: added))
+                return try factory.pocketSphinxVerifier(triggers: triggers)
             case "wyoming":
-                throw CLIError.notAvailableYet(command: "\(context.commandLine) --verify wyoming", issue: 5)
+                // The Wyoming server of stt.wyomingHost:stt.wyomingPort, as `run` uses it.
+                let server = WyomingTranscriber(
+                    configuration: .init(host: stt.wyomingHost, port: stt.wyomingPort))
+                do {
+                    _ = try await server.prepare()
+                } catch {
+                    throw CLIError.unavailable(
+                        "--verify wyoming: no Wyoming server at \(stt.wyomingHost):\(stt.wyomingPort) (\(error)); "
+                            + "start one or set stt.wyomingHost/stt.wyomingPort")
+                }
+                return WakeDetectorFactory.verifier(transcriber: server, language: stt.language ?? "en")
             default:
                 return nil
             }

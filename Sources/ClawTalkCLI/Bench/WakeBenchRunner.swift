@@ -18,9 +18,8 @@ final class WakeBenchRunner {
         var thresholds: [String: Double]
         var sweep: Bool
         var seed: UInt64
-        var models: [MicroWakeWordModel]
-        var runtime: TFLiteRuntime?
-        var resolver: PronunciationResolver
+        /// Builds the spotters (models, runtime, pronunciations), as `run` does.
+        var factory: WakeDetectorFactory
     }
 
     /// microWakeWord cutoffs tried by `--threshold-sweep`.
@@ -130,11 +129,7 @@ final class WakeBenchRunner {
     func makeSpotter(
         triggers: [String], selection: KeywordSpotter.Selection, thresholds: [String: Double]
     ) throws -> KeywordSpotter {
-        try KeywordSpotter(
-            triggers: triggers,
-            configuration: .init(
-                selection: selection, models: setup.models, runtime: setup.runtime, thresholds: thresholds,
-                resolver: setup.resolver))
+        try setup.factory.spotter(triggers: triggers, selection: selection, thresholds: thresholds)
     }
 
     /// One stage-1-only pipeline per engine kind and sweep threshold.

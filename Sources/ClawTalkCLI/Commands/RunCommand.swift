@@ -89,30 +89,45 @@ public struct RunCommand: Command {
             local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
             hostName: GatewayConnectionFactory.hostName(), logger: service.logger,
             errorEarcon: { await audio.playErrorEarcon() })
+        let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
         let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: service.logger)
         defer { capturing.stop() }
+        let transcriber = TranscriberSelector.transcriber(
+            for: settings.stt, logger: service.logger, gateway: replies.relay)
+        let wake = VoiceWakeService.live(
+            settings: settings, environment: context.environment, store: store, delivery: replies.delivery,
+            capturing: capturing, playback: playback, echoControlled: frontEnd?.echoControlled ?? false,
+            gatewayKey: target?.key, logger: service.logger)
+        // Talk mode holds wake off while it runs; push-to-talk pauses both (talk-contract §1).
         let talk = TalkModeService(
             settings: settings, environment: context.environment, logger: service.logger, capturing: capturing,
-            transcriber: TranscriberSelector.transcriber(
-                for: settings.stt, logger: service.logger, gateway: replies.relay),
-            delivery: replies.delivery, speech: replies.speech, echoControlled: frontEnd?.echoControlled ?? false,
-            duck: { playback.setDucked($0) })
+            transcriber: transcriber, delivery: replies.delivery, speech: replies.speech,
+            echoControlled: frontEnd?.echoControlled ?? false, duck: { playback.setDucked($0) },
+            suspendWake: { await wake.suspend() }, resumeWake: { await wake.resume() })
         replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
+        if settings.wake.startsTalk {
+            // The wake command becomes Talk's first turn; entering Talk suspends wake, so it runs
+            // off the wake controller's call.
+            await wake.setCommandHook { _, command in
+                Task { await talk.enter(firstTranscript: command) }
+                return true
+            }
+        }
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
             delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
-            lease: talk.lease, talk: talk, relay: replies.relay)
+            lease: PTTLeaseHooks(wake: wake.leaseHooks, talk: talk.lease), talk: talk, relay: replies.relay)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
             configureNode: { session in await ptt.attach(session) },
-            observer: GatewaySessionObservers([replies, talk]))
-        let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
+            observer: GatewaySessionObservers([replies, wake, talk]))
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
                 group.addTask { await replies.run() }
                 group.addTask { await talk.run(replies: replies) }
+                group.addTask { await wake.run() }
             }
         }
         let runner = ServiceRunner(work: work) { event in

@@ -25,7 +25,7 @@ struct GatewayConnectionFactory: Sendable {
     /// Reconnect delays.
     var backoff = Backoff.Configuration()
 
-    /// A factory; `surface` defaults to ``nodeSurface(mic:devices:)`` over the sound server.
+    /// A factory; `surface` defaults to ``nodeSurface(mic:devices:wakeEnabled:)`` over the sound server.
     init(
         settings: Settings, identity: DeviceIdentity, store: GatewayStore,
         dialer: any GatewayDialer = WebSocketDialer(),
@@ -36,7 +36,10 @@ struct GatewayConnectionFactory: Sendable {
         self.store = store
         self.dialer = dialer
         self.logger = logger
-        self.surface = surface ?? Self.nodeSurface(mic: settings.mic, devices: Self.soundServerDevices())
+        self.surface =
+            surface
+            ?? Self.nodeSurface(
+                mic: settings.mic, devices: Self.soundServerDevices(), wakeEnabled: settings.wake.enabled)
         self.client = ClientMetadata(
             version: ClawTalkVersion.current,
             displayName: settings.gateway.resolvedDisplayName(hostName: Self.hostName()),
@@ -69,13 +72,14 @@ struct GatewayConnectionFactory: Sendable {
 
     // MARK: - Surface
 
-    /// What the node declares: cap `talk`, the four `talk.ptt.*` commands (`clawtalk run`
+    /// What the node declares: cap `talk` (and `voiceWake` while `wake.enabled`, talk contract
+    /// §6.5), the four `talk.ptt.*` commands (`clawtalk run`
     /// registers their handlers on every node session), and honest permissions: `microphone`
     /// when the configured source (or a default source) exists on the sound server,
     /// `speechRecognition` false until a local STT engine is loaded.
-    static func nodeSurface(mic: MicSettings, devices: [AudioDevice]?) -> NodeSurface {
+    static func nodeSurface(mic: MicSettings, devices: [AudioDevice]?, wakeEnabled: Bool = false) -> NodeSurface {
         NodeSurface(
-            caps: [.talk], commands: PTTCommandHandlers.commands,
+            caps: wakeEnabled ? [.talk, .voiceWake] : [.talk], commands: PTTCommandHandlers.commands,
             permissions: [
                 .microphone: microphoneAvailable(device: mic.device, devices: devices), .speechRecognition: false,
             ])

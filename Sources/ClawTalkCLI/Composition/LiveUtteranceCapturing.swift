@@ -54,6 +54,42 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
         return LiveUtteranceCapture(preRoll: engine.preRoll(), frames: frames)
     }
 
+    /// Starts the engine if needed and streams every frame from now on for voice wake: through the
+    /// front end the AEC signal for the wake engine, the clean one for speech-to-text, its voice
+    /// activity, and `muted` while the node's own playback may be heard without echo control
+    /// (talk contract §6.5); without a front end the raw capture with an ``EnergyGate``. Buffers
+    /// 20 s, so a slow verifier or transcription delays wake without losing audio.
+    func wakeFrames() async throws -> AsyncStream<WakeAudioFrame> {
+        let (frames, continuation) = AsyncStream.makeStream(
+            of: WakeAudioFrame.self, bufferingPolicy: .bufferingNewest(1000))
+        if let frontEnd {
+            let source = frontEnd.frames()
+            _ = try await runningEngine()
+            let echoControlled = frontEnd.echoControlled
+            Task.detached {
+                for await frame in source {
+                    continuation.yield(
+                        WakeAudioFrame(
+                            wake: frame.aec, speech: frame.clean, isSpeech: frame.isSpeech,
+                            muted: frame.echoActive && !echoControlled))
+                }
+                continuation.finish()
+            }
+            return frames
+        }
+        let engine = try await runningEngine()
+        let source = engine.frames()
+        Task.detached {
+            var gate = EnergyGate()
+            for await frame in source {
+                let decision = gate.process(frame.samples)
+                continuation.yield(WakeAudioFrame(wake: frame.samples, isSpeech: decision.isSpeech))
+            }
+            continuation.finish()
+        }
+        return frames
+    }
+
     /// Stops the engine (service shutdown).
     func stop() {
         engine.withLock { engine in

@@ -12,7 +12,7 @@ import ClawTalkTalk
 /// chain (`stt.*`), delivery and speech from `run`'s ``ReplyServices`` (chat.send / voice.transcript
 /// with the outbox; starting PTT stops the reply being spoken). Without them (tests) delivery is
 /// `voice.transcript` on the node connection (``NodeTranscriptDelivery``) and nothing is spoken.
-/// `lease` connects Talk mode (and later voice wake) so push-to-talk pauses them; `talk.*`
+/// `lease` connects Talk mode and voice wake so push-to-talk pauses them; `talk.*`
 /// control-socket requests go to `talk` (``TalkModeService``).
 final class PushToTalkService: Sendable {
     /// The state machine's owner.

@@ -22,6 +22,13 @@ public struct PTTLeaseHooks: Sendable {
         self.resumeTalk = resumeTalk
     }
 
+    /// Voice wake's hooks from `wake` and Talk mode's from `talk`.
+    public init(wake: PTTLeaseHooks, talk: PTTLeaseHooks) {
+        self.init(
+            suspendWake: wake.suspendWake, resumeWake: wake.resumeWake, pauseTalk: talk.pauseTalk,
+            resumeTalk: talk.resumeTalk)
+    }
+
     /// No wake or Talk mode to suspend.
     public static let none = PTTLeaseHooks(
         suspendWake: {}, resumeWake: {}, pauseTalk: { false }, resumeTalk: {})

@@ -5,6 +5,16 @@
 public protocol TranscriptDelivering: Sendable {
     /// Hands `transcript` (already trimmed, non-empty) to the gateway or the outbox.
     func deliver(_ transcript: String, source: TranscriptSource) async -> DeliveryReceipt
+    /// Hands a voice-wake command over with the trigger that started it (the `agent` route sends
+    /// it as `voiceWakeTrigger`; trigger routing picks the session by it).
+    func deliver(_ transcript: String, source: TranscriptSource, trigger: String?) async -> DeliveryReceipt
+}
+
+extension TranscriptDelivering {
+    /// Routes that do not use the trigger ignore it.
+    public func deliver(_ transcript: String, source: TranscriptSource, trigger: String?) async -> DeliveryReceipt {
+        await deliver(transcript, source: source)
+    }
 }
 
 /// Which feature produced a transcript (it picks the route, §3.1).

@@ -29,7 +29,7 @@ struct ServiceEndToEndTests {
 
         let first = try await EndToEnd.connected(gateway)
         let session = try #require(await gateway.session(connection: first))
-        #expect(session.caps == ["talk"])
+        #expect(session.caps == ["talk", "voiceWake"], "wake.enabled is on by default")
         #expect(
             session.declaredCommands == ["talk.ptt.start", "talk.ptt.stop", "talk.ptt.cancel", "talk.ptt.once"],
             "run registers the talk.ptt.* handlers")

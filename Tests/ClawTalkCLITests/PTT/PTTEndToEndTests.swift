@@ -40,7 +40,7 @@ struct PTTEndToEndTests {
 
         let connection = try await EndToEnd.connected(gateway)
         let session = try #require(await gateway.session(connection: connection))
-        #expect(session.caps == ["talk"])
+        #expect(session.caps == ["talk", "voiceWake"], "wake.enabled is on by default")
         #expect(session.declaredCommands == PTTCommandHandlers.commands)
         let outcome = await gateway.invoke(
             nodeId: session.deviceId, command: "talk.ptt.stop", params: .json("{}"), timeoutMs: 15_000,

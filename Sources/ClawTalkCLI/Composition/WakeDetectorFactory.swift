@@ -1,0 +1,100 @@
+import ClawTalkAudio
+import ClawTalkSpeech
+import ClawTalkSupport
+import Foundation
+
+/// Builds the node's wake pipeline (``KeywordSpotter`` stage 1, optional ``TranscriptVerifier``,
+/// ``TwoStageWakeDetector`` gate) from the `wake.*` settings: one place for `clawtalk bench wake`
+/// and the live voice wake of `clawtalk run`.
+struct WakeDetectorFactory {
+    /// Allowed stage-1 engines (`wake.engine`).
+    var selection: KeywordSpotter.Selection
+    /// microWakeWord models (empty when none are installed).
+    var models: [MicroWakeWordModel]
+    /// The TF Lite runtime, nil when it could not be loaded (microWakeWord then unused).
+    var runtime: TFLiteRuntime?
+    /// Thresholds by trigger or model id (`wake.thresholds`).
+    var thresholds: [String: Double]
+    /// Pronunciations for PocketSphinx keyphrases.
+    var resolver: PronunciationResolver
+
+    /// Loads the models, the runtime and the pronunciation dictionary. A missing microWakeWord
+    /// model directory or runtime is not an error (PocketSphinx takes every trigger under
+    /// `auto`): `notice` gets the reason. Throws when the pronunciation dictionary is missing.
+    static func load(
+        selection: KeywordSpotter.Selection, thresholds: [String: Double], environment: [String: String],
+        notice: (String) -> Void
+    ) throws -> WakeDetectorFactory {
+        var models: [MicroWakeWordModel] = []
+        var runtime: TFLiteRuntime?
+        if selection != .pocketsphinx {
+            do {
+                let directory = try ModelDirectory.locate(environment: environment)
+                models = try MicroWakeWordModel.loadAll(in: directory.appendingPathComponent("microwakeword").path)
+                runtime = try TFLiteRuntime.shared()
+            } catch {
+                notice("microWakeWord unavailable: \(error)")
+                models = []
+                runtime = nil
+            }
+        }
+        return WakeDetectorFactory(
+            selection: selection, models: models, runtime: runtime, thresholds: thresholds,
+            resolver: try PronunciationResolver(dictionary: .shared()))
+    }
+
+    /// Which engine would take which trigger.
+    func plan(triggers: [String], selection: KeywordSpotter.Selection? = nil) -> KeywordSpotter.Plan {
+        KeywordSpotter.plan(
+            triggers: triggers, selection: selection ?? self.selection, models: models,
+            microWakeWordAvailable: runtime != nil)
+    }
+
+    /// A stage-1 spotter for `triggers`; `selection` and `thresholds` override the factory's.
+    func spotter(
+        triggers: [String], selection: KeywordSpotter.Selection? = nil, thresholds: [String: Double]? = nil
+    ) throws -> KeywordSpotter {
+        try KeywordSpotter(
+            triggers: triggers,
+            configuration: .init(
+                selection: selection ?? self.selection, models: models, runtime: runtime,
+                thresholds: thresholds ?? self.thresholds, resolver: resolver))
+    }
+
+    /// The whole pipeline for `triggers`.
+    func detector(triggers: [String], verifier: TranscriptVerifier?) throws -> TwoStageWakeDetector {
+        TwoStageWakeDetector(engine: try spotter(triggers: triggers), verifier: verifier)
+    }
+
+    /// PocketSphinx dictation as the verifier, with the triggers' pronunciations that are not in
+    /// the dictionary added.
+    func pocketSphinxVerifier(triggers: [String]) throws -> TranscriptVerifier {
+        var added: [String: String] = [:]
+        for trigger in triggers {
+            for pronunciation in try resolver.pronounce(phrase: trigger) where pronunciation.source != .dictionary {
+                added[pronunciation.word] = pronunciation.phones.joined(separator: " ")
+            }
+        }
+        return .pocketSphinx(try PocketSphinxDecoder(mode: .languageModel, pronunciations: added))
+    }
+
+    /// A verifier over any ``Transcriber`` (the `stt.*` chain: Whisper via Wyoming, PocketSphinx
+    /// fallback); the detector's prompt (`"a, b, c."`) becomes the transcriber's trigger prompt.
+    /// It returns the text before prompt-echo filtering: with one trigger the echo filter would
+    /// drop the very answer wanted ("computer" for the prompt "computer."), and the detector
+    /// applies its own echo rule (only with two or more triggers).
+    static func verifier(transcriber: any Transcriber, language: String?) -> TranscriptVerifier {
+        TranscriptVerifier(name: transcriber.name) { buffer, prompt in
+            let options = TranscriptionOptions(language: language, prompt: promptPhrases(prompt))
+            return try await transcriber.transcribe(buffer, options: options).rawText
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// `"a, b, c."` → `["a", "b", "c"]`.
+    static func promptPhrases(_ prompt: String?) -> [String] {
+        guard var text = prompt else { return [] }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text.components(separatedBy: ", ").filter { !$0.isEmpty }
+    }
+}
