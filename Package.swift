@@ -121,7 +121,7 @@ let package = Package(
         // Protocol peers for tests (in-memory sockets, the test gateway); imported only by tests.
         .target(
             name: "ClawTalkTesting",
-            dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport"],
+            dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop"],
             swiftSettings: strict
         ),
         .target(

@@ -1,3 +1,4 @@
+import ClawTalkDesktop
 import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkProtocol
@@ -90,15 +91,20 @@ public struct RunCommand: Command {
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
             delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd)
+        // Desktop notifications (notify.enabled): pairing requests and pauses here; voice wake
+        // can call the same notifier with DesktopNotification.wake(trigger:).
+        let notifier = DesktopNotifier(
+            enabled: settings.notify.enabled, environment: context.environment, logger: service.logger)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
-            configureNode: { session in await ptt.attach(session) }, observer: replies)
+            configureNode: { session in await ptt.attach(session) }, observer: replies, notifier: notifier)
         let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
                 group.addTask { await replies.run() }
+                group.addTask { await Self.followPushToTalk(ptt.controller, into: gateway) }
             }
         }
         let runner = ServiceRunner(work: work) { event in
@@ -123,6 +129,26 @@ public struct RunCommand: Command {
             }
         }
         return try await runner.run()
+    }
+
+    /// Mirrors push-to-talk's state into the status file's phase (listening while capturing,
+    /// thinking while the transcript is finalized and delivered), on transitions only, so wake
+    /// and Talk mode can set the phase too.
+    static func followPushToTalk(_ controller: PTTController, into gateway: GatewayService) async {
+        var last: VoiceActivity.Phase = .idle
+        while !Task.isCancelled {
+            let phase: VoiceActivity.Phase =
+                switch await controller.state {
+                case .idle: .idle
+                case .starting, .capturing: .listening
+                case .finalizing: .thinking
+                }
+            if phase != last {
+                last = phase
+                await gateway.setPhase(phase)
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// `TERM` for `SIGTERM`, `INT` for `SIGINT`, else the number.

@@ -1,15 +1,14 @@
-import ClawTalkTesting
 import Foundation
 
 /// A private `dbus-daemon --session` listening on a socket in a temp directory; killed in deinit.
-final class PrivateSessionBus {
+public final class PrivateSessionBus {
     /// Its address (`unix:path=…,guid=…`).
-    let address: String
+    public let address: String
     private let process: Process
     private let directory: TempDirectory
 
     /// Starts the daemon and waits for the address it prints.
-    init() throws {
+    public init() throws {
         directory = try TempDirectory(prefix: "dbus")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
@@ -41,6 +40,7 @@ final class PrivateSessionBus {
 }
 
 /// `dbus-daemon` did not start.
-struct BusError: Error, CustomStringConvertible {
-    var description: String { "dbus-daemon printed no address" }
+public struct BusError: Error, CustomStringConvertible {
+    /// One line.
+    public var description: String { "dbus-daemon printed no address" }
 }

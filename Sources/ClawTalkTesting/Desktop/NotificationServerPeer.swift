@@ -1,15 +1,17 @@
-import ClawTalkDesktop
+public import ClawTalkDesktop
 import Foundation
 import Synchronization
 
 /// A freedesktop notification server on a private bus, written with the same ``DBusLink``: owns
 /// `org.freedesktop.Notifications`, records every `Notify` call and answers with increasing ids
 /// (or the `replaces_id` it was given). Runs on its own thread until deinit.
-final class NotificationServerPeer: Sendable {
+public final class NotificationServerPeer: Sendable {
     /// One recorded call.
-    struct Call: Sendable {
-        var member: String
-        var arguments: [DBusArgument]
+    public struct Call: Sendable {
+        /// Method name.
+        public var member: String
+        /// Its arguments.
+        public var arguments: [DBusArgument]
     }
 
     private final class Shared: Sendable {
@@ -20,7 +22,7 @@ final class NotificationServerPeer: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Connects to `address`, owns the name and starts serving.
-    init(address: String) throws {
+    public init(address: String) throws {
         let link = try DBusLink(address: address)
         try link.requestName(DesktopNotifier.service)
         let box = UncheckedLink(link: link)
@@ -44,7 +46,7 @@ final class NotificationServerPeer: Sendable {
     }
 
     /// The calls so far.
-    var calls: [Call] { shared.state.withLock { $0.calls } }
+    public var calls: [Call] { shared.state.withLock { $0.calls } }
 
     deinit {
         shared.state.withLock { $0.stop = true }
