@@ -76,7 +76,9 @@ public struct DiscoverCommand: Command {
         if timeoutSeconds < 1 || timeoutSeconds > 60 {
             throw CLIError.validationFailed("--timeout must be between 1 and 60 seconds.")
         }
-        if token != nil, password != nil { throw CLIError.validationFailed("Use either --token or --password, not both.") }
+        if token != nil, password != nil {
+            throw CLIError.validationFailed("Use either --token or --password, not both.")
+        }
         if connect == nil, token != nil || password != nil || tlsFingerprint != nil || noWait {
             throw CLIError.validationFailed("--token, --password, --tls-fingerprint and --no-wait need --connect.")
         }

@@ -28,13 +28,15 @@ extension DoctorCommand {
             try samples.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
             let level = LevelMeter.rmsDBFS(samples)
             let peak = LevelMeter.dBFS(LevelMeter.peak(samples))
-            let shown = "RMS \(Self.rounded(level)) dBFS, peak \(Self.rounded(peak)) dBFS over \(milliseconds) ms"
+            let shown =
+                "RMS \(Self.rounded(level)) dBFS, peak \(Self.rounded(peak)) dBFS over \(milliseconds) ms"
                 + " from \(device ?? "the default source")"
             guard level > silenceThresholdDBFS else {
                 return DoctorCheck(
                     name: name, status: .warn, detail: "no signal: \(shown)",
                     fix: "unmute and raise the source: pactl set-source-mute \(device ?? "@DEFAULT_SOURCE@") 0; "
-                        + "pactl set-source-volume \(device ?? "@DEFAULT_SOURCE@") 100% (or pick another with --mic-device)")
+                        + "pactl set-source-volume \(device ?? "@DEFAULT_SOURCE@") 100% (or pick another with --mic-device)"
+                )
             }
             return DoctorCheck(name: name, status: .ok, detail: shown)
         } catch {
@@ -55,15 +57,19 @@ extension DoctorCommand {
             let info = try await WyomingClient(host: settings.wyomingHost, port: settings.wyomingPort)
                 .describe(timeout: .seconds(3))
             let programs = info.asr.map { program in
-                program.name + (program.models.isEmpty ? "" : " (" + program.models.map(\.name).joined(separator: ", ") + ")")
+                program.name
+                    + (program.models.isEmpty ? "" : " (" + program.models.map(\.name).joined(separator: ", ") + ")")
             }
             return DoctorCheck(
                 name: name, status: .ok,
-                detail: "Wyoming server at \(address): \(programs.isEmpty ? "no ASR programs listed" : programs.joined(separator: "; "))")
+                detail:
+                    "Wyoming server at \(address): \(programs.isEmpty ? "no ASR programs listed" : programs.joined(separator: "; "))"
+            )
         } catch {
             return DoctorCheck(
                 name: name, status: .fail, detail: "Wyoming server at \(address) did not answer: \(error)",
-                fix: "start it: systemctl --user enable --now clawtalk-stt ('clawtalk service install' writes the unit), "
+                fix:
+                    "start it: systemctl --user enable --now clawtalk-stt ('clawtalk service install' writes the unit), "
                     + "or set stt.wyomingHost/stt.wyomingPort")
         }
     }
@@ -76,12 +82,15 @@ extension DoctorCommand {
             target = try store.flatMap { try GatewayTarget.resolve(settings: settings.gateway, store: $0) }
         } catch {
             return DoctorCheck(
-                name: name, status: .fail, detail: "\(error)", fix: "correct gateway.url, or pair again with 'clawtalk pair'")
+                name: name, status: .fail, detail: "\(error)",
+                fix: "correct gateway.url, or pair again with 'clawtalk pair'")
         }
         guard let target else {
             return DoctorCheck(
                 name: name, status: .warn, detail: "none configured",
-                fix: "pair with 'clawtalk pair <setup code>' (run 'openclaw qr' on the gateway host) or 'clawtalk discover'")
+                fix:
+                    "pair with 'clawtalk pair <setup code>' (run 'openclaw qr' on the gateway host) or 'clawtalk discover'"
+            )
         }
         let url = target.endpoint.urlString
         guard target.endpoint.isSecure else {
@@ -170,7 +179,8 @@ extension DoctorCommand {
         }
         return DoctorCheck(
             name: name, status: .ok,
-            detail: "device token stored for \(target.key) (roles: \(roles.joined(separator: ", "))); service not running",
+            detail:
+                "device token stored for \(target.key) (roles: \(roles.joined(separator: ", "))); service not running",
             fix: nil)
     }
 

@@ -75,11 +75,13 @@ public struct ServiceCommand: Command {
             let units = noSTT ? ["clawtalk"] : ["clawtalk-stt", "clawtalk"]
             if enable, reload == .succeeded {
                 out += ServiceCommand.describe(
-                    installer.systemctl(["enable", "--now"] + units), doing: "enable --now " + units.joined(separator: " "))
+                    installer.systemctl(["enable", "--now"] + units),
+                    doing: "enable --now " + units.joined(separator: " "))
             } else if !enable {
                 out += "start it with: systemctl --user enable --now \(units.joined(separator: " "))\n"
             }
-            out += "keep it running without a login session: loginctl enable-linger \(context.environment["USER"] ?? "$USER")\n"
+            out +=
+                "keep it running without a login session: loginctl enable-linger \(context.environment["USER"] ?? "$USER")\n"
             out += "logs: journalctl --user -u clawtalk -f\n"
             context.io.writeOutput(out)
             return ExitCode.success.rawValue
@@ -118,8 +120,12 @@ public struct ServiceCommand: Command {
             let disable = installer.systemctl(["disable", "--now", "clawtalk", "clawtalk-stt"])
             if case .failed = disable { out += ServiceCommand.describe(disable, doing: "disable --now") }
             let removed = try installer.uninstall()
-            out += removed.isEmpty ? "no clawtalk units in \(installer.unitDirectory)\n" : removed.map { "removed \($0)\n" }.joined()
-            if !removed.isEmpty { out += ServiceCommand.describe(installer.systemctl(["daemon-reload"]), doing: "daemon-reload") }
+            out +=
+                removed.isEmpty
+                ? "no clawtalk units in \(installer.unitDirectory)\n" : removed.map { "removed \($0)\n" }.joined()
+            if !removed.isEmpty {
+                out += ServiceCommand.describe(installer.systemctl(["daemon-reload"]), doing: "daemon-reload")
+            }
             context.io.writeOutput(out)
             return ExitCode.success.rawValue
         }

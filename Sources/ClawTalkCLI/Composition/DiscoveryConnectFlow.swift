@@ -56,7 +56,8 @@ struct DiscoveryConnectFlow: Sendable {
         case .connectPinned(_, let conflict):
             if conflict {
                 io.writeError(
-                    "note: the advertised gatewayTlsSha256 differs from the stored pin; the stored pin stays in force\n")
+                    "note: the advertised gatewayTlsSha256 differs from the stored pin; the stored pin stays in force\n"
+                )
             }
             return try makePlan(url: url, pin: nil, allowInsecureRemote: allowInsecureRemote)
         case .confirmFirstSeen(let observed, let advertisedMatches):
@@ -71,7 +72,8 @@ struct DiscoveryConnectFlow: Sendable {
         if let confirmedFingerprint {
             guard TLSFingerprint(confirmedFingerprint) == observed else {
                 throw CLIError.failed(
-                    "--tls-fingerprint does not match the certificate the gateway presents (\(observed)); nothing was stored")
+                    "--tls-fingerprint does not match the certificate the gateway presents (\(observed)); nothing was stored"
+                )
             }
             return
         }

@@ -289,7 +289,8 @@ actor GatewayService {
                 Task { await notifier.notify(notification) }
             }
         } else if let pause = next.pause, pause != previous.pause, let notifier {
-            let notification = DesktopNotification.error("\(role.rawValue) connection paused: \(pause.message). \(pause.nextStep)")
+            let notification = DesktopNotification.error(
+                "\(role.rawValue) connection paused: \(pause.message). \(pause.nextStep)")
             Task { await notifier.notify(notification) }
         }
         if role == .node { status.node = next } else { status.operator = next }

@@ -36,6 +36,7 @@ struct VoiceActivity: Sendable, Equatable, Codable {
         let clamped = min(0, max(-60, dbfs))
         let filled = Int(((clamped + 60) / 60 * 20).rounded())
         let value = (dbfs * 10).rounded() / 10
-        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled) + "]  \(value) dBFS"
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
+            + "]  \(value) dBFS"
     }
 }

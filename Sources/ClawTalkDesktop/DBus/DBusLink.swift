@@ -1,5 +1,5 @@
-import Foundation
 internal import CDBus
+import Foundation
 
 /// One private libdbus connection to a message bus: method calls out, and (for peers such as a
 /// test notification server) owned names, incoming calls and replies. Blocking calls with a
@@ -106,7 +106,8 @@ public final class DBusLink {
             }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
-            let milliseconds = max(1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = max(
+                1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             guard dbus_connection_read_write(connection, milliseconds) != 0 else { return nil }
         }
     }

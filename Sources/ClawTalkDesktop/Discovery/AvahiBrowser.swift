@@ -47,10 +47,12 @@ public final class AvahiBrowser {
         defer { for browser in browsers { avahi_service_browser_free(browser) } }
         for domain in domains {
             let browser = avahi_service_browser_new(
-                client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), Self.serviceType, domain, AvahiLookupFlags(rawValue: 0),
+                client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), Self.serviceType, domain,
+                AvahiLookupFlags(rawValue: 0),
                 browseCallback, context)
             guard let browser else {
-                throw .browseFailed("\(domain ?? "local"): " + String(cString: avahi_strerror(avahi_client_errno(client))))
+                throw .browseFailed(
+                    "\(domain ?? "local"): " + String(cString: avahi_strerror(avahi_client_errno(client))))
             }
             browsers.append(browser)
             state.openBrowsers += 1
@@ -96,7 +98,8 @@ private func browseCallback(
     case AVAHI_BROWSER_NEW:
         guard let client = state.client,
             let resolver = avahi_service_resolver_new(
-                client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(rawValue: 0),
+                client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_UNSPEC),
+                AvahiLookupFlags(rawValue: 0),
                 resolveCallback, context)
         else { return }
         state.resolvers.insert(resolver)

@@ -42,7 +42,9 @@ public struct GatewayTXTRecord: Sendable, Hashable {
     /// `lanHost` (a hint; never dialled).
     public var lanHost: String? { self["lanHost"] }
     /// `gatewayPort` (a hint; never dialled).
-    public var gatewayPort: Int? { self["gatewayPort"].flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil } }
+    public var gatewayPort: Int? {
+        self["gatewayPort"].flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil }
+    }
     /// `tailnetDns`.
     public var tailnetDns: String? { self["tailnetDns"] }
     /// `sshPort`.

@@ -1,5 +1,5 @@
-public import ClawTalkProtocol
 import ClawTalkGateway
+public import ClawTalkProtocol
 
 /// Reads the SHA-256 of a server's DER leaf certificate without trusting it: a `wss://`
 /// handshake pinned to an impossible fingerprint, which the transport aborts right after the
@@ -21,7 +21,8 @@ public enum TLSFingerprintProbe {
 
     /// The fingerprint of the certificate `host:port` presents.
     /// - Throws: ``Failure``.
-    public static func fingerprint(url: String, timeout: Duration = .seconds(5)) async throws(Failure) -> TLSFingerprint {
+    public static func fingerprint(url: String, timeout: Duration = .seconds(5)) async throws(Failure) -> TLSFingerprint
+    {
         let impossible = String(repeating: "0", count: 64)
         let client: WebSocketClient
         do {

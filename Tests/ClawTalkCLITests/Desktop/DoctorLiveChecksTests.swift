@@ -19,7 +19,9 @@ struct DoctorLiveChecksTests {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
@@ -88,7 +90,8 @@ struct DoctorLiveChecksTests {
     func microphoneLevel() async throws {
         let directory = try TempDirectory(prefix: "doctor-mic")
         let wav = directory.path("tone.wav")
-        try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", wav, "synth", "4", "sine", "440", "vol", "0.5"])
+        try runTool(
+            "sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", wav, "synth", "4", "sine", "440", "vol", "0.5"])
         let player = Process()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
         player.arguments = [wav]

@@ -15,9 +15,10 @@ struct ServiceInstallTests {
             contentsOf: Self.repo.appendingPathComponent("config/clawtalk-stt.service"), encoding: .utf8)
         #expect(node == UserServiceUnits.nodeUnit(), "config/clawtalk.service drifted from UserServiceUnits")
         #expect(stt == UserServiceUnits.sttUnit, "config/clawtalk-stt.service drifted from UserServiceUnits")
-        for line in ["ExecStart=%h/.local/bin/clawtalk run", "KillSignal=SIGTERM", "Restart=on-failure",
-            "Environment=CLAWTALK_LOG_SYSLOG_PREFIX=true", "ExecReload=/bin/kill -HUP $MAINPID"]
-        {
+        for line in [
+            "ExecStart=%h/.local/bin/clawtalk run", "KillSignal=SIGTERM", "Restart=on-failure",
+            "Environment=CLAWTALK_LOG_SYSLOG_PREFIX=true", "ExecReload=/bin/kill -HUP $MAINPID",
+        ] {
             #expect(node.split(separator: "\n").contains(Substring(line)), "missing \(line)")
         }
     }
