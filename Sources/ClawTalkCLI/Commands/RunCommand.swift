@@ -88,9 +88,11 @@ public struct RunCommand: Command {
             local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
             hostName: GatewayConnectionFactory.hostName(), logger: service.logger,
             errorEarcon: { await audio.playErrorEarcon() })
+        let levels = VoiceStatusTap()
+        let delivery = StatusNotingDelivery(inner: replies.delivery, tap: levels)
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
-            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd)
+            delivery: delivery, speech: replies.speech, frontEnd: frontEnd, levels: levels)
         // Desktop notifications (notify.enabled): pairing requests and pauses here; voice wake
         // can call the same notifier with DesktopNotification.wake(trigger:).
         let notifier = DesktopNotifier(
@@ -104,7 +106,7 @@ public struct RunCommand: Command {
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
                 group.addTask { await replies.run() }
-                group.addTask { await Self.followPushToTalk(ptt.controller, into: gateway) }
+                group.addTask { await Self.followPushToTalk(ptt.controller, levels: levels, into: gateway) }
             }
         }
         let runner = ServiceRunner(work: work) { event in
@@ -133,8 +135,10 @@ public struct RunCommand: Command {
 
     /// Mirrors push-to-talk's state into the status file's phase (listening while capturing,
     /// thinking while the transcript is finalized and delivered), on transitions only, so wake
-    /// and Talk mode can set the phase too.
-    static func followPushToTalk(_ controller: PTTController, into gateway: GatewayService) async {
+    /// and Talk mode can set the phase too; and the capture level and last transcript from `levels`.
+    static func followPushToTalk(
+        _ controller: PTTController, levels: VoiceStatusTap, into gateway: GatewayService
+    ) async {
         var last: VoiceActivity.Phase = .idle
         while !Task.isCancelled {
             let phase: VoiceActivity.Phase =
@@ -147,6 +151,8 @@ public struct RunCommand: Command {
                 last = phase
                 await gateway.setPhase(phase)
             }
+            if let level = levels.takeLevel() { await gateway.setInputLevel(dbfs: level) }
+            if let transcript = levels.takeTranscript() { await gateway.setLastTranscript(transcript) }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -31,7 +31,7 @@ final class PushToTalkService: Sendable {
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
         delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil,
-        frontEnd: AudioFrontEnd? = nil
+        frontEnd: AudioFrontEnd? = nil, levels: VoiceStatusTap? = nil
     ) {
         let root = logger
         self.logger = logger.child(category: "ptt")
@@ -47,7 +47,8 @@ final class PushToTalkService: Sendable {
             self.controller = controller
             capturing = nil
         } else {
-            let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: root)
+            let capturing = LiveUtteranceCapturing(
+                mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: root)
             self.capturing = capturing
             let locale = GatewayConnectionFactory.locale(environment: environment)
             self.controller = PTTController(

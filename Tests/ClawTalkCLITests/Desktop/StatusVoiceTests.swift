@@ -2,6 +2,7 @@ import ClawTalkDesktop
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTalk
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -86,5 +87,28 @@ struct StatusVoiceTests {
         #expect(call.member == "Notify")
         #expect(call.arguments[3].stringValue?.contains(request.requestId) == true, "\(call.arguments)")
         #expect(call.arguments[4].stringValue?.contains("openclaw devices approve \(request.requestId)") == true)
+    }
+}
+
+@Suite("Voice status tap")
+struct VoiceStatusTapTests {
+    @Test func levelsAndTranscriptsAreTakenOnce() async {
+        let tap = VoiceStatusTap()
+        #expect(tap.takeLevel() == nil)
+        tap.record(rms: 0.5)
+        tap.record(rms: 0.1)
+        let level = tap.takeLevel()
+        #expect(level.map { abs($0 - -20) < 0.01 } == true, "the latest frame counts: \(String(describing: level))")
+        #expect(tap.takeLevel() == nil)
+        tap.record(rms: 0)
+        #expect(tap.takeLevel() == -120)
+
+        // The noting delivery passes the transcript on to the real node delivery (offline here).
+        let delivery = StatusNotingDelivery(
+            inner: NodeTranscriptDelivery(sessionKey: "main", logger: .discarding), tap: tap)
+        let receipt = await delivery.deliver("what time is it", source: .pushToTalk)
+        #expect(receipt.outcome == .failed("gateway not connected; nothing was sent"))
+        #expect(tap.takeTranscript() == "what time is it")
+        #expect(tap.takeTranscript() == nil)
     }
 }
