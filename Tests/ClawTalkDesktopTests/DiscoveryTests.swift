@@ -1,5 +1,6 @@
 import ClawTalkDesktop
 import ClawTalkProtocol
+import ClawTalkTesting
 import Foundation
 import Testing
 
