@@ -87,7 +87,10 @@ struct DiscoveryTests {
         let avahi = try PrivateAvahi()
         try avahi.publish(
             name: "Gateway One", type: AvahiBrowser.serviceType, port: 4443,
-            txt: ["role=gateway", "gatewayTls=1", "gatewayPort=18789", "lanHost=bogus.local", "displayName=One"])
+            txt: [
+                "role=gateway", "gatewayTls=1", "gatewayPort=18789", "lanHost=bogus.local", "displayName=One",
+                "DISPLAYNAME=Two",
+            ])
         try avahi.publish(name: "Other Service", type: "_http._tcp", port: 80, txt: [])
         var found: [DiscoveredGateway] = []
         for _ in 0..<20 where found.isEmpty {
@@ -98,7 +101,7 @@ struct DiscoveryTests {
         #expect(gateway.instanceName == "Gateway One")
         #expect(gateway.port == 4443)
         #expect(gateway.txt.gatewayPort == 18789)
-        #expect(gateway.displayName == "One")
+        #expect(gateway.displayName == "One", "the first of two equal keys (in wire order) wins")
         #expect(!gateway.addresses.isEmpty)
         #expect(gateway.directURL == "wss://\(gateway.addresses[0]):4443")
         #expect(gateway.directURL?.contains("18789") == false)

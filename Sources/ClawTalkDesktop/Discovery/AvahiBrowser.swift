@@ -123,6 +123,8 @@ private func resolveCallback(
         avahi_service_resolver_free(resolver)
     }
     guard event == AVAHI_RESOLVER_FOUND, let name, let domain, let hostName else { return }
+    // The resolver's list is in wire order (checked against a raw mDNS answer); RFC 6763 says
+    // the first of two equal keys counts.
     var strings: [String] = []
     var item = txt
     while let current = item {
@@ -146,7 +148,7 @@ private func resolveCallback(
         state.found[key]
         ?? DiscoveredGateway(
             instanceName: instance, domain: domainText, hostName: String(cString: hostName), port: Int(port),
-            addresses: [], txt: GatewayTXTRecord(strings: strings.reversed()))
+            addresses: [], txt: GatewayTXTRecord(strings: strings))
     if let addressText, !gateway.addresses.contains(addressText) { gateway.addresses.append(addressText) }
     state.found[key] = gateway
 }
