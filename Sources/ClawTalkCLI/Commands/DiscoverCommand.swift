@@ -19,7 +19,8 @@ public struct DiscoverCommand: Command {
         The certificate's fingerprint is shown; a first-seen one is pinned only when you \
         confirm it (type yes, or pass it with --tls-fingerprint). An advertised fingerprint \
         never replaces a stored pin. Gateways without TLS are listed but need a setup code or \
-        --gateway-url ('clawtalk pair').
+        --gateway-url ('clawtalk pair'). Exit status: 0 found (or paired), 1 none found or \
+        refused, 69 Avahi not available or the gateway unreachable.
         """
     /// Browse and connect options.
     public static let options: [OptionSpec] = [

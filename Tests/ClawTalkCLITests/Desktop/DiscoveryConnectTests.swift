@@ -134,4 +134,15 @@ struct DiscoveryConnectTests {
         #expect(throws: CLIError.self) { try DiscoverCommand.select("2", in: [record]) }
         #expect(try DiscoverCommand.select("PLAIN", in: [record]) == record)
     }
+
+    @Test func withoutAvahiDiscoverExits69WithTheFix() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(home.root)/no-such-bus"
+        let result = try ClawTalkBinary.run(["discover", "--timeout", "1"], environment: environment)
+        #expect(result.status == 69)
+        #expect(result.error.contains("Avahi is not available"), "\(result.error)")
+        #expect(result.error.contains("apt install avahi-daemon"))
+    }
 }
