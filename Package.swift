@@ -39,6 +39,11 @@ let package = Package(
         system("CPocketSphinx", pkgConfig: "pocketsphinx", apt: ["libpocketsphinx-dev"]),
         system("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
         system("CLibWebSockets", pkgConfig: "libwebsockets", apt: ["libwebsockets-dev"]),
+        // libdbus for desktop notifications (its pkg-config gives only -I flags).
+        system("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
+        // libavahi-client for DNS-SD discovery; its pkg-config adds -D_REENTRANT, which SwiftPM
+        // refuses, so it is found without pkg-config (headers in /usr/include).
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
 
         // ---- C boundary: shims where Swift cannot call the API itself ----
         // WebRTC APM 0.3 is pure-virtual C++: an extern "C" create/process/destroy surface.
@@ -107,17 +112,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Desktop integration: DNS-SD discovery (Avahi), notifications (D-Bus), systemd user units.
+        .target(
+            name: "ClawTalkDesktop",
+            dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "CAvahi", "CDBus"],
+            swiftSettings: strict
+        ),
         // Protocol peers for tests (in-memory sockets, the test gateway); imported only by tests.
         .target(
             name: "ClawTalkTesting",
-            dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport"],
+            dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop"],
             swiftSettings: strict
         ),
         .target(
             name: "ClawTalkCLI",
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
-                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk",
+                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
             ],
             swiftSettings: strict
         ),
@@ -160,10 +171,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ClawTalkDesktopTests",
+            dependencies: [
+                "ClawTalkDesktop", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkTesting",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ClawTalkCLITests",
             dependencies: [
                 "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
-                "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio", "ClawTalkSpeech",
+                "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio", "ClawTalkSpeech", "ClawTalkDesktop",
             ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict

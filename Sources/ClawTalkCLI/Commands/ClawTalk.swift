@@ -18,10 +18,9 @@ public struct ClawTalk: Command {
         """
     /// Every subcommand, in help order (`help` is implicit, as in swift-argument-parser).
     public static let subcommands: [any Command.Type] = [
-        RunCommand.self, PairCommand.self, StatusCommand.self, GatewaysCommand.self, DevicesCommand.self,
-        RecordCommand.self, SayCommand.self, TranscribeCommand.self, PTTCommand.self, TalkCommand.self,
-        BenchCommand.self,
-        DoctorCommand.self, VersionCommand.self,
+        RunCommand.self, PairCommand.self, DiscoverCommand.self, StatusCommand.self, GatewaysCommand.self,
+        DevicesCommand.self, RecordCommand.self, SayCommand.self, TranscribeCommand.self, PTTCommand.self,
+        TalkCommand.self, BenchCommand.self, ServiceCommand.self, DoctorCommand.self, VersionCommand.self,
     ]
     /// `clawtalk` alone (or with only options) is `clawtalk run`.
     public static let defaultSubcommand: (any Command.Type)? = RunCommand.self

@@ -12,9 +12,13 @@ public struct DoctorCommand: Command {
     public static let abstract = "Check the setup and print the effective settings and where each came from."
     /// What is checked.
     public static let discussion = """
-        Checks the configuration, the sound server and its default devices, the speech models \
-        against Models/MANIFEST, the wake-word runtime and the state directory, then prints every \
-        setting with its source. Tokens and passwords are redacted. Exits 1 when a check fails.
+        Checks the configuration, the sound server and its default devices, the microphone's \
+        signal level (one second of capture), the speech models against Models/MANIFEST, the \
+        wake-word runtime, the state directory, the speech-to-text server, the gateway's \
+        reachability and TLS certificate, and pairing with the declared commands; every failed \
+        check prints a concrete fix. Then it prints every setting with its source. Tokens and \
+        passwords are redacted. --offline skips the checks that capture audio or connect to a \
+        server. Exits 1 when a check fails.
         """
     /// Config file and output format.
     public static let options: [OptionSpec] = [
@@ -22,17 +26,21 @@ public struct DoctorCommand: Command {
             "config", valueName: "path", help: "Configuration file to read.",
             default: "~/.config/clawtalk/config.json5"),
         .flag("json", help: "Print machine-readable JSON."),
+        .flag("offline", help: "Skip the microphone, speech-to-text and gateway checks."),
     ]
 
     /// `--config`.
     public var configPath: String?
     /// `--json`.
     public var json: Bool
+    /// `--offline`.
+    public var offline: Bool
 
     /// Reads the arguments.
     public init(parsed: ParsedArguments) {
         configPath = parsed.string("config")
         json = parsed.flag("json")
+        offline = parsed.flag("offline")
     }
 
     /// Runs every check, prints checks then settings; exit 1 if any check failed.
@@ -53,10 +61,23 @@ public struct DoctorCommand: Command {
                     name: "configuration", status: .fail, detail: "\(error)",
                     fix: "correct the setting named above (see config/clawtalk.json5 for every key)"))
         }
-        checks.append(Self.checkSoundServer())
+        let settings = effective?.settings ?? .defaults
+        let sound = Self.checkSoundServer()
+        checks.append(sound)
+        if !offline, sound.status != .fail {
+            checks.append(Self.checkMicrophone(device: settings.mic.device))
+        }
         checks.append(Self.checkModels())
         checks.append(Self.checkTFLite(environment: context.environment))
-        checks.append(Self.checkState(paths: XDGPaths(environment: context.environment)))
+        let paths = XDGPaths(environment: context.environment)
+        checks.append(Self.checkState(paths: paths))
+        if !offline {
+            checks.append(await Self.checkSTT(settings.stt))
+            let store = (try? StateDirectory(path: paths.stateDirectory)).map { GatewayStore(directory: $0) }
+            checks.append(await Self.checkGateway(settings: settings, store: store))
+            let service = StatusFile(environment: context.environment).runningService()
+            checks.append(Self.checkPairing(service: service, settings: settings, store: store))
+        }
 
         context.io.writeOutput(json ? Self.renderJSON(checks, effective) : Self.renderText(checks, effective))
         return checks.contains { $0.status == .fail } ? ExitCode.failure.rawValue : ExitCode.success.rawValue

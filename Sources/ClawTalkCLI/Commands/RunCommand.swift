@@ -1,3 +1,4 @@
+import ClawTalkDesktop
 import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkProtocol
@@ -90,18 +91,22 @@ public struct RunCommand: Command {
             hostName: GatewayConnectionFactory.hostName(), logger: service.logger,
             errorEarcon: { await audio.playErrorEarcon() })
         let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
-        let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: service.logger)
+        // The status file's level meter and last transcript (clawtalk status --watch).
+        let levels = VoiceStatusTap()
+        let delivery = StatusNotingDelivery(inner: replies.delivery, tap: levels)
+        let capturing = LiveUtteranceCapturing(
+            mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: service.logger)
         defer { capturing.stop() }
         let transcriber = TranscriberSelector.transcriber(
             for: settings.stt, logger: service.logger, gateway: replies.relay)
         let wake = VoiceWakeService.live(
-            settings: settings, environment: context.environment, store: store, delivery: replies.delivery,
+            settings: settings, environment: context.environment, store: store, delivery: delivery,
             capturing: capturing, playback: playback, echoControlled: frontEnd?.echoControlled ?? false,
             gatewayKey: target?.key, logger: service.logger)
         // Talk mode holds wake off while it runs; push-to-talk pauses both (talk-contract §1).
         let talk = TalkModeService(
             settings: settings, environment: context.environment, logger: service.logger, capturing: capturing,
-            transcriber: transcriber, delivery: replies.delivery, speech: replies.speech,
+            transcriber: transcriber, delivery: delivery, speech: replies.speech,
             echoControlled: frontEnd?.echoControlled ?? false, duck: { playback.setDucked($0) },
             suspendWake: { await wake.suspend() }, resumeWake: { await wake.resume() })
         replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
@@ -115,12 +120,15 @@ public struct RunCommand: Command {
         }
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
-            delivery: replies.delivery, speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
+            delivery: delivery, speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
             lease: PTTLeaseHooks(wake: wake.leaseHooks, talk: talk.lease), talk: talk, relay: replies.relay)
+        // Desktop notifications (notify.enabled): pairing requests and pauses.
+        let notifier = DesktopNotifier(
+            enabled: settings.notify.enabled, environment: context.environment, logger: service.logger)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
             configureNode: { session in await ptt.attach(session) },
-            observer: GatewaySessionObservers([replies, wake, talk]))
+            observer: GatewaySessionObservers([replies, wake, talk]), notifier: notifier)
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await gateway.run() }
@@ -128,6 +136,9 @@ public struct RunCommand: Command {
                 group.addTask { await replies.run() }
                 group.addTask { await talk.run(replies: replies) }
                 group.addTask { await wake.run() }
+                group.addTask {
+                    await Self.followActivity(ptt: ptt.controller, talk: talk.controller, levels: levels, into: gateway)
+                }
             }
         }
         let runner = ServiceRunner(work: work) { event in
@@ -152,6 +163,37 @@ public struct RunCommand: Command {
             }
         }
         return try await runner.run()
+    }
+
+    /// Mirrors what owns the microphone into the status file's phase, on transitions only:
+    /// push-to-talk first (listening while capturing, thinking while the transcript is finalized
+    /// and delivered), else Talk mode's phase, else idle (voice wake listening); and the capture
+    /// level and last transcript from `levels`.
+    static func followActivity(
+        ptt: PTTController, talk: TalkModeController, levels: VoiceStatusTap, into gateway: GatewayService
+    ) async {
+        var last: VoiceActivity.Phase = .idle
+        while !Task.isCancelled {
+            let phase: VoiceActivity.Phase
+            switch await ptt.state {
+            case .starting, .capturing: phase = .listening
+            case .finalizing: phase = .thinking
+            case .idle:
+                switch await talk.phase {
+                case .idle: phase = .idle
+                case .listening: phase = .listening
+                case .thinking: phase = .thinking
+                case .speaking: phase = .speaking
+                }
+            }
+            if phase != last {
+                last = phase
+                await gateway.setPhase(phase)
+            }
+            if let level = levels.takeLevel() { await gateway.setInputLevel(dbfs: level) }
+            if let transcript = levels.takeTranscript() { await gateway.setLastTranscript(transcript) }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// `TERM` for `SIGTERM`, `INT` for `SIGINT`, else the number.

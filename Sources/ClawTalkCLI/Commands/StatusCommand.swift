@@ -13,8 +13,10 @@ public struct StatusCommand: Command {
         Reads the snapshot the running 'clawtalk run' service keeps in \
         $XDG_RUNTIME_DIR/clawtalk/status.json: the gateway, the state of the node and operator \
         connections, the device id, a pending pairing request with the command that approves it, \
-        the declared commands and the last error. Without a running service it lists the paired \
-        gateways instead.
+        the declared commands, the voice phase (idle, listening, thinking, speaking) with a \
+        microphone level meter and the last transcript, and the last error. --watch redraws on \
+        every change (the level several times a second). Without a running service it lists \
+        the paired gateways instead.
         """
     /// Output format and follow mode.
     public static let options: [OptionSpec] = [

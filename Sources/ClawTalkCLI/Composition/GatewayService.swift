@@ -1,3 +1,4 @@
+import ClawTalkDesktop
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
@@ -26,6 +27,8 @@ actor GatewayService {
     let configureNode: @Sendable (NodeSession) async -> Void
     /// Follows the sessions (nil: nobody).
     nonisolated let observer: (any GatewaySessionObserver)?
+    /// Desktop notifications for pairing requests and pauses (nil: none).
+    nonisolated let notifier: DesktopNotifier?
 
     private(set) var status: ServiceStatus
     private var session: Session?
@@ -34,6 +37,7 @@ actor GatewayService {
     private var reloadAgain = false
     private var statusSubscribers: [Int: AsyncStream<ServiceStatus>.Continuation] = [:]
     private var nextSubscriber = 0
+    private var lastLevelPublish = ContinuousClock.now - .seconds(1)
 
     /// The connections of one gateway.
     struct Session {
@@ -50,10 +54,11 @@ actor GatewayService {
         factory: GatewayConnectionFactory, statusFile: StatusFile?, logger: Logger,
         reloadSignals: [Int32] = [SIGHUP], resolveTarget: (@Sendable () throws -> GatewayTarget?)? = nil,
         configureNode: @escaping @Sendable (NodeSession) async -> Void = { _ in },
-        observer: (any GatewaySessionObserver)? = nil
+        observer: (any GatewaySessionObserver)? = nil, notifier: DesktopNotifier? = nil
     ) {
         self.factory = factory
         self.observer = observer
+        self.notifier = notifier
         self.statusFile = statusFile
         self.logger = logger.child(category: "service.gateway")
         self.reloadSignals = reloadSignals
@@ -70,7 +75,8 @@ actor GatewayService {
             node: .idle("disconnected", summary: "starting", at: now),
             operator: .idle("disconnected", summary: "starting", at: now), caps: surface.caps.map(\.rawValue),
             commands: surface.commands,
-            permissions: Dictionary(uniqueKeysWithValues: surface.permissions.map { ($0.key.rawValue, $0.value) }))
+            permissions: Dictionary(uniqueKeysWithValues: surface.permissions.map { ($0.key.rawValue, $0.value) }),
+            voice: .idle(at: now))
     }
 
     /// Runs until the calling task is cancelled.
@@ -122,6 +128,38 @@ actor GatewayService {
         statusSubscribers[nextSubscriber] = continuation
         continuation.yield(status)
         return stream
+    }
+
+    // MARK: - Voice activity (status --watch)
+
+    /// The voice pipeline entered `phase` (PTT, wake and Talk mode call this).
+    func setPhase(_ phase: VoiceActivity.Phase) {
+        var voice = status.voice ?? .idle(at: ServiceStatus.timestamp())
+        guard voice.phase != phase else { return }
+        voice.phase = phase
+        voice.phaseSince = ServiceStatus.timestamp()
+        status.voice = voice
+        publish()
+    }
+
+    /// The microphone level in dBFS; written at most every 200 ms (the level meter's rate).
+    func setInputLevel(dbfs: Double) {
+        var voice = status.voice ?? .idle(at: ServiceStatus.timestamp())
+        voice.levelDBFS = (dbfs * 10).rounded() / 10
+        status.voice = voice
+        let now = ContinuousClock.now
+        guard now - lastLevelPublish >= .milliseconds(200) else { return }
+        lastLevelPublish = now
+        publish()
+    }
+
+    /// A transcript was delivered.
+    func setLastTranscript(_ text: String) {
+        var voice = status.voice ?? .idle(at: ServiceStatus.timestamp())
+        voice.lastTranscript = text
+        voice.lastTranscriptAt = ServiceStatus.timestamp()
+        status.voice = voice
+        publish()
     }
 
     /// The node connection of the current session.
@@ -245,6 +283,15 @@ actor GatewayService {
                     "role": .string(role.rawValue), "deviceId": .string(request.deviceId),
                     "requestId": .string(request.requestId ?? "-"), "approve": .string(request.approvalCommand),
                 ])
+            if let notifier {
+                let notification = DesktopNotification.pairingRequired(
+                    requestId: request.requestId, approvalCommand: request.approvalCommand)
+                Task { await notifier.notify(notification) }
+            }
+        } else if let pause = next.pause, pause != previous.pause, let notifier {
+            let notification = DesktopNotification.error(
+                "\(role.rawValue) connection paused: \(pause.message). \(pause.nextStep)")
+            Task { await notifier.notify(notification) }
         }
         if role == .node { status.node = next } else { status.operator = next }
         publish()

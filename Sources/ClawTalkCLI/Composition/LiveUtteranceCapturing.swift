@@ -15,10 +15,13 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
     private let engine = Mutex<CaptureEngine?>(nil)
     private let logger: Logger
     private let frontEnd: AudioFrontEnd?
+    private let levels: VoiceStatusTap?
 
-    /// Captures from `mic`'s source, through `frontEnd` when given.
-    init(mic: MicSettings, frontEnd: AudioFrontEnd? = nil, logger: Logger) {
+    /// Captures from `mic`'s source, through `frontEnd` when given; each frame's level goes to
+    /// `levels` (the status level meter) when given.
+    init(mic: MicSettings, frontEnd: AudioFrontEnd? = nil, levels: VoiceStatusTap? = nil, logger: Logger) {
         self.frontEnd = frontEnd
+        self.levels = levels
         configuration = CaptureConfiguration(
             source: mic.device, frameMilliseconds: mic.frameMs, preRollMilliseconds: max(mic.preRollMs, 300))
         self.logger = logger.child(category: "ptt.capture")
@@ -32,8 +35,10 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
             let (frames, continuation) = AsyncStream.makeStream(
                 of: LiveUtteranceCapture.Frame.self, bufferingPolicy: .bufferingNewest(256))
             let source = frontEnd.frames()
+            let levels = self.levels
             Task.detached {
                 for await frame in source {
+                    levels?.record(rms: frame.rms)
                     continuation.yield(.init(samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms))
                 }
                 continuation.finish()
@@ -43,10 +48,12 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
         let (frames, continuation) = AsyncStream.makeStream(
             of: LiveUtteranceCapture.Frame.self, bufferingPolicy: .bufferingNewest(256))
         let source = engine.frames()
+        let levels = self.levels
         Task.detached {
             var gate = EnergyGate()
             for await frame in source {
                 let decision = gate.process(frame.samples)
+                levels?.record(rms: decision.rms)
                 continuation.yield(.init(samples: frame.samples, isSpeech: decision.isSpeech, rms: decision.rms))
             }
             continuation.finish()
@@ -66,8 +73,10 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
             let source = frontEnd.frames()
             _ = try await runningEngine()
             let echoControlled = frontEnd.echoControlled
+            let levels = self.levels
             Task.detached {
                 for await frame in source {
+                    levels?.record(rms: frame.rms)
                     continuation.yield(
                         WakeAudioFrame(
                             wake: frame.aec, speech: frame.clean, isSpeech: frame.isSpeech,
@@ -83,6 +92,7 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
             var gate = EnergyGate()
             for await frame in source {
                 let decision = gate.process(frame.samples)
+                self.levels?.record(rms: decision.rms)
                 continuation.yield(WakeAudioFrame(wake: frame.samples, isSpeech: decision.isSpeech))
             }
             continuation.finish()

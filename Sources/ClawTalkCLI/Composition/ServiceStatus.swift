@@ -30,6 +30,8 @@ struct ServiceStatus: Sendable, Equatable, Codable {
     var lastError: String?
     /// When ``lastError`` happened (ISO 8601).
     var lastErrorAt: String?
+    /// Phase, microphone level and last transcript (absent in files of older services).
+    var voice: VoiceActivity?
 
     /// The gateway in use.
     struct Gateway: Sendable, Equatable, Codable {

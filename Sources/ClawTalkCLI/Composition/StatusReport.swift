@@ -88,6 +88,13 @@ struct StatusReport: Sendable, Equatable, Encodable {
             ))
         let permissions = status.permissions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value ? "yes" : "no")" }
         lines.append(("permissions", permissions.joined(separator: " ")))
+        if let voice = status.voice {
+            lines.append(("phase", "\(voice.phase.rawValue) (since \(voice.phaseSince))"))
+            lines.append(("level", VoiceActivity.meter(voice.levelDBFS)))
+            if let transcript = voice.lastTranscript {
+                lines.append(("heard", "\"\(transcript)\"" + (voice.lastTranscriptAt.map { " (\($0))" } ?? "")))
+            }
+        }
         if let error = status.lastError {
             lines.append(("last error", error + (status.lastErrorAt.map { " (\($0))" } ?? "")))
         }

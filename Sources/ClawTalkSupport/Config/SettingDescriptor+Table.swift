@@ -150,5 +150,16 @@ extension SettingDescriptor {
         .choice("log.format", \.log.format, "Log line format: text (human) or json (one object per line)."),
         .flag("log.syslogPrefix", \.log.syslogPrefix, "Prefix log lines with <N> syslog priorities (for journald)."),
         .flag("log.sensitive", \.log.sensitive, "Log transcripts and credentials unredacted (debugging only)."),
+
+        // MARK: notify
+        .flag(
+            "notify.enabled", \.notify.enabled,
+            "Show desktop notifications (pairing requests, wake, errors) over D-Bus."),
+
+        // MARK: discovery
+        .optionalText(
+            "discovery.wideAreaDomain", \.discovery.wideAreaDomain, example: "\"openclaw.internal.\"",
+            "Wide-area DNS-SD domain browsed for gateways besides local. (e.g. a tailnet's); unset: local. only.",
+            valuesHint: "DNS domain name"),
     ]
 }

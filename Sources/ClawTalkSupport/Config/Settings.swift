@@ -22,6 +22,10 @@ public struct Settings: Sendable, Equatable {
     public var tts = TTSSettings()
     /// Logging (`log.*`).
     public var log = LogSettings()
+    /// Desktop notifications (`notify.*`).
+    public var notify = NotifySettings()
+    /// Gateway discovery (`discovery.*`).
+    public var discovery = DiscoverySettings()
 
     /// All defaults.
     public init() {}

@@ -14,6 +14,8 @@ public enum SettingsDocumentation {
         "ptt": "Push-to-talk.",
         "tts": "Speech output.",
         "log": "Logging.",
+        "notify": "Desktop notifications (freedesktop, over the session D-Bus).",
+        "discovery": "Gateway discovery over DNS-SD (Avahi).",
     ]
 
     /// The header comment of the default file.
