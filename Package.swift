@@ -107,7 +107,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Protocol peers for tests (in-memory sockets, the test gateway); imported only by tests.
+        // Protocol peers for tests (in-memory sockets, the test gateway); imported by tests and by
+        // `clawtalk bench` (the gateway with fixed reply delays).
         .target(
             name: "ClawTalkTesting",
             dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport"],
@@ -118,6 +119,8 @@ let package = Package(
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
                 "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk",
+                // `clawtalk bench` answers talk.speak with fixed delays (benchmark.md §1.3).
+                "ClawTalkTesting",
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,32 @@
+extension BenchCommand {
+    /// Options shared by `bench loopback`, `bench cpu` and `bench all`.
+    static let sessionOptions: [OptionSpec] = [
+        .flag("quick", help: "Run a small subset of every metric (a few minutes)."),
+        .option("output", valueName: "dir", help: "Write report.json, report.md and report.svg into this folder."),
+        .repeating(
+            "trigger", valueName: "word", help: "Trigger to test (repeatable; default: openclaw, claude, computer)."),
+        .option("seed", valueName: "n", type: .int, help: "Seed of the generated noise and pauses.", default: "1"),
+        .option(
+            "cache", valueName: "dir",
+            help: "Folder for the generated speech corpus (default: $XDG_CACHE_HOME/clawtalk/bench)."),
+    ]
+
+    /// The session options as typed.
+    static func sessionOptions(_ parsed: ParsedArguments, dataset: String? = nil) -> BenchSession.Options {
+        BenchSession.Options(
+            quick: parsed.flag("quick"), seed: UInt64(bitPattern: Int64(parsed.int("seed") ?? 1)),
+            triggers: parsed.strings("trigger"), dataset: dataset, cacheDirectory: parsed.string("cache"))
+    }
+
+    /// Prints the report's Markdown, writes the files when `output` is set, and returns 0.
+    static func finish(
+        _ session: BenchSession, metrics: [BenchMetric], output: String?, context: CommandContext
+    ) throws -> Int32 {
+        let report = session.report(metrics: metrics)
+        context.io.writeOutput(report.markdown)
+        if let output {
+            for path in try BenchSession.write(report, to: output) { context.io.writeError("bench: wrote \(path)\n") }
+        }
+        return ExitCode.success.rawValue
+    }
+}

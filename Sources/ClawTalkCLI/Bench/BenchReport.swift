@@ -1,0 +1,26 @@
+import Foundation
+
+/// What `clawtalk bench` writes (`report.json`): the machine, the commit, the corpus manifest
+/// hash and one ``BenchMetric`` per metric and condition (benchmark.md §3, §7), plus the ROC
+/// points of the threshold sweep.
+struct BenchReport: Codable, Sendable {
+    /// Version of this layout.
+    var schemaVersion = 1
+    /// `quick` or `full`.
+    var suite: String
+    /// When the run started (ISO 8601, UTC).
+    var startedAt: String
+    var machine: BenchMachine
+    /// `git rev-parse HEAD` of the working directory, when known.
+    var commit: String?
+    /// SHA-256 over the corpus manifests used (generated corpus and recordings).
+    var corpus: String?
+    /// Fixed settings of the run (frame size, silence window, gateway delays, …).
+    var config: [String: String]
+    var metrics: [BenchMetric]
+    /// FRR against FA/h per engine, trigger, condition and threshold.
+    var roc: [WakeBenchReport.ROCPoint]
+
+    /// Metrics whose goal was not met.
+    var unmet: [BenchMetric] { metrics.filter { $0.met == false } }
+}

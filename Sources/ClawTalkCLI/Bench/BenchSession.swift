@@ -1,0 +1,250 @@
+import ClawTalkAudio
+import ClawTalkCodecs
+import ClawTalkDevices
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSpeech
+import ClawTalkSupport
+import ClawTalkTalk
+import Foundation
+
+/// One run of `bench loopback`, `bench cpu` or `bench all`: the shared pieces (espeak-ng, the
+/// generated corpus, the scratch folder, progress on stderr) and each family's metrics. A
+/// family that cannot run here (no sound server, no engine) yields its metrics with value nil
+/// and the reason, never an error for the whole run.
+final class BenchSession {
+    struct Options {
+        var quick: Bool
+        var seed: UInt64
+        var triggers: [String]
+        var dataset: String?
+        var cacheDirectory: String?
+    }
+
+    let options: Options
+    let context: CommandContext
+    let synthesizer = EspeakSynthesizer()
+    let scratch: URL
+    var machine = BenchMachine.current()
+    var corpusHashes: [String] = []
+    var roc: [WakeBenchReport.ROCPoint] = []
+    private let started = Date()
+
+    init(options: Options, context: CommandContext) throws {
+        self.options = options
+        self.context = context
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    func progress(_ line: String) {
+        context.io.writeError(line)
+    }
+
+    var triggers: [String] { VoiceWakeTriggers.normalize(options.triggers) }
+
+    /// Probes per latency metric: 20 (smoke) in `--quick`, 200 otherwise (benchmark.md §6).
+    var probes: Int { options.quick ? 10 : 200 }
+
+    // MARK: - Corpus
+
+    /// The generated espeak-ng corpus (cached).
+    func corpus() async throws -> WakeDataset {
+        let size: SpeechCorpus.Size = options.quick ? .quick : .full
+        let base =
+            options.cacheDirectory
+            ?? (context.environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/clawtalk/bench"
+        let key = triggers.joined(separator: "_").replacingOccurrences(of: " ", with: "-")
+        let directory = URL(fileURLWithPath: base).appendingPathComponent("\(options.quick ? "quick" : "full")-\(key)")
+        let dataset = try await SpeechCorpus(
+            directory: directory, triggers: triggers, size: size, synthesizer: synthesizer, progress: progress
+        ).prepare()
+        if !corpusHashes.contains(dataset.manifestSHA256) { corpusHashes.append(dataset.manifestSHA256) }
+        return dataset
+    }
+
+    // MARK: - Families
+
+    /// Wake accuracy and latency on the recordings (when present) and the generated speech.
+    func wake() async -> [BenchMetric] {
+        var metrics: [BenchMetric] = []
+        let snrs: [Double] = options.quick ? [10] : [20, 10, 5, 0]
+        let recordedPath = options.dataset ?? "../shared/data/wakeword"
+        do {
+            if var recorded = try WakeDataset.load(directory: URL(fileURLWithPath: recordedPath)) {
+                recorded = recorded.limited(to: options.quick ? 8 : nil)
+                corpusHashes.append(recorded.manifestSHA256)
+                let suite = WakeBenchSuite(
+                    source: "recorded", dataset: recorded, triggers: triggers, snrs: snrs,
+                    sweepPoints: options.quick ? 3 : nil, seed: options.seed)
+                let result = try await suite.run(context: context, progress: progress)
+                metrics += result.metrics
+                roc += result.roc
+            } else {
+                progress("bench: recorded wake words skipped: no \(WakeDataset.manifestName) in \(recordedPath)\n")
+                metrics.append(
+                    .unmeasured(
+                        "wake.frr", condition: "recorded", unit: "ratio",
+                        reason: "no recordings at \(recordedPath) (benchmark.md §4.1: skipped with a notice)"))
+            }
+        } catch {
+            metrics.append(.unmeasured("wake.frr", condition: "recorded", unit: "ratio", reason: "\(error)"))
+        }
+        do {
+            let suite = WakeBenchSuite(
+                source: "espeak", dataset: try await corpus(), triggers: triggers, snrs: snrs,
+                sweepPoints: options.quick ? 3 : nil, seed: options.seed)
+            let result = try await suite.run(context: context, progress: progress)
+            metrics += result.metrics
+            roc += result.roc
+        } catch {
+            metrics.append(.unmeasured("wake.frr", condition: "espeak", unit: "ratio", reason: "\(error)"))
+        }
+        return metrics
+    }
+
+    /// CPU real-time factors and memory.
+    func cpu() async -> [BenchMetric] {
+        var metrics: [BenchMetric] = []
+        do {
+            let (models, runtime) = BenchCommand.Wake.loadMicroWakeWord(engine: .auto, context: context)
+            let thresholds = try ConfigLoader(environment: context.environment).load().settings.wake.thresholds
+            let spotter = try KeywordSpotter(
+                triggers: triggers,
+                configuration: .init(
+                    selection: .auto, models: models, runtime: runtime, thresholds: thresholds,
+                    resolver: try PronunciationResolver(dictionary: .shared())))
+            let bench = CPUBench(spotter: spotter, synthesizer: synthesizer, progress: progress)
+            metrics.append(try await bench.idle(seconds: options.quick ? 60 : 3600, seed: options.seed))
+            let dataset = try await corpus()
+            let speech = dataset.entries.filter { $0.label == "negative" }.prefix(options.quick ? 4 : 60)
+            let clips = try speech.map { entry in
+                try WAVFile.decode(Data(contentsOf: dataset.directory.appendingPathComponent(entry.path))).samples
+            }
+            metrics.append(try await bench.active(clips: clips))
+        } catch {
+            metrics.append(.unmeasured("cpu.rtf.idle", condition: "file mode", unit: "rtf", reason: "\(error)"))
+        }
+        return metrics + CPUBench.memory()
+    }
+
+    /// Everything measured on the loopback rig.
+    func loopback() async -> [BenchMetric] {
+        let rig: LoopbackRig
+        do {
+            rig = try LoopbackRig()
+        } catch {
+            progress("bench loopback: skipped: \(error)\n")
+            let reason = "no sound server (start one with scripts/audio-rig): \(error)"
+            return Self.loopbackNames.map { .unmeasured($0.0, condition: "loopback", unit: $0.1, reason: reason) }
+        }
+        defer { rig.close() }
+        machine.soundServer = rig.server
+        var metrics: [BenchMetric] = []
+        let bench = LoopbackBench(rig: rig, seed: options.seed, progress: progress)
+        let blocks = options.quick ? [10, 20, 30] : [10, 20, 30, 60]
+        for block in blocks {
+            metrics.append(
+                await measure("capture.latency", "block \(block) ms") {
+                    [try await bench.captureLatency(blockMilliseconds: block, probes: self.probes)]
+                })
+        }
+        metrics.append(
+            await measure("playback.latency", "loopback") { [try await bench.playbackLatency(probes: self.probes)] })
+        let window = Duration.milliseconds(Settings().talk.silenceTimeoutMs)
+        metrics += await measureAll("eou.latency") {
+            let utterance = try await self.speech("What time is it in Tokyo?")
+            return [try await bench.endOfUtterance(utterance: utterance, window: window, probes: self.probes)]
+        }
+        metrics += await measureAll("bargein.latency") {
+            let reply = try await self.speech(String(repeating: "This is a long answer that keeps going. ", count: 4))
+            let utterance = try await self.speech("Stop, wait a moment.")
+            let probes = self.options.quick ? 5 : 50
+            var result = try await bench.bargeIn(
+                reply: reply, utterance: utterance, echo: false, echoCancellation: .standard, probes: probes)
+            result += try await bench.bargeIn(
+                reply: reply, utterance: utterance, echo: true, echoCancellation: .standard, probes: probes)
+            return result
+        }
+        metrics += await measureAll("tts.ttfa.gateway") {
+            try await SpeechLatencyBench(
+                server: rig.server, synthesizer: self.synthesizer, scratch: self.scratch, progress: self.progress
+            ).run(probes: self.options.quick ? 5 : 50)
+        }
+        metrics.append(
+            .unmeasured(
+                "wake.chime", condition: "loopback", unit: "ms", goal: .wakeToChime,
+                reason: "not measured yet: needs the wake service's chime path"))
+        metrics.append(
+            .unmeasured(
+                "wake.self_trigger", condition: "loopback", unit: "per_hour", goal: .selfTrigger,
+                reason: "not measured yet: needs the wake service on the echo path"))
+        return metrics
+    }
+
+    /// Loopback metric names and units, for the skipped case.
+    static let loopbackNames = [
+        ("capture.latency", "ms"), ("playback.latency", "ms"), ("eou.latency", "ms"), ("bargein.latency", "ms"),
+        ("tts.ttfa.gateway", "ms"), ("tts.ttfa.espeak", "ms"), ("wake.chime", "ms"), ("wake.self_trigger", "per_hour"),
+    ]
+
+    /// 16 kHz espeak-ng speech with 0.2 s of silence on both sides.
+    func speech(_ text: String) async throws -> [Int16] {
+        let pcm = try Resampler.resample(
+            try await synthesizer.synthesize(text, voice: "en-us", rateWPM: 175), to: AudioFormat.speech.sampleRate)
+        let pad = [Int16](repeating: 0, count: 3_200)
+        return pad + pcm.samples + pad
+    }
+
+    private func measure(_ name: String, _ condition: String, _ body: () async throws -> [BenchMetric]) async
+        -> BenchMetric
+    {
+        await measureAll(name, condition: condition, body).first!
+    }
+
+    private func measureAll(
+        _ name: String, condition: String = "loopback", _ body: () async throws -> [BenchMetric]
+    ) async -> [BenchMetric] {
+        do {
+            return try await body()
+        } catch {
+            progress("bench: \(name) failed: \(error)\n")
+            return [.unmeasured(name, condition: condition, unit: "ms", reason: "\(error)")]
+        }
+    }
+
+    // MARK: - Report
+
+    func report(metrics: [BenchMetric]) -> BenchReport {
+        let formatter = ISO8601DateFormatter()
+        var config = [
+            "frame": "20 ms", "silence window": "\(Settings().talk.silenceTimeoutMs) ms",
+            "gateway talk.speak delay": "\(SpeechLatencyBench.gatewayDelayMs) ms (excluded)",
+            "triggers": triggers.joined(separator: ", "), "seed": "\(options.seed)",
+        ]
+        config["probes per latency metric"] = "\(probes)"
+        let hash = corpusHashes.isEmpty
+            ? nil : SHA256.hash(Array(corpusHashes.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }
+                .joined()
+        return BenchReport(
+            suite: options.quick ? "quick" : "full", startedAt: formatter.string(from: started), machine: machine,
+            commit: BenchTool.commit(), corpus: hash, config: config, metrics: metrics, roc: roc)
+    }
+
+    /// Writes report.json, report.md and report.svg into `directory`.
+    static func write(_ report: BenchReport, to directory: String) throws -> [String] {
+        let url = URL(fileURLWithPath: directory)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let files = ["report.json", "report.md", "report.svg"].map { url.appendingPathComponent($0) }
+        try encoder.encode(report).write(to: files[0])
+        try Data(report.markdown.utf8).write(to: files[1])
+        try Data(report.svg.utf8).write(to: files[2])
+        return files.map(\.path)
+    }
+}

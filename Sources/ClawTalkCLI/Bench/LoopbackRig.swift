@@ -1,0 +1,81 @@
+import Foundation
+
+/// The null-sink loopback rig of benchmark.md §5 inside the running sound server: sinks
+/// `ct_mic` (the harness plays into it, the node captures `ct_mic.monitor`) and `ct_spk` (the
+/// node plays into it, the harness records `ct_spk.monitor`), and on request the echo path
+/// (`module-loopback` from `ct_spk.monitor` into `ct_mic`). Every module loaded is unloaded by
+/// ``close()``. The server itself comes from the environment (`scripts/audio-rig start`).
+final class LoopbackRig {
+    static let mic = "ct_mic"
+    static let speaker = "ct_spk"
+    /// The capture source the node uses.
+    static let micSource = "ct_mic.monitor"
+    /// The monitor the harness records.
+    static let speakerMonitor = "ct_spk.monitor"
+
+    /// `pactl info`'s server name and version, e.g. `pulseaudio 16.1`.
+    let server: String
+    private var modules: [String] = []
+    private var echoModule: String?
+
+    /// Loads the two sinks (16 kHz mono); throws without a sound server.
+    init() throws {
+        let info = try BenchTool.run("pactl", ["info"])
+        var name = "unknown"
+        var version = ""
+        for line in info.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2 else { continue }
+            if parts[0] == "Server Name" { name = parts[1] }
+            if parts[0] == "Server Version" { version = parts[1] }
+        }
+        server = "\(name) \(version)".trimmingCharacters(in: .whitespaces)
+        for (sink, description) in [(Self.mic, "clawtalk-bench-mic"), (Self.speaker, "clawtalk-bench-speaker")] {
+            modules.append(
+                try BenchTool.run(
+                    "pactl",
+                    [
+                        "load-module", "module-null-sink", "sink_name=\(sink)", "rate=16000", "channels=1",
+                        "sink_properties=device.description=\(description)",
+                    ]))
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Mixes the speaker into the mic (20 ms loopback, at `volumePercent` of full scale).
+    func enableEcho(volumePercent: Int = 50) throws {
+        guard echoModule == nil else { return }
+        let module = try BenchTool.run(
+            "pactl",
+            [
+                "load-module", "module-loopback", "source=\(Self.speakerMonitor)", "sink=\(Self.mic)",
+                "latency_msec=20", "source_dont_move=true", "sink_dont_move=true",
+            ])
+        echoModule = module
+        // The loopback's sink input carries the module's index as its owner.
+        let inputs = try BenchTool.run("pactl", ["list", "short", "sink-inputs"])
+        for line in inputs.split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            if fields.count > 2, fields[2] == module {
+                _ = try? BenchTool.run("pactl", ["set-sink-input-volume", String(fields[0]), "\(volumePercent)%"])
+            }
+        }
+    }
+
+    /// Removes the echo path.
+    func disableEcho() {
+        guard let module = echoModule else { return }
+        _ = try? BenchTool.run("pactl", ["unload-module", module])
+        echoModule = nil
+    }
+
+    /// Unloads everything this rig loaded.
+    func close() {
+        disableEcho()
+        for module in modules.reversed() { _ = try? BenchTool.run("pactl", ["unload-module", module]) }
+        modules = []
+    }
+}
