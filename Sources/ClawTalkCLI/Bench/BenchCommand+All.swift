@@ -24,27 +24,38 @@ extension BenchCommand {
                 .option(
                     "dataset", valueName: "dir", help: "Recorded wake words (MANIFEST.txt).",
                     default: "../shared/data/wakeword"),
+                .repeating(
+                    "skip", valueName: "family", help: "Leave out a family (listed as not measured; repeatable).",
+                    allowedValues: ["wake", "loopback", "cpu"]),
             ]
 
         let options: BenchSession.Options
         let output: String
+        let skipped: Set<String>
 
         /// Reads the arguments.
         public init(parsed: ParsedArguments) {
             options = BenchCommand.sessionOptions(
                 parsed, dataset: parsed.string("dataset") ?? "../shared/data/wakeword")
             output = parsed.string("output") ?? "bench-report"
+            skipped = Set(parsed.strings("skip"))
         }
 
         /// Runs everything and writes the report.
         public func run(context: CommandContext) async throws -> Int32 {
             let session = try BenchSession(options: options, context: context)
-            context.io.writeError("bench all: wake (1/3)\n")
-            var metrics = await session.wake()
-            context.io.writeError("bench all: loopback (2/3)\n")
-            metrics += await session.loopback()
-            context.io.writeError("bench all: cpu (3/3)\n")
-            metrics += await session.cpu()
+            var metrics: [BenchMetric] = []
+            let families: [(String, () async -> [BenchMetric])] = [
+                ("wake", session.wake), ("loopback", session.loopback), ("cpu", session.cpu),
+            ]
+            for (index, (family, run)) in families.enumerated() {
+                if skipped.contains(family) {
+                    metrics += BenchSession.skipped(family, reason: "skipped (--skip \(family))")
+                    continue
+                }
+                context.io.writeError("bench all: \(family) (\(index + 1)/\(families.count))\n")
+                metrics += await run()
+            }
             return try BenchCommand.finish(session, metrics: metrics, output: output, context: context)
         }
     }

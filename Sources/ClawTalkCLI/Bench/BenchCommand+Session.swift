@@ -9,13 +9,17 @@ extension BenchCommand {
         .option(
             "cache", valueName: "dir",
             help: "Folder for the generated speech corpus (default: $XDG_CACHE_HOME/clawtalk/bench)."),
+        .option(
+            "probes", valueName: "n", type: .int,
+            help: "Probes per latency metric (default 200, 10 with --quick; barge-in and TTS 50, 5)."),
     ]
 
     /// The session options as typed.
     static func sessionOptions(_ parsed: ParsedArguments, dataset: String? = nil) -> BenchSession.Options {
         BenchSession.Options(
             quick: parsed.flag("quick"), seed: UInt64(bitPattern: Int64(parsed.int("seed") ?? 1)),
-            triggers: parsed.strings("trigger"), dataset: dataset, cacheDirectory: parsed.string("cache"))
+            triggers: parsed.strings("trigger"), dataset: dataset, cacheDirectory: parsed.string("cache"),
+            probes: parsed.int("probes").map { max($0, 1) })
     }
 
     /// Prints the report's Markdown, writes the files when `output` is set, and returns 0.

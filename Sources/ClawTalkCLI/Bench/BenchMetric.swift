@@ -71,4 +71,33 @@ struct BenchMetric: Codable, Sendable, Equatable {
         guard value.isFinite else { return value }
         return (value * 10_000).rounded() / 10_000
     }
+
+    enum CodingKeys: String, CodingKey {
+        case name, condition, unit, n, p50, p95, max, mean, value, count, exposure, exposureUnit, ci95, goal, met,
+            reason, samples
+    }
+
+    /// Writes the figures of the report schema (`n`, `p50`, `p95`, `max`, `value`, `goal`, `met`)
+    /// as `null` when missing, so an unmeasured metric still shows every key; the rest only
+    /// when present.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(condition, forKey: .condition)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(n, forKey: .n)
+        try container.encode(p50, forKey: .p50)
+        try container.encode(p95, forKey: .p95)
+        try container.encode(max, forKey: .max)
+        try container.encode(value, forKey: .value)
+        try container.encode(goal, forKey: .goal)
+        try container.encode(met, forKey: .met)
+        try container.encodeIfPresent(mean, forKey: .mean)
+        try container.encodeIfPresent(count, forKey: .count)
+        try container.encodeIfPresent(exposure, forKey: .exposure)
+        try container.encodeIfPresent(exposureUnit, forKey: .exposureUnit)
+        try container.encodeIfPresent(ci95, forKey: .ci95)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(samples, forKey: .samples)
+    }
 }

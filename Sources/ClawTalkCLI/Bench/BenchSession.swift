@@ -19,6 +19,8 @@ final class BenchSession {
         var triggers: [String]
         var dataset: String?
         var cacheDirectory: String?
+        /// Probes per latency metric instead of the suite's number.
+        var probes: Int? = nil
     }
 
     let options: Options
@@ -48,7 +50,10 @@ final class BenchSession {
     var triggers: [String] { VoiceWakeTriggers.normalize(options.triggers) }
 
     /// Probes per latency metric: 20 (smoke) in `--quick`, 200 otherwise (benchmark.md §6).
-    var probes: Int { options.quick ? 10 : 200 }
+    var probes: Int { options.probes ?? (options.quick ? 10 : 200) }
+
+    /// Probes of the slower latency metrics (barge-in, TTS): 5 in `--quick`, 50 otherwise.
+    var slowProbes: Int { options.probes ?? (options.quick ? 5 : 50) }
 
     // MARK: - Corpus
 
@@ -121,7 +126,7 @@ final class BenchSession {
             let bench = CPUBench(spotter: spotter, synthesizer: synthesizer, progress: progress)
             metrics.append(try await bench.idle(seconds: options.quick ? 60 : 3600, seed: options.seed))
             let dataset = try await corpus()
-            let speech = dataset.entries.filter { $0.label == "negative" }.prefix(options.quick ? 4 : 60)
+            let speech = dataset.entries.filter { $0.path.hasPrefix("negative/text-") }.prefix(options.quick ? 4 : 60)
             let clips = try speech.map { entry in
                 try WAVFile.decode(Data(contentsOf: dataset.directory.appendingPathComponent(entry.path))).samples
             }
@@ -163,7 +168,7 @@ final class BenchSession {
         metrics += await measureAll("bargein.latency") {
             let reply = try await self.speech(String(repeating: "This is a long answer that keeps going. ", count: 4))
             let utterance = try await self.speech("Stop, wait a moment.")
-            let probes = self.options.quick ? 5 : 50
+            let probes = self.slowProbes
             var result = try await bench.bargeIn(
                 reply: reply, utterance: utterance, echo: false, echoCancellation: .standard, probes: probes)
             result += try await bench.bargeIn(
@@ -173,7 +178,7 @@ final class BenchSession {
         metrics += await measureAll("tts.ttfa.gateway") {
             try await SpeechLatencyBench(
                 server: rig.server, synthesizer: self.synthesizer, scratch: self.scratch, progress: self.progress
-            ).run(probes: self.options.quick ? 5 : 50)
+            ).run(probes: self.slowProbes)
         }
         metrics.append(
             .unmeasured(
@@ -184,6 +189,18 @@ final class BenchSession {
                 "wake.self_trigger", condition: "loopback", unit: "per_hour", goal: .selfTrigger,
                 reason: "not measured yet: needs the wake service on the echo path"))
         return metrics
+    }
+
+    /// Metric names and units of each family, for a skipped family.
+    static let familyNames: [String: [(String, String)]] = [
+        "wake": [("wake.latency", "ms"), ("wake.frr", "ratio"), ("wake.fa_per_hour", "per_hour")],
+        "loopback": loopbackNames,
+        "cpu": [("cpu.rtf.idle", "rtf"), ("cpu.rtf.active", "rtf"), ("memory.rss.peak", "MiB")],
+    ]
+
+    /// A family's metrics, not measured for `reason`.
+    static func skipped(_ family: String, reason: String) -> [BenchMetric] {
+        (familyNames[family] ?? []).map { .unmeasured($0.0, condition: family, unit: $0.1, reason: reason) }
     }
 
     /// Loopback metric names and units, for the skipped case.

@@ -83,19 +83,20 @@ extension LoopbackBench {
             let injectedAt = Mutex<ContinuousClock.Instant?>(nil)
             let early = Mutex(false)
             let playback = node.playback
-            node.observe { frame, _ in
+            node.observe { frame, now in
                 guard frame.isSpeech else { return }
-                if injectedAt.withLock({ $0 }) == nil {
-                    early.withLock { $0 = true }
-                } else {
+                if let earliest = injectedAt.withLock({ $0 }), now >= earliest {
                     playback.stop()
+                } else {
+                    early.withLock { $0 = true }
                 }
             }
             let playing = Task {
                 await playback.play(.pcm(PCMBuffer(format: .speech, samples: reply), kind: .speech))
             }
             try await pause(0.8, 1.5)
-            injectedAt.withLock { $0 = .now }
+            // Speech frames before the user's speech can have reached the mic are echo.
+            injectedAt.withLock { $0 = .now + BenchClock.duration(samples: bounds.start) }
             let start = await inject(utterance)
             let outcome = await playing.value
             node.unobserve()
