@@ -17,15 +17,14 @@ final class BenchNode: Sendable {
     }
     private let pump: Task<Void, Never>
 
-    /// Starts capture from `source` in `blockMilliseconds` blocks and the front end (AEC as
-    /// `echoCancellation`); playback goes to `sink`.
+    /// Starts capture from `source` in `blockMilliseconds` blocks and the front end (the node's
+    /// default settings unless given); playback goes to `sink`.
     init(
-        source: String, sink: String, blockMilliseconds: Int = 20,
-        echoCancellation: AudioProcessingSettings.EchoCancellation = .standard
+        source: String, sink: String, blockMilliseconds: Int = 20, frontEnd settings: FrontEndSettings = .init()
     ) throws {
         capture = CaptureEngine(
             configuration: CaptureConfiguration(source: source, frameMilliseconds: blockMilliseconds))
-        frontEnd = try AudioFrontEnd(settings: FrontEndSettings(echoCancellation: echoCancellation))
+        frontEnd = try AudioFrontEnd(settings: settings)
         playback = PlaybackController(
             sink: sink, settings: PlaybackSettings(streamName: "clawtalk bench node"), renderTap: frontEnd.renderTap)
         frontEnd.attach(playback)

@@ -23,4 +23,22 @@ struct BenchReport: Codable, Sendable {
 
     /// Metrics whose goal was not met.
     var unmet: [BenchMetric] { metrics.filter { $0.met == false } }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, suite, startedAt, machine, commit, corpus, config, metrics, roc
+    }
+
+    /// Writes every key; an unknown commit or corpus is `null`, not missing.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(suite, forKey: .suite)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(machine, forKey: .machine)
+        try container.encode(commit, forKey: .commit)
+        try container.encode(corpus, forKey: .corpus)
+        try container.encode(config, forKey: .config)
+        try container.encode(metrics, forKey: .metrics)
+        try container.encode(roc, forKey: .roc)
+    }
 }

@@ -126,7 +126,7 @@ final class BenchSession {
             let bench = CPUBench(spotter: spotter, synthesizer: synthesizer, progress: progress)
             metrics.append(try await bench.idle(seconds: options.quick ? 60 : 3600, seed: options.seed))
             let dataset = try await corpus()
-            let speech = dataset.entries.filter { $0.path.hasPrefix("negative/text-") }.prefix(options.quick ? 4 : 60)
+            let speech = dataset.entries.filter { $0.path.hasPrefix("negative/text-") }.prefix(options.quick ? 1 : 60)
             let clips = try speech.map { entry in
                 try WAVFile.decode(Data(contentsOf: dataset.directory.appendingPathComponent(entry.path))).samples
             }
@@ -149,6 +149,7 @@ final class BenchSession {
         }
         defer { rig.close() }
         machine.soundServer = rig.server
+        await rig.warmUp()
         var metrics: [BenchMetric] = []
         let bench = LoopbackBench(rig: rig, seed: options.seed, progress: progress)
         let blocks = options.quick ? [10, 20, 30] : [10, 20, 30, 60]
@@ -162,17 +163,22 @@ final class BenchSession {
             await measure("playback.latency", "loopback") { [try await bench.playbackLatency(probes: self.probes)] })
         let window = Duration.milliseconds(Settings().talk.silenceTimeoutMs)
         metrics += await measureAll("eou.latency") {
-            let utterance = try await self.speech("What time is it in Tokyo?")
+            let utterance = try await self.speech("What time is it?")
             return [try await bench.endOfUtterance(utterance: utterance, window: window, probes: self.probes)]
         }
         metrics += await measureAll("bargein.latency") {
             let reply = try await self.speech(String(repeating: "This is a long answer that keeps going. ", count: 4))
-            let utterance = try await self.speech("Stop, wait a moment.")
+            let utterance = try await self.speech("Stop, please.")
             let probes = self.slowProbes
-            var result = try await bench.bargeIn(
-                reply: reply, utterance: utterance, echo: false, echoCancellation: .standard, probes: probes)
-            result += try await bench.bargeIn(
-                reply: reply, utterance: utterance, echo: true, echoCancellation: .standard, probes: probes)
+            var result: [BenchMetric] = []
+            let conditions: [(Bool, FrontEndSettings)] = [
+                (false, FrontEndSettings(echoCancellation: .off, outputIsolated: true)),
+                (false, FrontEndSettings()), (true, FrontEndSettings()),
+            ]
+            for (echo, settings) in conditions {
+                result += try await bench.bargeIn(
+                    reply: reply, utterance: utterance, echo: echo, frontEnd: settings, probes: probes)
+            }
             return result
         }
         metrics += await measureAll("tts.ttfa.gateway") {

@@ -62,18 +62,20 @@ extension LoopbackBench {
     /// and the front end runs `echoCancellation`; speech frames before the injection count as
     /// false barge-ins (they would have stopped the reply).
     func bargeIn(
-        reply: [Int16], utterance: [Int16], echo: Bool, echoCancellation: AudioProcessingSettings.EchoCancellation,
-        probes: Int
+        reply: [Int16], utterance: [Int16], echo: Bool, frontEnd settings: FrontEndSettings, probes: Int
     ) async throws -> [BenchMetric] {
-        let path = echo ? "echo path, AEC \(echoCancellation)" : "no echo path"
+        let processing =
+            settings.echoCancellation == .off
+            ? (settings.outputIsolated ? "no AEC, output isolated" : "no AEC (half-duplex)")
+            : "AEC \(settings.echoCancellation)"
+        let path = (echo ? "echo path, " : "no echo path, ") + processing
         let condition = "\(rig.server), \(path): front-end VAD onset → PlaybackController.stop (no Talk loop)"
         guard let bounds = Self.speechBounds(utterance) else {
             return [.unmeasured("bargein.latency", condition: condition, unit: "ms", reason: "silent utterance")]
         }
         if echo { try rig.enableEcho() } else { rig.disableEcho() }
         defer { rig.disableEcho() }
-        let node = try BenchNode(
-            source: LoopbackRig.micSource, sink: LoopbackRig.speaker, echoCancellation: echoCancellation)
+        let node = try BenchNode(source: LoopbackRig.micSource, sink: LoopbackRig.speaker, frontEnd: settings)
         defer { node.close() }
         try await Task.sleep(for: .milliseconds(500))
         var latencies: [Double] = []
@@ -82,10 +84,12 @@ extension LoopbackBench {
         for _ in 0..<probes {
             let injectedAt = Mutex<ContinuousClock.Instant?>(nil)
             let early = Mutex(false)
+            let stoppedByVAD = Mutex(false)
             let playback = node.playback
             node.observe { frame, now in
                 guard frame.isSpeech else { return }
                 if let earliest = injectedAt.withLock({ $0 }), now >= earliest {
+                    stoppedByVAD.withLock { $0 = true }
                     playback.stop()
                 } else {
                     early.withLock { $0 = true }
@@ -94,18 +98,25 @@ extension LoopbackBench {
             let playing = Task {
                 await playback.play(.pcm(PCMBuffer(format: .speech, samples: reply), kind: .speech))
             }
-            try await pause(0.8, 1.5)
+            try await pause(0.6, 1.2)
             // Speech frames before the user's speech can have reached the mic are echo.
             injectedAt.withLock { $0 = .now + BenchClock.duration(samples: bounds.start) }
             let start = await inject(utterance)
-            let outcome = await playing.value
+            // Not stopped within 0.5 s after the utterance: stop it here (and do not count it).
+            let deadline = ContinuousClock.now + .milliseconds(500)
+            while !stoppedByVAD.withLock({ $0 }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             node.unobserve()
+            let byVAD = stoppedByVAD.withLock { $0 }
+            if !byVAD { playback.stop() }
+            let outcome = await playing.value
             playedSeconds += outcome.playedSeconds
             if early.withLock({ $0 }) { falseBargeIns += 1 }
-            if let start, case .interrupted = outcome, let last = outcome.timing?.lastWriteAt {
+            if byVAD, let start, case .interrupted = outcome, let last = outcome.timing?.lastWriteAt {
                 latencies.append(BenchClock.ms(last - (start + BenchClock.duration(samples: bounds.start))))
             }
-            try await pause(0.3, 0.6)
+            try await pause(0.2, 0.4)
         }
         progress("bench loopback: barge-in (\(path)): \(latencies.count)/\(probes)\n")
         var metrics: [BenchMetric] = [

@@ -1,3 +1,4 @@
+import ClawTalkDevices
 import Foundation
 
 /// The null-sink loopback rig of benchmark.md §5 inside the running sound server: sinks
@@ -17,6 +18,9 @@ final class LoopbackRig {
     let server: String
     private var modules: [String] = []
     private var echoModule: String?
+    /// `pacat` streams of silence that keep both null sinks clocked (an idle null sink is
+    /// suspended and its monitor stalls; scripts/audio-rig does the same for its sink).
+    private var keepAlives: [Process] = []
 
     /// Loads the two sinks (16 kHz mono); throws without a sound server.
     init() throws {
@@ -38,11 +42,57 @@ final class LoopbackRig {
                         "load-module", "module-null-sink", "sink_name=\(sink)", "rate=16000", "channels=1",
                         "sink_properties=device.description=\(description)",
                     ]))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "pacat", "-p", "--raw", "--format=s16le", "--rate=16000", "--channels=1", "--latency-msec=20",
+                "-d", sink, "--client-name=clawtalk-bench-keepalive", "/dev/zero",
+            ]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            keepAlives.append(process)
         }
     }
 
     deinit {
         close()
+    }
+
+    /// Reads from both monitors until audio arrives (at most `timeout`). With PulseAudio 16.1 the
+    /// first record stream on a new sink's monitor gets data only 1.5–1.8 s after connecting
+    /// (scripts/audio-rig takes the same hit at start); later streams start at once.
+    func warmUp(timeout: Duration = .seconds(4)) async {
+        let engines = [Self.micSource, Self.speakerMonitor].map {
+            CaptureEngine(configuration: CaptureConfiguration(source: $0, frameMilliseconds: 10))
+        }
+        await withTaskGroup(of: Bool.self) { group in
+            var started = 0
+            for engine in engines {
+                let frames = engine.frames()
+                guard (try? engine.start()) != nil else { continue }
+                started += 1
+                group.addTask {
+                    var iterator = frames.makeAsyncIterator()
+                    _ = await iterator.next()
+                    return false
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return true
+            }
+            // Done when every monitor delivered or the timeout passed, whichever is first.
+            var delivered = 0
+            for await timedOut in group {
+                if timedOut { break }
+                delivered += 1
+                if delivered == started { break }
+            }
+            group.cancelAll()
+        }
+        for engine in engines { engine.stop() }
     }
 
     /// Mixes the speaker into the mic (20 ms loopback, at `volumePercent` of full scale).
@@ -72,8 +122,13 @@ final class LoopbackRig {
         echoModule = nil
     }
 
-    /// Unloads everything this rig loaded.
+    /// Stops the keep-alive streams and unloads everything this rig loaded.
     func close() {
+        for process in keepAlives where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        keepAlives = []
         disableEcho()
         for module in modules.reversed() { _ = try? BenchTool.run("pactl", ["unload-module", module]) }
         modules = []
