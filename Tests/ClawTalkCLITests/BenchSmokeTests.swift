@@ -69,7 +69,7 @@ struct BenchSmokeTests {
         #expect(peak > 10 && peak < 4_096)
     }
 
-    /// The CI smoke subset: two probes per loopback metric over the rig.
+    /// The CI smoke subset: one probe per loopback metric and about 1 s of self-trigger audio over the rig.
     @Test(
         .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
         .timeLimit(.minutes(2)))
@@ -77,8 +77,9 @@ struct BenchSmokeTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try ClawTalkBinary.run([
-            "bench", "all", "--quick", "--probes", "2", "--skip", "wake", "--skip", "cpu", "--output", directory.path,
-            "--cache",
+            "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
+            "--output",
+            directory.path, "--cache",
             directory.appendingPathComponent("cache").path,
         ])
         #expect(result.status == 0, "\(result.error)")
@@ -100,6 +101,11 @@ struct BenchSmokeTests {
             #expect((metric["n"] as? Int ?? 0) >= 1)
         }
         #expect(try Self.first("cpu.rtf.idle", in: metrics)["value"] is NSNull)
+        // Present whether or not the single spoken trigger was detected.
+        for name in ["wake.latency", "wake.chime", "wake.self_trigger"] {
+            #expect(
+                metrics.contains { $0["name"] as? String == name && $0["condition"] as? String != "wake" }, "\(name)")
+        }
         let markdown = try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(markdown.contains("## capture.latency") && markdown.contains("| Goal | Met |"))
         let svg = try String(contentsOf: directory.appendingPathComponent("report.svg"), encoding: .utf8)

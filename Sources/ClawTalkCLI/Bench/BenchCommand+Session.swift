@@ -11,7 +11,10 @@ extension BenchCommand {
             help: "Folder for the generated speech corpus (default: $XDG_CACHE_HOME/clawtalk/bench)."),
         .option(
             "probes", valueName: "n", type: .int,
-            help: "Probes per latency metric (default 200, 10 with --quick; barge-in and TTS 50, 5)."),
+            help: "Probes per latency metric (default 200, 10 with --quick; barge-in, wake and TTS 50, 5)."),
+        .option(
+            "exposure", valueName: "seconds", type: .int,
+            help: "Audio for the self-trigger rate and idle CPU (default 3600, with --quick 30 and 60)."),
     ]
 
     /// The session options as typed.
@@ -19,7 +22,8 @@ extension BenchCommand {
         BenchSession.Options(
             quick: parsed.flag("quick"), seed: UInt64(bitPattern: Int64(parsed.int("seed") ?? 1)),
             triggers: parsed.strings("trigger"), dataset: dataset, cacheDirectory: parsed.string("cache"),
-            probes: parsed.int("probes").map { max($0, 1) })
+            probes: parsed.int("probes").map { max($0, 1) },
+            exposureSeconds: parsed.int("exposure").map { Double(max($0, 1)) })
     }
 
     /// Prints the report's Markdown, writes the files when `output` is set, and returns 0.

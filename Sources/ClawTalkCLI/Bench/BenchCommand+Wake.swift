@@ -48,7 +48,9 @@ extension BenchCommand {
             .option("seed", valueName: "n", type: .int, help: "Seed of the generated noise.", default: "1"),
             .flag(
                 "generated",
-                help: "Use the generated espeak-ng corpus (triggers, near misses, read licence texts) instead of --dataset."),
+                help:
+                    "Use the generated espeak-ng corpus (triggers, near misses, read licence texts) instead of --dataset."
+            ),
             .option(
                 "cache", valueName: "dir",
                 help: "Folder for the generated corpus (default: $XDG_CACHE_HOME/clawtalk/bench)."),

@@ -27,7 +27,8 @@ struct BenchMachine: Codable, Sendable, Equatable {
         {
             distro = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
-        let kernel = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
+        let kernel =
+            (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
         return BenchMachine(
             cpu: cpu, cores: ProcessInfo.processInfo.activeProcessorCount, kernel: kernel, distro: distro)

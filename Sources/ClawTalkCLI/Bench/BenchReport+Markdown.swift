@@ -13,7 +13,8 @@ extension BenchReport {
         ]
         for (key, value) in config.sorted(by: { $0.key < $1.key }) { lines.append("- \(key): \(value)") }
         lines.append("")
-        lines.append("Goals are project goals, not claims: each row says whether it was met on this machine and corpus.")
+        lines.append(
+            "Goals are project goals, not claims: each row says whether it was met on this machine and corpus.")
         var order: [String] = []
         for metric in metrics where !order.contains(metric.name) { order.append(metric.name) }
         for name in order {
@@ -28,11 +29,15 @@ extension BenchReport {
                     metric.ci95.map { "\(Self.cell($0[0]))–\(Self.cell($0[1]))" } ?? "–", metric.goal ?? "report",
                     metric.met.map { $0 ? "yes" : "**no**" } ?? "–", metric.reason ?? "",
                 ]
-                lines.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "/") }.joined(separator: " | ") + " |")
+                lines.append(
+                    "| " + cells.map { $0.replacingOccurrences(of: "|", with: "/") }.joined(separator: " | ") + " |")
             }
         }
         if !roc.isEmpty {
-            lines += ["", "## wake.roc", "", "| Engine | Trigger | Condition | Threshold | FRR | FA/h |", "|---|---|---|---|---|---|"]
+            lines += [
+                "", "## wake.roc", "", "| Engine | Trigger | Condition | Threshold | FRR | FA/h |",
+                "|---|---|---|---|---|---|",
+            ]
             for point in roc {
                 lines.append(
                     "| \(point.engine) | \(point.trigger) | \(point.condition) | \(point.threshold) | "

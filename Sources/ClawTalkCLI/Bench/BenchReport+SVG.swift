@@ -44,10 +44,12 @@ extension BenchReport {
                 let y1 = top + Self.panelHeight * (1 - Double(rank + 1) / Double(sorted.count))
                 points.append("\(Self.number(x)),\(Self.number(y0)) \(Self.number(x)),\(Self.number(y1))")
             }
-            out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+            out +=
+                "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
             if let goal = BenchGoal.parseBound(metric.goal), goal < maxX {
                 let x = Self.number(Self.margin + goal / maxX * Self.panelWidth)
-                out += "<line x1=\"\(x)\" y1=\"\(Self.number(top))\" x2=\"\(x)\" y2=\"\(Self.number(top + Self.panelHeight))\" stroke=\"\(color)\" stroke-dasharray=\"4 3\"/>\n"
+                out +=
+                    "<line x1=\"\(x)\" y1=\"\(Self.number(top))\" x2=\"\(x)\" y2=\"\(Self.number(top + Self.panelHeight))\" stroke=\"\(color)\" stroke-dasharray=\"4 3\"/>\n"
             }
             out += legend(index: index, top: top, color: color, text: "\(metric.name) \(metric.condition)")
         }
@@ -72,7 +74,8 @@ extension BenchReport {
                 let y = top + Self.panelHeight * (1 - (point.frr ?? 1))
                 return "\(Self.number(x)),\(Self.number(y))"
             }
-            out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+            out +=
+                "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
             for point in points {
                 let xy = point.split(separator: ",")
                 out += "<circle cx=\"\(xy[0])\" cy=\"\(xy[1])\" r=\"2\" fill=\"\(color)\"/>\n"

@@ -21,6 +21,8 @@ final class BenchSession {
         var cacheDirectory: String?
         /// Probes per latency metric instead of the suite's number.
         var probes: Int? = nil
+        /// Seconds of audio for the self-trigger rate and idle CPU instead of the suite's.
+        var exposureSeconds: Double? = nil
     }
 
     let options: Options
@@ -30,6 +32,8 @@ final class BenchSession {
     var machine = BenchMachine.current()
     var corpusHashes: [String] = []
     var roc: [WakeBenchReport.ROCPoint] = []
+    /// microWakeWord models and runtime, loaded once (nil before the first use).
+    private var microWakeWord: ([MicroWakeWordModel], TFLiteRuntime?)?
     private let started = Date()
 
     init(options: Options, context: CommandContext) throws {
@@ -116,15 +120,10 @@ final class BenchSession {
     func cpu() async -> [BenchMetric] {
         var metrics: [BenchMetric] = []
         do {
-            let (models, runtime) = BenchCommand.Wake.loadMicroWakeWord(engine: .auto, context: context)
-            let thresholds = try ConfigLoader(environment: context.environment).load().settings.wake.thresholds
-            let spotter = try KeywordSpotter(
-                triggers: triggers,
-                configuration: .init(
-                    selection: .auto, models: models, runtime: runtime, thresholds: thresholds,
-                    resolver: try PronunciationResolver(dictionary: .shared())))
-            let bench = CPUBench(spotter: spotter, synthesizer: synthesizer, progress: progress)
-            metrics.append(try await bench.idle(seconds: options.quick ? 60 : 3600, seed: options.seed))
+            let bench = CPUBench(spotter: try spotter(), synthesizer: synthesizer, progress: progress)
+            metrics.append(
+                try await bench.idle(
+                    seconds: options.exposureSeconds ?? (options.quick ? 60 : 3600), seed: options.seed))
             let dataset = try await corpus()
             let speech = dataset.entries.filter { $0.path.hasPrefix("negative/text-") }.prefix(options.quick ? 1 : 60)
             let clips = try speech.map { entry in
@@ -135,6 +134,35 @@ final class BenchSession {
             metrics.append(.unmeasured("cpu.rtf.idle", condition: "file mode", unit: "rtf", reason: "\(error)"))
         }
         return metrics + CPUBench.memory()
+    }
+
+    /// The service's stage-1 wake engines for the session's triggers (engine `auto`, configured
+    /// thresholds; microWakeWord where a model exists).
+    func spotter() throws -> sending KeywordSpotter {
+        if microWakeWord == nil {
+            microWakeWord = BenchCommand.Wake.loadMicroWakeWord(engine: .auto, context: context)
+        }
+        let (models, runtime) = microWakeWord ?? ([], nil)
+        let thresholds = try ConfigLoader(environment: context.environment).load().settings.wake.thresholds
+        return try KeywordSpotter(
+            triggers: triggers,
+            configuration: .init(
+                selection: .auto, models: models, runtime: runtime, thresholds: thresholds,
+                resolver: try PronunciationResolver(dictionary: .shared())))
+    }
+
+    /// About `seconds` of espeak-ng reading the shipped licence texts (16 kHz).
+    func readText(seconds: Double) async throws -> [Int16] {
+        let words = try SpeechCorpus.texts().flatMap { $0.1.split(whereSeparator: \.isWhitespace) }
+        let count = min(words.count, Int(seconds * 175 / 60))
+        var samples: [Int16] = []
+        var start = 0
+        while start < count {
+            let end = min(start + 200, count)
+            samples += try await speech(words[start..<end].joined(separator: " "))
+            start = end
+        }
+        return samples
     }
 
     /// Everything measured on the loopback rig.
@@ -186,14 +214,26 @@ final class BenchSession {
                 server: rig.server, synthesizer: self.synthesizer, scratch: self.scratch, progress: self.progress
             ).run(probes: self.slowProbes)
         }
-        metrics.append(
-            .unmeasured(
-                "wake.chime", condition: "loopback", unit: "ms", goal: .wakeToChime,
-                reason: "not measured yet: needs the wake service's chime path"))
-        metrics.append(
-            .unmeasured(
-                "wake.self_trigger", condition: "loopback", unit: "per_hour", goal: .selfTrigger,
-                reason: "not measured yet: needs the wake service on the echo path"))
+        metrics += await measureAll("wake.chime") {
+            let trigger = self.triggers.first { $0.lowercased() == "computer" } ?? self.triggers[0]
+            let phrase = try await self.speech(trigger, voice: "en-us+klatt3", rate: 160)
+            return try await bench.wakeAndChime(
+                phrase: phrase, trigger: trigger,
+                detector: TwoStageWakeDetector(engine: try self.spotter(), verifier: nil),
+                probes: self.slowProbes)
+        }
+        metrics += await measureAll("wake.self_trigger") {
+            let reply = try await self.readText(
+                seconds: self.options.exposureSeconds ?? (self.options.quick ? 30 : 3600))
+            var result: [BenchMetric] = []
+            for settings in [FrontEndSettings(echoCancellation: .off), FrontEndSettings()] {
+                result.append(
+                    try await bench.selfTrigger(
+                        reply: reply, detector: TwoStageWakeDetector(engine: try self.spotter(), verifier: nil),
+                        frontEnd: settings))
+            }
+            return result
+        }
         return metrics
     }
 
@@ -216,9 +256,9 @@ final class BenchSession {
     ]
 
     /// 16 kHz espeak-ng speech with 0.2 s of silence on both sides.
-    func speech(_ text: String) async throws -> [Int16] {
+    func speech(_ text: String, voice: String = "en-us", rate: Int = 175) async throws -> [Int16] {
         let pcm = try Resampler.resample(
-            try await synthesizer.synthesize(text, voice: "en-us", rateWPM: 175), to: AudioFormat.speech.sampleRate)
+            try await synthesizer.synthesize(text, voice: voice, rateWPM: rate), to: AudioFormat.speech.sampleRate)
         let pad = [Int16](repeating: 0, count: 3_200)
         return pad + pcm.samples + pad
     }
@@ -250,8 +290,10 @@ final class BenchSession {
             "triggers": triggers.joined(separator: ", "), "seed": "\(options.seed)",
         ]
         config["probes per latency metric"] = "\(probes)"
-        let hash = corpusHashes.isEmpty
-            ? nil : SHA256.hash(Array(corpusHashes.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }
+        let hash =
+            corpusHashes.isEmpty
+            ? nil
+            : SHA256.hash(Array(corpusHashes.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }
                 .joined()
         return BenchReport(
             suite: options.quick ? "quick" : "full", startedAt: formatter.string(from: started), machine: machine,

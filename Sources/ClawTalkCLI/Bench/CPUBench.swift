@@ -26,16 +26,19 @@ struct CPUBench {
         let silence = [Int16](repeating: 0, count: 320)
         let start = ResourceUsage.cpuSeconds()
         for index in 0..<blocks {
-            let block = index < blocks / 2 ? silence : Array(noisy[(index - blocks / 2) * 320..<(index - blocks / 2 + 1) * 320])
+            let block =
+                index < blocks / 2 ? silence : Array(noisy[(index - blocks / 2) * 320..<(index - blocks / 2 + 1) * 320])
             let frame = try frontEnd.process(
-                CapturedFrame(samples: block, timestampNanoseconds: UInt64(index) * 20_000_000, sequence: UInt64(index)))
+                CapturedFrame(samples: block, timestampNanoseconds: UInt64(index) * 20_000_000, sequence: UInt64(index))
+            )
             _ = try await detector.process(frame.aec)
         }
         let cpu = ResourceUsage.cpuSeconds() - start
         let audio = Double(blocks) / 50
         progress("bench cpu: idle \(Int(audio)) s of audio in \(String(format: "%.2f", cpu)) CPU s\n")
         return .value(
-            "cpu.rtf.idle", condition: "file mode: front end (AEC, VAD) + wake (\(engines)), silence and −55 dBFS pink noise",
+            "cpu.rtf.idle",
+            condition: "file mode: front end (AEC, VAD) + wake (\(engines)), silence and −55 dBFS pink noise",
             unit: "rtf", value: cpu / audio, n: blocks, goal: .idleCPU,
             reason: "\(BenchMetric.rounded(audio)) s of audio; capture reads not included")
     }
@@ -94,8 +97,12 @@ struct CPUBench {
 
     private var engines: String {
         var names: [String] = []
-        if !spotter.plan.microWakeWord.isEmpty { names.append("microWakeWord \(spotter.plan.microWakeWord.joined(separator: ","))") }
-        if !spotter.plan.pocketSphinx.isEmpty { names.append("PocketSphinx \(spotter.plan.pocketSphinx.joined(separator: ","))") }
+        if !spotter.plan.microWakeWord.isEmpty {
+            names.append("microWakeWord \(spotter.plan.microWakeWord.joined(separator: ","))")
+        }
+        if !spotter.plan.pocketSphinx.isEmpty {
+            names.append("PocketSphinx \(spotter.plan.pocketSphinx.joined(separator: ","))")
+        }
         return names.joined(separator: "; ")
     }
 }

@@ -95,8 +95,8 @@ final class LoopbackRig {
         for engine in engines { engine.stop() }
     }
 
-    /// Mixes the speaker into the mic (20 ms loopback, at `volumePercent` of full scale).
-    func enableEcho(volumePercent: Int = 50) throws {
+    /// Mixes the speaker into the mic (20 ms loopback, attenuated by `decibels`; §5.1: −6 dB).
+    func enableEcho(decibels: Int = -6) throws {
         guard echoModule == nil else { return }
         let module = try BenchTool.run(
             "pactl",
@@ -105,12 +105,13 @@ final class LoopbackRig {
                 "latency_msec=20", "source_dont_move=true", "sink_dont_move=true",
             ])
         echoModule = module
-        // The loopback's sink input carries the module's index as its owner.
-        let inputs = try BenchTool.run("pactl", ["list", "short", "sink-inputs"])
-        for line in inputs.split(separator: "\n") {
-            let fields = line.split(separator: "\t")
-            if fields.count > 2, fields[2] == module {
-                _ = try? BenchTool.run("pactl", ["set-sink-input-volume", String(fields[0]), "\(volumePercent)%"])
+        // The loopback's sink input names the module as its owner (`pactl list sink-inputs`).
+        var input: String?
+        for line in try BenchTool.run("pactl", ["list", "sink-inputs"]).split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("Sink Input #") { input = String(text.dropFirst("Sink Input #".count)) }
+            if text == "Owner Module: \(module)", let input {
+                _ = try BenchTool.run("pactl", ["--", "set-sink-input-volume", input, "\(decibels)dB"])
             }
         }
     }

@@ -57,7 +57,8 @@ struct SpeechLatencyBench {
                 "tts.ttfa.espeak", condition: "\(condition): textReady → playback.firstWrite", samples: sink,
                 goal: .timeToFirstAudio))
         metrics.append(
-            .latency("tts.ttfa.espeak.monitor", condition: "\(condition): textReady → ct_spk.monitor", samples: monitor))
+            .latency("tts.ttfa.espeak.monitor", condition: "\(condition): textReady → ct_spk.monitor", samples: monitor)
+        )
         progress("bench loopback: TTFA espeak-ng: \(sink.count)/\(probes)\n")
         return metrics
     }

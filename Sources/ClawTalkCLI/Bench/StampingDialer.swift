@@ -11,7 +11,6 @@ struct StampingDialer: GatewayDialer {
     /// Arrival instants of clip-carrying messages, in order.
     let stamps = InstantLog()
 
-
     func dial(_ request: GatewayDialRequest) async throws -> any GatewaySocket {
         StampingSocket(inner: try await inner.dial(request), dialer: self)
     }

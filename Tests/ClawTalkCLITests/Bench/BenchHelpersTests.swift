@@ -1,5 +1,5 @@
-import Foundation
 import ClawTalkTalk
+import Foundation
 import Testing
 
 @testable import ClawTalkCLI
@@ -39,7 +39,8 @@ import Testing
             synthesizer: .init(), progress: { _ in })
         let clips = try corpus.clips()
         #expect(clips.filter { $0.path.hasPrefix("computer/") }.count == 4)
-        #expect(clips.filter { $0.path.hasPrefix("hey_jarvis/") }.map(\.text) == Array(repeating: "hey jarvis", count: 4))
+        #expect(
+            clips.filter { $0.path.hasPrefix("hey_jarvis/") }.map(\.text) == Array(repeating: "hey jarvis", count: 4))
         #expect(clips.filter { $0.source == "near-miss" }.count == SpeechCorpus.nearMisses.count)
         let words = clips.filter { $0.source.hasPrefix("text:") }.map { $0.text.split(separator: " ").count }
         // One minute at 175 wpm, in clips of at most 60 words.

@@ -7,7 +7,8 @@ import Testing
 @Suite struct BenchReportTests {
     static func report() -> BenchReport {
         let metrics: [BenchMetric] = [
-            .latency("wake.latency", condition: "espeak pocketsphinx 'computer' clean", samples: [120, 80, 400, 150],
+            .latency(
+                "wake.latency", condition: "espeak pocketsphinx 'computer' clean", samples: [120, 80, 400, 150],
                 goal: .wakeLatency),
             .latency("capture.latency", condition: "block 20 ms", samples: [21, 25, 30]),
             .value("cpu.rtf.idle", condition: "file mode", unit: "rtf", value: 0.011, goal: .idleCPU),
@@ -38,7 +39,8 @@ import Testing
     }
 
     @Test func goalsWithoutAFigureAreUnknown() {
-        #expect(BenchGoal.idleCPU.isMet(by: .unmeasured("cpu.rtf.idle", condition: "c", unit: "rtf", reason: "r")) == nil)
+        #expect(
+            BenchGoal.idleCPU.isMet(by: .unmeasured("cpu.rtf.idle", condition: "c", unit: "rtf", reason: "r")) == nil)
         #expect(BenchGoal.idleCPU.isMet(by: .value("cpu.rtf.idle", condition: "c", unit: "rtf", value: 0.03)) == false)
         #expect(BenchGoal.parseBound("p50 ≤ 200, p95 ≤ 350") == 350)
         #expect(BenchGoal.parseBound("≤ 0.5") == 0.5)
@@ -74,7 +76,10 @@ import Testing
         for name in ["wake.latency", "capture.latency", "cpu.rtf.idle", "wake.chime", "wake.roc"] {
             #expect(text.contains("\n## \(name)\n"), "\(name)")
         }
-        #expect(text.contains("| espeak pocketsphinx 'computer' clean | 4 | 120 | 400 | 400 | 120 ms | – | p50 ≤ 200, p95 ≤ 350 | **no** |"))
+        #expect(
+            text.contains(
+                "| espeak pocketsphinx 'computer' clean | 4 | 120 | 400 | 400 | 120 ms | – | p50 ≤ 200, p95 ≤ 350 | **no** |"
+            ))
         #expect(text.contains("| loopback | – | – | – | – | not measured | – | p95 ≤ 50 | – | no chime path |"))
         #expect(text.contains("| 0.011 rtf | – | ≤ 0.02 | yes |"))
     }
