@@ -10,10 +10,12 @@ extension BenchCommand {
             Loads two null sinks (ct_mic, ct_spk) into the running PulseAudio server (start a \
             private one with scripts/audio-rig) and runs the node's capture, front end and \
             playback on them: capture latency per block size and playback latency by 5 ms \
-            markers, end-of-utterance latency, barge-in latency with and without the echo path, \
-            and TTS time to first audio for gateway clips (PCM, MP3, Ogg Opus, from the test \
-            gateway after a fixed delay) and for espeak-ng. Without a sound server every metric \
-            is reported as not measured, with the reason.
+            markers; end-of-utterance latency; barge-in latency with and without AEC and the echo \
+            path; TTS time to first audio for gateway clips (PCM, MP3, Ogg Opus, from the test \
+            gateway after a fixed delay) and for espeak-ng; wake latency and wake → chime for a \
+            spoken trigger; and the self-trigger rate while the node reads a text aloud through \
+            the echo path, with and without AEC. Without a sound server every metric is reported \
+            as not measured, with the reason.
             """
         /// The options.
         public static let options: [OptionSpec] = BenchCommand.sessionOptions
