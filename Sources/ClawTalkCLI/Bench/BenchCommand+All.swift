@@ -10,8 +10,8 @@ extension BenchCommand {
             Runs the wake benchmark (the recordings under --dataset when present, and generated \
             espeak-ng speech with pink noise, including read licence texts as negatives), the \
             loopback measurements and the CPU measurements, then writes report.json, report.md \
-            (a table per metric, goal beside the measured value) and report.svg (latency CDFs and \
-            the ROC) into --output, with the machine, commit and corpus manifest hash in the \
+            (a table per metric, goal beside the measured value), report.svg (latency CDFs and \
+            the ROC) and roc.csv into --output, with the machine, commit and corpus manifest hash in the \
             header. A metric that could not be measured is listed with the reason. Progress goes \
             to stderr.
             """
@@ -19,7 +19,7 @@ extension BenchCommand {
         public static let options: [OptionSpec] =
             BenchCommand.sessionOptions.filter { $0.long != "output" } + [
                 .option(
-                    "output", valueName: "dir", help: "Folder for report.json, report.md and report.svg.",
+                    "output", valueName: "dir", help: "Folder for report.json, report.md, report.svg and roc.csv.",
                     default: "bench-report"),
                 .option(
                     "dataset", valueName: "dir", help: "Recorded wake words (MANIFEST.txt).",

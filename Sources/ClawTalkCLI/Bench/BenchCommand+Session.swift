@@ -2,7 +2,8 @@ extension BenchCommand {
     /// Options shared by `bench loopback`, `bench cpu` and `bench all`.
     static let sessionOptions: [OptionSpec] = [
         .flag("quick", help: "Run a small subset of every metric (a few minutes)."),
-        .option("output", valueName: "dir", help: "Write report.json, report.md and report.svg into this folder."),
+        .option(
+            "output", valueName: "dir", help: "Write report.json, report.md, report.svg and roc.csv into this folder."),
         .repeating(
             "trigger", valueName: "word", help: "Trigger to test (repeatable; default: openclaw, claude, computer)."),
         .option("seed", valueName: "n", type: .int, help: "Seed of the generated noise and pauses.", default: "1"),
@@ -15,6 +16,9 @@ extension BenchCommand {
         .option(
             "exposure", valueName: "seconds", type: .int,
             help: "Audio for the self-trigger rate and idle CPU (default 3600, with --quick 30 and 60)."),
+        .option(
+            "negatives", valueName: "minutes", type: .int,
+            help: "Generated negative speech (read texts) for false accepts (default 60, 3 with --quick)."),
     ]
 
     /// The session options as typed.
@@ -23,7 +27,8 @@ extension BenchCommand {
             quick: parsed.flag("quick"), seed: UInt64(bitPattern: Int64(parsed.int("seed") ?? 1)),
             triggers: parsed.strings("trigger"), dataset: dataset, cacheDirectory: parsed.string("cache"),
             probes: parsed.int("probes").map { max($0, 1) },
-            exposureSeconds: parsed.int("exposure").map { Double(max($0, 1)) })
+            exposureSeconds: parsed.int("exposure").map { Double(max($0, 1)) },
+            negativeMinutes: parsed.int("negatives").map { Double(max($0, 1)) })
     }
 
     /// Prints the report's Markdown, writes the files when `output` is set, and returns 0.

@@ -50,8 +50,6 @@ struct BenchGoal: Sendable, Equatable {
     static let timeToFirstAudio = BenchGoal(p95: 50)
     /// Idle CPU ≤ 2 % of one core.
     static let idleCPU = BenchGoal(value: 0.02)
-    /// Capture block ≤ 32 ms (the latency itself is "report").
-    static let captureBlock = BenchGoal(value: 32)
 
     /// End of utterance ≤ silence window + 64 ms (p95).
     static func endOfUtterance(windowMs: Double) -> BenchGoal {

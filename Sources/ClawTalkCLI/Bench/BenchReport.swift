@@ -21,6 +21,20 @@ struct BenchReport: Codable, Sendable {
     /// FRR against FA/h per engine, trigger, condition and threshold.
     var roc: [WakeBenchReport.ROCPoint]
 
+    /// `roc.csv` (benchmark.md §7.3): `engine,trigger,condition,threshold,frr,fa_per_hour`, one
+    /// line per sweep point.
+    var rocCSV: String {
+        var lines = ["engine,trigger,condition,threshold,frr,fa_per_hour"]
+        for point in roc {
+            let fields = [
+                point.engine, point.trigger, point.condition, "\(point.threshold)", point.frr.map { "\($0)" } ?? "",
+                "\(point.faPerHour)",
+            ]
+            lines.append(fields.map { $0.contains(",") ? "\"\($0)\"" : $0 }.joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Metrics whose goal was not met.
     var unmet: [BenchMetric] { metrics.filter { $0.met == false } }
 

@@ -23,6 +23,8 @@ final class BenchSession {
         var probes: Int? = nil
         /// Seconds of audio for the self-trigger rate and idle CPU instead of the suite's.
         var exposureSeconds: Double? = nil
+        /// Minutes of generated negative speech instead of the suite's (3 quick, 60 full).
+        var negativeMinutes: Double? = nil
     }
 
     let options: Options
@@ -63,7 +65,8 @@ final class BenchSession {
 
     /// The generated espeak-ng corpus (cached).
     func corpus() async throws -> WakeDataset {
-        let size: SpeechCorpus.Size = options.quick ? .quick : .full
+        var size: SpeechCorpus.Size = options.quick ? .quick : .full
+        if let minutes = options.negativeMinutes { size.negativeMinutes = minutes }
         let base =
             options.cacheDirectory
             ?? (context.environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/clawtalk/bench"
@@ -300,16 +303,17 @@ final class BenchSession {
             commit: BenchTool.commit(), corpus: hash, config: config, metrics: metrics, roc: roc)
     }
 
-    /// Writes report.json, report.md and report.svg into `directory`.
+    /// Writes report.json, report.md, report.svg and roc.csv into `directory`.
     static func write(_ report: BenchReport, to directory: String) throws -> [String] {
         let url = URL(fileURLWithPath: directory)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let files = ["report.json", "report.md", "report.svg"].map { url.appendingPathComponent($0) }
+        let files = ["report.json", "report.md", "report.svg", "roc.csv"].map { url.appendingPathComponent($0) }
         try encoder.encode(report).write(to: files[0])
         try Data(report.markdown.utf8).write(to: files[1])
         try Data(report.svg.utf8).write(to: files[2])
+        try Data(report.rocCSV.utf8).write(to: files[3])
         return files.map(\.path)
     }
 }

@@ -68,6 +68,15 @@ import Testing
         #expect(decoded.metrics == Self.report().metrics)
     }
 
+    @Test func rocCSVHasALinePerSweepPoint() {
+        let lines = Self.report().rocCSV.split(separator: "\n")
+        #expect(lines.first == "engine,trigger,condition,threshold,frr,fa_per_hour")
+        #expect(
+            lines.dropFirst().map(String.init) == [
+                "pocketsphinx,computer,espeak clean,1e-20,0.2,3.5", "pocketsphinx,computer,espeak clean,1e-30,0.0,14.0",
+            ])
+    }
+
     @Test func markdownHasATablePerMetricWithTheGoalBesideTheValue() {
         let text = Self.report().markdown
         #expect(text.contains("- Machine: Test CPU, 2 cores, Debian 12, kernel 6.1.0"))
