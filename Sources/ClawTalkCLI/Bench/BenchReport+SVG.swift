@@ -63,6 +63,8 @@ extension BenchReport {
         let high = log10(max(rates.max() ?? 10, 1)) + 0.5
         out += ticks(top: top, maxX: high, logX: true, minX: low)
         guard !roc.isEmpty else { return out + note(top: top, "no threshold sweep in this run") }
+        // A trigger without positives has no miss rate: nothing to draw.
+        let roc = roc.filter { $0.frr != nil }
         var curves: [String] = []
         for point in roc where !curves.contains(Self.curve(point)) { curves.append(Self.curve(point)) }
         for (index, curve) in curves.enumerated() {
@@ -71,7 +73,7 @@ extension BenchReport {
                 // FA/h 0 sits on the left edge.
                 let position = point.faPerHour > 0 ? (log10(point.faPerHour) - low) / (high - low) : 0
                 let x = Self.margin + min(max(position, 0), 1) * Self.panelWidth
-                let y = top + Self.panelHeight * (1 - (point.frr ?? 1))
+                let y = top + Self.panelHeight * (1 - (point.frr ?? 0))
                 return "\(Self.number(x)),\(Self.number(y))"
             }
             out +=
