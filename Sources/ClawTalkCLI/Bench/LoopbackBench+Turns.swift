@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkDevices
+import ClawTalkSpeech
 import ClawTalkTalk
 import Foundation
 import Synchronization
@@ -17,20 +18,25 @@ extension LoopbackBench {
     /// End-of-utterance latency: `utterance` injected into `ct_mic`, the node's front-end speech
     /// decisions fed to push-to-talk's ``SilenceDetector`` (`window`); eou.detected is the arrival
     /// of the frame that ends the utterance, truth.speechEnd the last sample above −40 dBFS.
-    func endOfUtterance(utterance: [Int16], window: Duration, probes: Int) async throws -> BenchMetric {
+    func endOfUtterance(
+        utterance: [Int16], window: Duration, transcriber: any Transcriber, probes: Int
+    ) async throws -> [BenchMetric] {
         let windowMs = BenchClock.ms(window)
         let condition = "\(rig.server): front-end VAD → push-to-talk silence window \(Int(windowMs)) ms"
         guard let bounds = Self.speechBounds(utterance) else {
-            return .unmeasured("eou.latency", condition: condition, unit: "ms", reason: "silent utterance")
+            return [.unmeasured("eou.latency", condition: condition, unit: "ms", reason: "silent utterance")]
         }
         let node = try BenchNode(source: LoopbackRig.micSource, sink: LoopbackRig.speaker)
         defer { node.close() }
         try await Task.sleep(for: .milliseconds(500))
         var latencies: [Double] = []
+        var finalize: [Double] = []
         for _ in 0..<probes {
             let ended = Mutex<ContinuousClock.Instant?>(nil)
             let detector = Mutex((SilenceDetector(window: window), 0.0))
+            let heard = Mutex<[Int16]>([])
             node.observe { frame, now in
+                if ended.withLock({ $0 }) == nil { heard.withLock { $0 += frame.clean } }
                 detector.withLock { state in
                     let frameSeconds = Double(frame.aec.count) / 16_000
                     state.1 += frameSeconds
@@ -47,13 +53,24 @@ extension LoopbackBench {
             if let start, let end = ended.withLock({ $0 }) {
                 let speechEnd = start + BenchClock.duration(samples: bounds.end)
                 latencies.append(BenchClock.ms(end - speechEnd))
+                let audio = PCMBuffer(format: .speech, samples: heard.withLock { $0 })
+                let begun = ContinuousClock.now
+                if (try? await transcriber.transcribe(audio)) != nil {
+                    finalize.append(BenchClock.ms(ContinuousClock.now - begun))
+                }
             }
             try await pause(0.3, 0.6)
         }
         progress("bench loopback: end of utterance: \(latencies.count)/\(probes)\n")
-        return .latency(
-            "eou.latency", condition: condition, samples: latencies, goal: .endOfUtterance(windowMs: windowMs),
-            reason: latencies.count < probes ? "\(probes - latencies.count) utterances never ended" : nil)
+        return [
+            .latency(
+                "eou.latency", condition: condition, samples: latencies, goal: .endOfUtterance(windowMs: windowMs),
+                reason: latencies.count < probes ? "\(probes - latencies.count) utterances never ended" : nil),
+            .latency(
+                "stt.finalize", condition: "\(transcriber.name) in process: transcript of the captured utterance",
+                samples: finalize,
+                reason: "transcription time from the end of utterance (the bench starts it when it sees the end)"),
+        ]
     }
 
     /// Barge-in latency: the node plays `reply` to `ct_spk`; 0.8–1.5 s in, `utterance` goes
