@@ -306,6 +306,9 @@ final class BenchSession {
             "triggers": triggers.joined(separator: ", "), "seed": "\(options.seed)",
         ]
         config["probes per latency metric"] = "\(probes)"
+        config["requested latencies"] =
+            "node playback target \(PlaybackSettings().targetLatencyMilliseconds) ms (10 ms writes), "
+            + "harness playback target 20 ms, capture reads of one block, null-sink keep-alive 20 ms"
         let hash =
             corpusHashes.isEmpty
             ? nil
