@@ -282,7 +282,8 @@ final class BenchSession {
     private func measure(_ name: String, _ condition: String, _ body: () async throws -> [BenchMetric]) async
         -> BenchMetric
     {
-        await measureAll(name, condition: condition, body).first!
+        await measureAll(name, condition: condition, body).first
+            ?? .unmeasured(name, condition: condition, unit: "ms", reason: "no result")
     }
 
     private func measureAll(
