@@ -108,6 +108,10 @@ struct BenchSmokeTests {
         }
         let markdown = try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(markdown.contains("## capture.latency") && markdown.contains("| Goal | Met |"))
+        let events = try String(contentsOf: directory.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        for event in ["\"eou.detected\"", "\"tts.clipReceived\"", "\"playback.firstWrite\"", "\"t_ns\""] {
+            #expect(events.contains(event), "\(event) not in events.jsonl")
+        }
         let svg = try String(contentsOf: directory.appendingPathComponent("report.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
     }

@@ -11,15 +11,15 @@ extension BenchCommand {
             espeak-ng speech with pink noise, including read licence texts as negatives), the \
             loopback measurements and the CPU measurements, then writes report.json, report.md \
             (a table per metric, goal beside the measured value), report.svg (latency CDFs and \
-            the ROC) and roc.csv into --output, with the machine, commit and corpus manifest hash in the \
-            header. A metric that could not be measured is listed with the reason. Progress goes \
-            to stderr.
+            the ROC), roc.csv and events.jsonl (the loopback stamps) into --output, with the \
+            machine, commit and corpus manifest hash in the header. A metric that could not be \
+            measured is listed with the reason. Progress goes to stderr.
             """
         /// The options.
         public static let options: [OptionSpec] =
             BenchCommand.sessionOptions.filter { $0.long != "output" } + [
                 .option(
-                    "output", valueName: "dir", help: "Folder for report.json, report.md, report.svg and roc.csv.",
+                    "output", valueName: "dir", help: "Folder for report.json, report.md, report.svg, roc.csv and events.jsonl.",
                     default: "bench-report"),
                 .option(
                     "dataset", valueName: "dir", help: "Recorded wake words (MANIFEST.txt).",

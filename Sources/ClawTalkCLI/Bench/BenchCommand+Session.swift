@@ -3,7 +3,8 @@ extension BenchCommand {
     static let sessionOptions: [OptionSpec] = [
         .flag("quick", help: "Run a small subset of every metric (a few minutes)."),
         .option(
-            "output", valueName: "dir", help: "Write report.json, report.md, report.svg and roc.csv into this folder."),
+            "output", valueName: "dir",
+            help: "Write report.json, report.md, report.svg, roc.csv and events.jsonl into this folder."),
         .repeating(
             "trigger", valueName: "word", help: "Trigger to test (repeatable; default: openclaw, claude, computer)."),
         .option("seed", valueName: "n", type: .int, help: "Seed of the generated noise and pauses.", default: "1"),
@@ -38,7 +39,9 @@ extension BenchCommand {
         let report = session.report(metrics: metrics)
         context.io.writeOutput(report.markdown)
         if let output {
-            for path in try BenchSession.write(report, to: output) { context.io.writeError("bench: wrote \(path)\n") }
+            for path in try BenchSession.write(report, events: session.events, to: output) {
+                context.io.writeError("bench: wrote \(path)\n")
+            }
         }
         return ExitCode.success.rawValue
     }

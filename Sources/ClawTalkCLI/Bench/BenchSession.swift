@@ -34,6 +34,8 @@ final class BenchSession {
     var machine = BenchMachine.current()
     var corpusHashes: [String] = []
     var roc: [WakeBenchReport.ROCPoint] = []
+    /// Stamps of the loopback probes (`events.jsonl`).
+    let events = BenchEventLog()
     /// microWakeWord models and runtime, loaded once (nil before the first use).
     private var microWakeWord: ([MicroWakeWordModel], TFLiteRuntime?)?
     private let started = Date()
@@ -182,7 +184,7 @@ final class BenchSession {
         machine.soundServer = rig.server
         await rig.warmUp()
         var metrics: [BenchMetric] = []
-        let bench = LoopbackBench(rig: rig, seed: options.seed, progress: progress)
+        let bench = LoopbackBench(rig: rig, seed: options.seed, events: events, progress: progress)
         let blocks = options.quick ? [10, 20, 30] : [10, 20, 30, 60]
         for block in blocks {
             metrics.append(
@@ -217,7 +219,8 @@ final class BenchSession {
         }
         metrics += await measureAll("tts.ttfa.gateway") {
             try await SpeechLatencyBench(
-                server: rig.server, synthesizer: self.synthesizer, scratch: self.scratch, progress: self.progress
+                server: rig.server, synthesizer: self.synthesizer, scratch: self.scratch, events: self.events,
+                progress: self.progress
             ).run(probes: self.slowProbes)
         }
         metrics += await measureAll("wake.chime") {
@@ -320,8 +323,9 @@ final class BenchSession {
             commit: BenchTool.commit(), corpus: hash, config: config, metrics: metrics, roc: roc)
     }
 
-    /// Writes report.json, report.md, report.svg and roc.csv into `directory`.
-    static func write(_ report: BenchReport, to directory: String) throws -> [String] {
+    /// Writes report.json, report.md, report.svg, roc.csv and (when there are any) events.jsonl
+    /// into `directory`.
+    static func write(_ report: BenchReport, events: BenchEventLog, to directory: String) throws -> [String] {
         let url = URL(fileURLWithPath: directory)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
@@ -331,6 +335,9 @@ final class BenchSession {
         try Data(report.markdown.utf8).write(to: files[1])
         try Data(report.svg.utf8).write(to: files[2])
         try Data(report.rocCSV.utf8).write(to: files[3])
-        return files.map(\.path)
+        guard events.count > 0 else { return files.map(\.path) }
+        let log = url.appendingPathComponent("events.jsonl")
+        try Data(events.jsonLines.utf8).write(to: log)
+        return (files + [log]).map(\.path)
     }
 }

@@ -53,10 +53,14 @@ extension LoopbackBench {
             if let start, let end = ended.withLock({ $0 }) {
                 let speechEnd = start + BenchClock.duration(samples: bounds.end)
                 latencies.append(BenchClock.ms(end - speechEnd))
+                events.record("truth.speechEnd", at: speechEnd, clip: "eou")
+                events.record("eou.detected", at: end, clip: "eou")
                 let audio = PCMBuffer(format: .speech, samples: heard.withLock { $0 })
                 let begun = ContinuousClock.now
                 if (try? await transcriber.transcribe(audio)) != nil {
-                    finalize.append(BenchClock.ms(ContinuousClock.now - begun))
+                    let final = ContinuousClock.now
+                    finalize.append(BenchClock.ms(final - begun))
+                    events.record("stt.final", at: final, clip: "eou", data: ["engine": transcriber.name])
                 }
             }
             try await pause(0.3, 0.6)
@@ -131,7 +135,10 @@ extension LoopbackBench {
             playedSeconds += outcome.playedSeconds
             if early.withLock({ $0 }) { falseBargeIns += 1 }
             if byVAD, let start, case .interrupted = outcome, let last = outcome.timing?.lastWriteAt {
-                latencies.append(BenchClock.ms(last - (start + BenchClock.duration(samples: bounds.start))))
+                let speechStart = start + BenchClock.duration(samples: bounds.start)
+                latencies.append(BenchClock.ms(last - speechStart))
+                events.record("truth.speechStart", at: speechStart, clip: "bargein", data: ["path": path])
+                events.record("playback.lastWrite", at: last, clip: "bargein", data: ["path": path])
             }
             try await pause(0.2, 0.4)
         }

@@ -71,9 +71,18 @@ extension LoopbackBench {
                 missed += 1
                 continue
             }
-            latencies.append(BenchClock.ms(wake - (start + BenchClock.duration(samples: bounds.end))))
-            if let first = chimes.first(atOrAfter: wake) { sinkDelays.append(BenchClock.ms(first - wake)) }
-            if let heard = recorder.firstOnset(after: wake) { monitorDelays.append(BenchClock.ms(heard - wake)) }
+            let phraseEnd = start + BenchClock.duration(samples: bounds.end)
+            latencies.append(BenchClock.ms(wake - phraseEnd))
+            events.record("truth.phraseEnd", at: phraseEnd, clip: "wake", data: ["trigger": trigger])
+            events.record("wake.detected", at: wake, clip: "wake", data: ["trigger": trigger])
+            if let first = chimes.first(atOrAfter: wake) {
+                sinkDelays.append(BenchClock.ms(first - wake))
+                events.record("playback.firstWrite", at: first, clip: "wake", data: ["item": "chime"])
+            }
+            if let heard = recorder.firstOnset(after: wake) {
+                monitorDelays.append(BenchClock.ms(heard - wake))
+                events.record("chime.firstSample", at: heard, clip: "wake")
+            }
             try await pause(0.3, 0.6)
         }
         progress("bench loopback: wake → chime: \(latencies.count)/\(probes) wakes\n")

@@ -13,6 +13,8 @@ import Synchronization
 final class LoopbackBench {
     let rig: LoopbackRig
     let progress: (String) -> Void
+    /// Where the probes' stamps go (`events.jsonl`).
+    let events: BenchEventLog
     private let harness: PlaybackController
     private var random: SeededGenerator
 
@@ -23,8 +25,9 @@ final class LoopbackBench {
         return samples
     }()
 
-    init(rig: LoopbackRig, seed: UInt64, progress: @escaping (String) -> Void) {
+    init(rig: LoopbackRig, seed: UInt64, events: BenchEventLog, progress: @escaping (String) -> Void) {
         self.rig = rig
+        self.events = events
         self.progress = progress
         harness = PlaybackController(
             sink: LoopbackRig.mic,
@@ -69,6 +72,9 @@ final class LoopbackBench {
             try await pause(0.3, 0.7)
         }
         try await Task.sleep(for: .milliseconds(300))
+        let clip = "capture-\(block)ms"
+        for start in starts { events.record("harness.markerStart", at: start, clip: clip) }
+        for onset in onsets.all { events.record("frontend.markerFrame", at: onset, clip: clip) }
         let latencies = Self.pair(starts, onsets.all)
         progress("bench loopback: capture block \(block) ms: \(latencies.count)/\(probes) markers\n")
         var metric = BenchMetric.latency(
@@ -97,6 +103,8 @@ final class LoopbackBench {
             try await pause(0.3, 0.7)
         }
         try await Task.sleep(for: .milliseconds(300))
+        for write in writes { events.record("playback.firstWrite", at: write, clip: "playback-marker") }
+        for onset in recorder.all { events.record("monitor.firstSample", at: onset, clip: "playback-marker") }
         let latencies = Self.pair(writes, recorder.all)
         progress("bench loopback: playback: \(latencies.count)/\(probes) markers\n")
         return .latency(

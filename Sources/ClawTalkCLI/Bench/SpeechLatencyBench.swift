@@ -24,6 +24,7 @@ struct SpeechLatencyBench {
     let server: String
     let synthesizer: EspeakSynthesizer
     let scratch: URL
+    let events: BenchEventLog
     let progress: (String) -> Void
 
     /// PCM, MP3 and Ogg Opus TTFA (two metrics each: sink hook and monitor) and espeak-ng TTFA.
@@ -101,8 +102,13 @@ struct SpeechLatencyBench {
                 let first = audio.timings.withLock({ $0.last })?.firstWriteAt
             else { continue }
             sink.append(BenchClock.ms(first - received))
+            events.record("tts.clipReceived", at: received, clip: "tts", data: ["format": clip.outputFormat ?? "?"])
+            events.record("playback.firstWrite", at: first, clip: "tts", data: ["format": clip.outputFormat ?? "?"])
             try await Task.sleep(for: .milliseconds(300))
-            if let heard = recorder.firstOnset(after: received) { monitor.append(BenchClock.ms(heard - received)) }
+            if let heard = recorder.firstOnset(after: received) {
+                monitor.append(BenchClock.ms(heard - received))
+                events.record("monitor.firstSample", at: heard, clip: "tts", data: ["format": clip.outputFormat ?? "?"])
+            }
         }
         return (sink, monitor)
     }
@@ -121,8 +127,13 @@ struct SpeechLatencyBench {
                 continue
             }
             sink.append(BenchClock.ms(first - ready))
+            events.record("tts.textReady", at: ready, clip: "tts", data: ["engine": "espeak-ng"])
+            events.record("playback.firstWrite", at: first, clip: "tts", data: ["engine": "espeak-ng"])
             try await Task.sleep(for: .milliseconds(300))
-            if let heard = recorder.firstOnset(after: ready) { monitor.append(BenchClock.ms(heard - ready)) }
+            if let heard = recorder.firstOnset(after: ready) {
+                monitor.append(BenchClock.ms(heard - ready))
+                events.record("monitor.firstSample", at: heard, clip: "tts", data: ["engine": "espeak-ng"])
+            }
         }
         return (sink, monitor)
     }
