@@ -19,7 +19,8 @@ extension BenchCommand {
         public static let options: [OptionSpec] =
             BenchCommand.sessionOptions.filter { $0.long != "output" } + [
                 .option(
-                    "output", valueName: "dir", help: "Folder for report.json, report.md, report.svg, roc.csv and events.jsonl.",
+                    "output", valueName: "dir",
+                    help: "Folder for report.json, report.md, report.svg, roc.csv and events.jsonl.",
                     default: "bench-report"),
                 .option(
                     "dataset", valueName: "dir", help: "Recorded wake words (MANIFEST.txt).",
