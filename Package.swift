@@ -118,7 +118,8 @@ let package = Package(
             dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "CAvahi", "CDBus"],
             swiftSettings: strict
         ),
-        // Protocol peers for tests (in-memory sockets, the test gateway); imported only by tests.
+        // Protocol peers for tests (in-memory sockets, the test gateway); imported by tests and by
+        // `clawtalk bench` (the gateway with fixed reply delays).
         .target(
             name: "ClawTalkTesting",
             dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop"],
@@ -129,6 +130,8 @@ let package = Package(
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
                 "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
+                // `clawtalk bench` answers talk.speak with fixed delays (benchmark.md §1.3).
+                "ClawTalkTesting",
             ],
             swiftSettings: strict
         ),

@@ -76,18 +76,6 @@ struct BinaryExitCodeTests {
         #expect(lines.last?.hasSuffix(" --help' for more information.") == true)
     }
 
-    static let pending: [(arguments: [String], message: String)] = [
-        (["bench", "cpu"], "'clawtalk bench cpu' is not available yet (tracked in issue #7).")
-    ]
-
-    @Test(arguments: pending)
-    func pendingCommandsFailAtRunTime(arguments: [String], message: String) throws {
-        let result = try ClawTalkBinary.run(arguments)
-        #expect(result.status == 1)
-        #expect(result.output.isEmpty)
-        #expect(result.error == "Error: \(message)\n")
-    }
-
     static let invalidInput: [(arguments: [String], message: String)] = [
         (
             ["pair", "CODE", "--tls-fingerprint", "ab"],

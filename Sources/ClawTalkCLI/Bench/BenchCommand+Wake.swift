@@ -46,6 +46,14 @@ extension BenchCommand {
             .option("json", valueName: "file", help: "Write every file's detections and the figures as JSON."),
             .option("limit", valueName: "n", type: .int, help: "Use at most n files per folder."),
             .option("seed", valueName: "n", type: .int, help: "Seed of the generated noise.", default: "1"),
+            .flag(
+                "generated",
+                help:
+                    "Use the generated espeak-ng corpus (triggers, near misses, read licence texts) instead of --dataset."
+            ),
+            .option(
+                "cache", valueName: "dir",
+                help: "Folder for the generated corpus (default: $XDG_CACHE_HOME/clawtalk/bench)."),
         ]
 
         /// `--dataset`.
@@ -68,6 +76,10 @@ extension BenchCommand {
         public var limit: Int?
         /// `--seed`.
         public var seed: Int
+        /// `--generated`.
+        public var generated: Bool
+        /// `--cache`.
+        public var cache: String?
 
         /// Reads the arguments.
         public init(parsed: ParsedArguments) {
@@ -88,6 +100,8 @@ extension BenchCommand {
             jsonPath = parsed.string("json")
             limit = parsed.int("limit")
             seed = parsed.int("seed") ?? 1
+            generated = parsed.flag("generated")
+            cache = parsed.string("cache")
         }
 
         /// Thresholds parse; the limit is positive.
@@ -99,7 +113,17 @@ extension BenchCommand {
         /// Runs the benchmark; exit 0 also when the dataset is absent (after a notice).
         public func run(context: CommandContext) async throws -> Int32 {
             let directory = URL(fileURLWithPath: dataset)
-            guard let loaded = try WakeDataset.load(directory: directory) else {
+            let source: WakeDataset?
+            if generated {
+                let session = try BenchSession(
+                    options: .init(
+                        quick: false, seed: UInt64(bitPattern: Int64(seed)), triggers: triggers, dataset: nil,
+                        cacheDirectory: cache), context: context)
+                source = try await session.corpus()
+            } else {
+                source = try WakeDataset.load(directory: directory)
+            }
+            guard let loaded = source else {
                 context.io.writeError(
                     "bench wake: skipped: no dataset at \(directory.path) "
                         + "(\(WakeDataset.manifestName) not found)\n")

@@ -23,6 +23,20 @@ enum WakeBenchEvaluator {
         }
     }
 
+    /// The detection latencies (ms after the phrase end) of `trigger`'s detected positives.
+    static func latencies(files: [WakeBenchReport.FileRecord], trigger: String, labels: [String]) -> [Double] {
+        let positiveLabel = WakeDataset.positiveLabel(for: trigger, labels: labels)
+        let key = TriggerText.key(trigger)
+        return files.filter { $0.label == positiveLabel }.compactMap { file -> Double? in
+            let start = file.phraseStartSeconds ?? 0
+            let end = file.phraseEndSeconds ?? file.durationSeconds
+            let first = file.detections.filter {
+                TriggerText.key($0.trigger) == key && $0.atSeconds >= start && $0.atSeconds <= end + window
+            }.min { $0.atSeconds < $1.atSeconds }
+            return first.map { (($0.decidedAtSeconds ?? $0.atSeconds) - end) * 1000 }
+        }
+    }
+
     /// Figures for one trigger.
     static func metric(
         condition: String, files: [WakeBenchReport.FileRecord], trigger: String, engine: String, labels: [String]

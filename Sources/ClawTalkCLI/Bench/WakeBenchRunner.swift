@@ -17,6 +17,8 @@ final class WakeBenchRunner {
         var verifier: TranscriptVerifier?
         var thresholds: [String: Double]
         var sweep: Bool
+        /// Keep only this many evenly spaced sweep thresholds per engine (`bench --quick`).
+        var sweepPoints: Int? = nil
         var seed: UInt64
         /// Builds the spotters (models, runtime, pronunciations), as `run` does.
         var factory: WakeDetectorFactory
@@ -142,7 +144,7 @@ final class WakeBenchRunner {
             (.pocketsphinx, PocketSphinxKeywordEngine.engineName, plan.pocketSphinx, Self.pocketSphinxSweep),
         ]
         for (selection, engine, triggers, values) in kinds where !triggers.isEmpty {
-            for value in values {
+            for value in Self.thin(values, to: setup.sweepPoints) {
                 var thresholds: [String: Double] = [:]
                 for trigger in triggers { thresholds[trigger] = value }
                 let spotter = try makeSpotter(triggers: triggers, selection: selection, thresholds: thresholds)
@@ -150,6 +152,13 @@ final class WakeBenchRunner {
             }
         }
         return sweeps
+    }
+
+    /// `count` evenly spaced values of `values` (first and last included); all without a count.
+    static func thin(_ values: [Double], to count: Int?) -> [Double] {
+        guard let count, count < values.count else { return values }
+        guard count > 1 else { return [values[values.count / 2]] }
+        return (0..<count).map { values[$0 * (values.count - 1) / (count - 1)] }
     }
 
     /// Runs one file through `detector` (reset first); the accepted wakes as records.

@@ -15,40 +15,4 @@ public struct BenchCommand: Command {
 
     /// The group takes no arguments of its own.
     public init(parsed: ParsedArguments) {}
-
-    /// `clawtalk bench loopback`.
-    public struct Loopback: PendingCommand {
-        /// The command name.
-        public static let name = "loopback"
-        /// One line for OVERVIEW.
-        public static let abstract = "Measure capture and playback latency through a null-sink loopback rig."
-        /// Tracked in issue 7.
-        public static let trackingIssue: Int? = 7
-        /// Takes no arguments.
-        public init(parsed: ParsedArguments) {}
-    }
-
-    /// `clawtalk bench cpu`.
-    public struct CPU: PendingCommand {
-        /// The command name.
-        public static let name = "cpu"
-        /// One line for OVERVIEW.
-        public static let abstract = "Measure the CPU use of the audio front end."
-        /// Tracked in issue 7.
-        public static let trackingIssue: Int? = 7
-        /// Takes no arguments.
-        public init(parsed: ParsedArguments) {}
-    }
-
-    /// `clawtalk bench all`.
-    public struct All: PendingCommand {
-        /// The command name.
-        public static let name = "all"
-        /// One line for OVERVIEW.
-        public static let abstract = "Run every benchmark and write one report."
-        /// Tracked in issue 7.
-        public static let trackingIssue: Int? = 7
-        /// Takes no arguments.
-        public init(parsed: ParsedArguments) {}
-    }
 }

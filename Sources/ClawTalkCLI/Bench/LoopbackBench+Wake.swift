@@ -1,0 +1,140 @@
+import ClawTalkAudio
+import ClawTalkDevices
+import ClawTalkSpeech
+import Foundation
+
+extension LoopbackBench {
+    /// Accepted wakes of a detector that follows a node's front-end frames (AEC output) on its
+    /// own task, stamped on arrival of the frame that produced them; `onWake` runs for each.
+    final class WakeListener: Sendable {
+        let wakes = InstantLog()
+        private let task: Task<Void, Never>
+
+        init(
+            node: BenchNode, detector: sending TwoStageWakeDetector,
+            onWake: @escaping @Sendable (ContinuousClock.Instant) -> Void = { _ in }
+        ) {
+            let frames = node.frontEnd.frames()
+            let wakes = wakes
+            task = Task.detached(priority: .high) {
+                for await frame in frames {
+                    guard let verdicts = try? await detector.process(frame.aec) else { continue }
+                    if verdicts.contains(where: \.isAccepted) {
+                        let now = ContinuousClock.now
+                        wakes.append(now)
+                        onWake(now)
+                    }
+                }
+            }
+        }
+
+        func stop() {
+            task.cancel()
+        }
+    }
+
+    /// Wake latency on the loopback path and wake → chime: a spoken trigger goes into `ct_mic`;
+    /// the node's wake detector runs on the front end's frames and, on a wake, the node plays the
+    /// trigger chime to `ct_spk`. wake.detected is the arrival of the frame that produced the
+    /// wake; chime.firstSample is taken at the sink (playback.firstWrite) and on the monitor.
+    /// The bench composes detector → chime itself (the service's wake path is not used).
+    func wakeAndChime(
+        phrase: [Int16], trigger: String, detector: sending TwoStageWakeDetector, probes: Int
+    ) async throws -> [BenchMetric] {
+        let condition = "\(rig.server), '\(trigger)' (espeak-ng) into ct_mic"
+        guard let bounds = Self.speechBounds(phrase) else { return [] }
+        let node = try BenchNode(source: LoopbackRig.micSource, sink: LoopbackRig.speaker)
+        defer { node.close() }
+        let recorder = MonitorRecorder()
+        try recorder.start()
+        defer { recorder.stop() }
+        let playback = node.playback
+        let chimes = InstantLog()
+        let chime = Chime.trigger.render(sampleRate: 16_000)
+        let listener = WakeListener(node: node, detector: detector) { _ in
+            let handle = playback.enqueue(.pcm(chime, kind: .chime))
+            Task {
+                if let first = await handle.outcome().timing?.firstWriteAt { chimes.append(first) }
+            }
+        }
+        defer { listener.stop() }
+        try await Task.sleep(for: .milliseconds(500))
+        var latencies: [Double] = []
+        var sinkDelays: [Double] = []
+        var monitorDelays: [Double] = []
+        var missed = 0
+        for _ in 0..<probes {
+            let before = listener.wakes.count
+            guard let start = await inject(phrase) else { continue }
+            try await Task.sleep(for: .milliseconds(1_500))
+            guard let wake = listener.wakes.first(after: before) else {
+                missed += 1
+                continue
+            }
+            let phraseEnd = start + BenchClock.duration(samples: bounds.end)
+            latencies.append(BenchClock.ms(wake - phraseEnd))
+            events.record("truth.phraseEnd", at: phraseEnd, clip: "wake", data: ["trigger": trigger])
+            events.record("wake.detected", at: wake, clip: "wake", data: ["trigger": trigger])
+            if let first = chimes.first(atOrAfter: wake) {
+                sinkDelays.append(BenchClock.ms(first - wake))
+                events.record("playback.firstWrite", at: first, clip: "wake", data: ["item": "chime"])
+            }
+            if let heard = recorder.firstOnset(after: wake) {
+                monitorDelays.append(BenchClock.ms(heard - wake))
+                events.record("chime.firstSample", at: heard, clip: "wake")
+            }
+            try await pause(0.3, 0.6)
+        }
+        progress("bench loopback: wake → chime: \(latencies.count)/\(probes) wakes\n")
+        let note = missed > 0 ? "\(missed) of \(probes) phrases not detected" : nil
+        return [
+            .latency(
+                "wake.latency", condition: "\(condition): phrase end → wake.detected", samples: latencies,
+                goal: .wakeLatency, reason: note),
+            .latency(
+                "wake.chime", condition: "\(condition): wake.detected → chime playback.firstWrite", samples: sinkDelays,
+                goal: .wakeToChime, reason: "bench composition detector → chime (not the service's wake path)"),
+            .latency(
+                "wake.chime.monitor", condition: "\(condition): wake.detected → chime on ct_spk.monitor",
+                samples: monitorDelays, goal: .wakeToChime),
+        ]
+    }
+
+    /// Self-trigger rate: the node plays `reply` (espeak-ng reading a text) to `ct_spk` with the
+    /// echo path mixing it into `ct_mic`; every accepted wake counts. With and without AEC.
+    func selfTrigger(
+        reply: [Int16], detector: sending TwoStageWakeDetector, frontEnd settings: FrontEndSettings
+    ) async throws -> BenchMetric {
+        let processing = settings.echoCancellation == .off ? "no AEC" : "AEC \(settings.echoCancellation)"
+        let condition = "\(rig.server), echo path (−6 dB), \(processing): node's espeak-ng reading played"
+        try rig.enableEcho()
+        defer { rig.disableEcho() }
+        let node = try BenchNode(source: LoopbackRig.micSource, sink: LoopbackRig.speaker, frontEnd: settings)
+        defer { node.close() }
+        let listener = WakeListener(node: node, detector: detector)
+        defer { listener.stop() }
+        try await Task.sleep(for: .milliseconds(300))
+        let outcome = await node.playback.play(.pcm(PCMBuffer(format: .speech, samples: reply), kind: .speech))
+        try await Task.sleep(for: .milliseconds(500))
+        let wakes = WakeBenchStatistics.distinct(
+            listener.wakes.all.map { BenchClock.ms($0 - listener.wakes.all[0]) / 1000 }, refractory: 2
+        ).count
+        let hours = outcome.playedSeconds / 3600
+        progress("bench loopback: self-trigger (\(processing)): \(wakes) wakes in \(Int(outcome.playedSeconds)) s\n")
+        guard hours > 0 else {
+            return .unmeasured(
+                "wake.self_trigger", condition: condition, unit: "per_hour", goal: .selfTrigger,
+                reason: "the reply did not play: \(outcome)")
+        }
+        var metric = BenchMetric.value(
+            "wake.self_trigger", condition: condition, unit: "per_hour", value: Double(wakes) / hours, n: wakes,
+            goal: .selfTrigger, reason: hours < 1 ? "below the 1 h the goal needs" : nil)
+        if hours < 1, metric.met == true { metric.met = nil }
+        metric.count = wakes
+        metric.exposure = BenchMetric.rounded(hours)
+        metric.exposureUnit = "h"
+        let interval = WakeBenchStatistics.poisson(wakes)
+        metric.ci95 = [interval.lowerBound / hours, interval.upperBound / hours].map(BenchMetric.rounded)
+        return metric
+    }
+}

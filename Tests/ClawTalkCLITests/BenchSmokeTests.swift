@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `clawtalk bench` end to end through the built binary: the CI smoke run over the audio rig
+/// (report shape and plausible values) and the no-sound-server case.
+@Suite("clawtalk bench smoke", .serialized)
+struct BenchSmokeTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func metrics(in directory: URL) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("report.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        for key in ["machine", "commit", "corpus", "metrics"] { #expect(object.keys.contains(key), "\(key)") }
+        return try #require(object["metrics"] as? [[String: Any]])
+    }
+
+    static func first(_ name: String, in metrics: [[String: Any]], where condition: String = "") throws
+        -> [String: Any]
+    {
+        try #require(
+            metrics.first { metric in
+                metric["name"] as? String == name
+                    && (condition.isEmpty || (metric["condition"] as? String ?? "").contains(condition))
+            },
+            "\(name) \(condition) missing")
+    }
+
+    @Test func withoutASoundServerLoopbackMetricsAreNullWithAReason() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ClawTalkBinary.run(
+            ["bench", "loopback", "--quick", "--output", directory.path],
+            environment: ["PULSE_SERVER": "unix:/nonexistent/pulse", "XDG_RUNTIME_DIR": directory.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("bench loopback: skipped:"))
+        let metrics = try Self.metrics(in: directory)
+        for name in ["capture.latency", "playback.latency", "eou.latency", "bargein.latency", "tts.ttfa.gateway"] {
+            let metric = try Self.first(name, in: metrics)
+            #expect(metric["value"] is NSNull)
+            #expect((metric["reason"] as? String)?.contains("no sound server") == true)
+        }
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("report.md").path))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("report.svg").path))
+    }
+
+    /// The quick CPU run (file mode: no sound server needed).
+    @Test(.timeLimit(.minutes(1)))
+    func cpuRunReportsRealTimeFactorsAndMemory() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ClawTalkBinary.run([
+            "bench", "cpu", "--quick", "--trigger", "computer", "--output", directory.path, "--cache",
+            directory.appendingPathComponent("cache").path,
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        let metrics = try Self.metrics(in: directory)
+        for name in ["cpu.rtf.idle", "cpu.rtf.active"] {
+            let value = try #require(try Self.first(name, in: metrics)["value"] as? Double, "\(name)")
+            #expect(value > 0 && value < 2, "\(name) \(value)")
+        }
+        let idle = try Self.first("cpu.rtf.idle", in: metrics)
+        #expect(idle["goal"] as? String == "≤ 0.02")
+        #expect(idle["met"] is Bool)
+        let peak = try #require(try Self.first("memory.rss.peak", in: metrics)["value"] as? Double)
+        #expect(peak > 10 && peak < 4_096)
+    }
+
+    /// The CI smoke subset: one probe per loopback metric and about 1 s of self-trigger audio over the rig.
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+        .timeLimit(.minutes(2)))
+    func smokeRunOverTheRigWritesAPlausibleReport() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ClawTalkBinary.run([
+            "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
+            "--output",
+            directory.path, "--cache",
+            directory.appendingPathComponent("cache").path,
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("bench all: loopback (2/3)"))
+        let metrics = try Self.metrics(in: directory)
+        for name in ["wake.latency", "wake.frr", "wake.fa_per_hour"] {
+            #expect((try Self.first(name, in: metrics)["reason"] as? String) == "skipped (--skip wake)")
+        }
+        // Latencies that must be measured on the rig, with plausible bounds (ms).
+        let bounds: [(String, String, ClosedRange<Double>)] = [
+            ("capture.latency", "block 20 ms", 0...200), ("playback.latency", "", -30...200),
+            ("eou.latency", "", 500...1_500), ("tts.ttfa.gateway", "PCM", 0...200),
+            ("tts.ttfa.espeak", "", 0...200), ("bargein.latency", "no echo path", -50...500),
+        ]
+        for (name, condition, range) in bounds {
+            let metric = try Self.first(name, in: metrics, where: condition)
+            let value = try #require(metric["value"] as? Double, "\(name) not measured: \(metric)")
+            #expect(range.contains(value), "\(name) \(condition): \(value) ms")
+            #expect((metric["n"] as? Int ?? 0) >= 1)
+        }
+        #expect(try Self.first("cpu.rtf.idle", in: metrics)["value"] is NSNull)
+        // Present whether or not the single spoken trigger was detected.
+        for name in ["wake.latency", "wake.chime", "wake.self_trigger"] {
+            #expect(
+                metrics.contains { $0["name"] as? String == name && $0["condition"] as? String != "wake" }, "\(name)")
+        }
+        let markdown = try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(markdown.contains("## capture.latency") && markdown.contains("| Goal | Met |"))
+        let events = try String(contentsOf: directory.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        for event in ["\"eou.detected\"", "\"tts.clipReceived\"", "\"playback.firstWrite\"", "\"t_ns\""] {
+            #expect(events.contains(event), "\(event) not in events.jsonl")
+        }
+        let svg = try String(contentsOf: directory.appendingPathComponent("report.svg"), encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
+    }
+}
