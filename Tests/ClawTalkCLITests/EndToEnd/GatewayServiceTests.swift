@@ -86,7 +86,11 @@ struct GatewayServiceTests {
 
         await gateway.stall(connection: first)
         let stalledAt = ContinuousClock.now
-        #expect(try await EndToEnd.closeCode(gateway, connection: first) == 4000)
+        // 4000 from the node; under heavy load the stalled gateway may read the socket only after
+        // the node gave up on the closing handshake and reset it (no code). The node's own reason
+        // is checked below (lastError names the tick watchdog).
+        let code = try await EndToEnd.closeCode(gateway, connection: first)
+        #expect(code == 4000 || code == nil, "close code \(code.map(String.init) ?? "none")")
         #expect(ContinuousClock.now - stalledAt < .seconds(2), "2 × tickIntervalMs, not the 60 s default")
         let second = try await EndToEnd.connected(gateway, number: 2)
         #expect(second != first)

@@ -42,7 +42,11 @@ struct VoiceWakeControllerTests {
         )
             async throws
         {
-            try await GatewayHarness.wait(what, timeout: timeout) { events.value.contains(where: predicate) }
+            do {
+                try await GatewayHarness.wait(what, timeout: timeout) { events.value.contains(where: predicate) }
+            } catch {
+                throw HarnessError(description: "\(error); events: \(events.value)")
+            }
         }
     }
 
