@@ -1,0 +1,82 @@
+import ClawTalkProtocol
+import ClawTalkTesting
+import Foundation
+import Testing
+
+/// Issue 6 item 7, "a dropped gateway mid-utterance loses nothing", through the built binary on
+/// the audio rig: a push-to-talk capture is running when the gateway disappears (its listener
+/// and sockets end without a closing handshake); the spoken question is transcribed anyway,
+/// `ptt stop` answers `offline`, and when the gateway is back on the same port the node sends
+/// the queued transcript as `voice.transcript`, once.
+@Suite(
+    "Dropped gateway mid-utterance (audio rig)", .serialized, .timeLimit(.minutes(2)),
+    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+struct PTTDroppedGatewayRigTests {
+    @Test func aTranscriptSpokenWhileTheGatewayDropsIsQueuedAndSentOnReconnect() async throws {
+        let directory = try TempDirectory(prefix: "ptt-drop")
+        let clip = try SpokenClip.wav("what time is it", padBefore: 0.3, padAfter: 0.8, in: directory)
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        // PocketSphinx keeps the test independent of the Whisper server; wake is off so only
+        // push-to-talk listens.
+        try home.writeConfig(
+            """
+            { wake: { enabled: false }, stt: { engine: "pocketsphinx" },
+              gateway: { operator: { enabled: false } } }
+            """)
+        let (gateway, url) = try await EndToEnd.gateway { configuration in
+            configuration.auth = .token("s3cret")
+            configuration.autoApproveLoopback = true
+        }
+        defer { Task { await gateway.stopListening() } }
+        let port = try #require(URLComponents(string: url)?.port)
+        var environment = home.environment
+        environment["CLAWTALK_GATEWAY_URL"] = url
+        environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+        let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
+        defer { run.kill() }
+        let first = try await EndToEnd.connected(gateway)
+
+        let start = try await ClawTalkBinary.runInBackground(["ptt", "start"], environment: environment)
+        #expect(start.status == 0, "\(start.error)\n\(run.stderr)")
+        #expect(start.output.hasPrefix("started "), "\(start.output)")
+        // The gateway goes away in the middle of the question.
+        let speaking = Task.detached { try runTool("paplay", ["-d", "vspk", clip]) }
+        try await Task.sleep(for: .milliseconds(700))
+        await gateway.stopListening()
+        try await speaking.value
+        #expect(
+            await run.waitUntil { run.stderr.contains("gateway.disconnected") },
+            "\(run.stderr)")
+
+        let stop = try await ClawTalkBinary.runInBackground(["ptt", "stop", "--json"], environment: environment)
+        #expect(stop.status == 0, "\(stop.error)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(stop.output.utf8)) as? [String: Any])
+        #expect(answer["status"] as? String == "offline", "\(answer)\n\(run.stderr)")
+        let transcript = try #require(answer["transcript"] as? String, "\(answer)")
+        #expect(transcript.lowercased().contains("time"), "\(transcript)")
+        #expect(await Self.transcripts(gateway).isEmpty)
+
+        // Back on the same port: the node reconnects (backoff) and flushes its outbox.
+        try await gateway.listen(port: port)
+        let second = try await EndToEnd.connected(gateway, number: 2)
+        #expect(second != first)
+        let deadline = ContinuousClock.now + .seconds(15)
+        while await Self.transcripts(gateway).isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(await Self.transcripts(gateway) == [transcript], "\(run.stderr)")
+
+        run.send(SIGTERM)
+        #expect(await run.waitForExit(timeout: .seconds(5)) == 0)
+    }
+
+    /// `voice.transcript` texts the gateway accepted, in order.
+    static func transcripts(_ gateway: TestGateway) async -> [String] {
+        await gateway.observedEvents.compactMap { event -> String? in
+            if case .nodeEvent(_, "voice.transcript", let payload) = event { return payload?["text"]?.stringValue }
+            return nil
+        }
+    }
+}
