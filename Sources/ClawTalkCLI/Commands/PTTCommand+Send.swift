@@ -6,7 +6,11 @@ extension PTTCommand {
     /// `started <id>`, or `<status> <id>` and the transcript on the next line (`--json`: the
     /// answer line as received). Exit 0 on an answer; 69 when no service runs or the
     /// microphone or STT is unavailable; 1 for other failures.
-    static func send(_ command: ControlRequest.Command, json: Bool, context: CommandContext) async throws -> Int32 {
+    /// `render` turns an answer into the printed text (`clawtalk talk` passes its own).
+    static func send(
+        _ command: ControlRequest.Command, json: Bool, context: CommandContext,
+        render: (ControlResponse) -> String = PTTCommand.render
+    ) async throws -> Int32 {
         let path = try socketPath(environment: context.environment)
         let response: ControlResponse
         do {

@@ -100,24 +100,10 @@ public struct TalkCommand: Command {
     }
 
     /// Sends `command` to the running service and prints `on <phase>` or `off` (`--json`: the
-    /// answer line). Exit 0 on an answer, 69 when no service runs, 1 when it refused.
+    /// answer line), through the push-to-talk sender. Exit 0 on an answer, 69 when no service
+    /// runs (or the microphone is unavailable), 1 when it refused.
     static func send(_ command: ControlRequest.Command, json: Bool, context: CommandContext) async throws -> Int32 {
-        let path = try PTTCommand.socketPath(environment: context.environment)
-        let response: ControlResponse
-        do {
-            response = try await ControlSocketClient.send(command, to: path)
-        } catch .notRunning(let path) {
-            throw CLIError.unavailable(ControlSocketError.notRunning(path).description)
-        } catch {
-            throw CLIError.unavailable("\(error)")
-        }
-        if json {
-            context.io.writeOutput(String(decoding: response.line(), as: UTF8.self))
-        } else if response.ok {
-            context.io.writeOutput(render(response))
-        }
-        guard response.ok else { throw CLIError.failed(response.error ?? "the service refused the command") }
-        return ExitCode.success.rawValue
+        try await PTTCommand.send(command, json: json, context: context, render: render)
     }
 
     /// `on <phase>` or `off`.

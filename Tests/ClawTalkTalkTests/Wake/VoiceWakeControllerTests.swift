@@ -38,7 +38,7 @@ struct VoiceWakeControllerTests {
 
         /// Waits for an event matching `predicate`.
         func wait(
-            _ what: String, timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable (VoiceWakeEvent) -> Bool
+            _ what: String, timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (VoiceWakeEvent) -> Bool
         )
             async throws
         {
