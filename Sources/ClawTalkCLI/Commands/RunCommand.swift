@@ -99,10 +99,16 @@ public struct RunCommand: Command {
         defer { capturing.stop() }
         let transcriber = TranscriberSelector.transcriber(
             for: settings.stt, logger: service.logger, gateway: replies.relay)
+        // Desktop notifications (notify.enabled): pairing requests, pauses and wakes.
+        let notifier = DesktopNotifier(
+            enabled: settings.notify.enabled, environment: context.environment, logger: service.logger)
         let wake = VoiceWakeService.live(
             settings: settings, environment: context.environment, store: store, delivery: delivery,
             capturing: capturing, playback: playback, echoControlled: frontEnd?.echoControlled ?? false,
-            gatewayKey: target?.key, logger: service.logger)
+            gatewayKey: target?.key, logger: service.logger
+        ) { event in
+            if case .accepted(let trigger, _) = event { await notifier.notify(.wake(trigger: trigger)) }
+        }
         // Talk mode holds wake off while it runs; push-to-talk pauses both (talk-contract §1).
         let talk = TalkModeService(
             settings: settings, environment: context.environment, logger: service.logger, capturing: capturing,
@@ -122,9 +128,6 @@ public struct RunCommand: Command {
             settings: settings, environment: context.environment, logger: service.logger,
             delivery: delivery, speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
             lease: PTTLeaseHooks(wake: wake.leaseHooks, talk: talk.lease), talk: talk, relay: replies.relay)
-        // Desktop notifications (notify.enabled): pairing requests and pauses.
-        let notifier = DesktopNotifier(
-            enabled: settings.notify.enabled, environment: context.environment, logger: service.logger)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
             configureNode: { session in await ptt.attach(session) },

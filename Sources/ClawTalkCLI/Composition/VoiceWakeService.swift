@@ -29,15 +29,19 @@ actor VoiceWakeService: GatewaySessionObserver {
         var frames: (@Sendable () async throws -> AsyncStream<WakeAudioFrame>)?
         /// Plays chimes (default: nothing).
         var playChime: VoiceWakeController.ChimePlayer = { _ in }
+        /// Told every controller event (desktop notifications on a wake); default: nothing.
+        var onEvent: (@Sendable (VoiceWakeEvent) async -> Void)?
 
         init(
             transcriber: (any Transcriber)? = nil,
             frames: (@Sendable () async throws -> AsyncStream<WakeAudioFrame>)? = nil,
-            playChime: @escaping VoiceWakeController.ChimePlayer = { _ in }
+            playChime: @escaping VoiceWakeController.ChimePlayer = { _ in },
+            onEvent: (@Sendable (VoiceWakeEvent) async -> Void)? = nil
         ) {
             self.transcriber = transcriber
             self.frames = frames
             self.playChime = playChime
+            self.onEvent = onEvent
         }
     }
 
@@ -131,6 +135,12 @@ actor VoiceWakeService: GatewaySessionObserver {
         if triggers != blueprint.triggers { await controller.setTriggers(triggers) }
         await controller.setCommandHook(commandHook)
         for _ in 0..<pendingLeases { await controller.suspend() }
+        let observer = parts.onEvent.map { onEvent in
+            Task {
+                for await event in await controller.events() { await onEvent(event) }
+            }
+        }
+        defer { observer?.cancel() }
         await controller.setEnabled(true)
         let logger = logger
         logger.info(
@@ -276,11 +286,11 @@ private struct Blueprint: Sendable {
 
 extension VoiceWakeService {
     /// The service of `clawtalk run`: frames from `capturing` (through the front end), chimes
-    /// on `playback`, speech-to-text from `stt.*`.
+    /// on `playback`, speech-to-text from `stt.*`; `onEvent` sees every controller event.
     static func live(
         settings: Settings, environment: [String: String], store: GatewayStore, delivery: any TranscriptDelivering,
         capturing: LiveUtteranceCapturing, playback: PlaybackController, echoControlled: Bool, gatewayKey: String?,
-        logger: Logger
+        logger: Logger, onEvent: (@Sendable (VoiceWakeEvent) async -> Void)? = nil
     ) -> VoiceWakeService {
         let chimes = WakeChimes(
             settings: settings.wake, echoControlled: echoControlled, environment: environment,
@@ -288,6 +298,7 @@ extension VoiceWakeService {
         return VoiceWakeService(
             settings: settings, environment: environment, store: store, delivery: delivery, gatewayKey: gatewayKey,
             logger: logger,
-            parts: Parts(frames: { try await capturing.wakeFrames() }, playChime: chimes.player(playback)))
+            parts: Parts(
+                frames: { try await capturing.wakeFrames() }, playChime: chimes.player(playback), onEvent: onEvent))
     }
 }

@@ -68,13 +68,14 @@ struct VoiceWakeServiceTests {
         let delivery = RecordingDelivery()
         let log = RecordingLogSink()
         let (frames, feed) = AsyncStream.makeStream(of: WakeAudioFrame.self, bufferingPolicy: .unbounded)
+        let observed = ObservedWakeEvents()
         let wake = VoiceWakeService(
             settings: settings, environment: home.environment, store: store, delivery: delivery, gatewayKey: nil,
             logger: Logger(category: "test", minimumLevel: .debug, sink: log, logSensitive: true),
             parts: .init(
                 transcriber: server.map { WyomingTranscriber(configuration: $0.transcriberConfiguration) }
                     ?? PocketSphinxTranscriber(),
-                frames: { frames }))
+                frames: { frames }, onEvent: { await observed.add($0) }))
         #expect(await wake.currentTriggers == ["openclaw", "claude", "computer"])
         let factory = GatewayConnectionFactory(
             settings: settings, identity: try DeviceIdentity.generate(), store: store, logger: .discarding)
@@ -133,6 +134,17 @@ struct VoiceWakeServiceTests {
         let text = try #require(delivered.first?.text).lowercased()
         #expect(text.contains("time"), "\(text)\n\(wakeLog())")
         #expect(!text.contains("computer"), "\(text)")
+        // The hook `run` uses for desktop notifications saw the wake.
+        #expect(await observed.events.contains { if case .accepted("computer", _) = $0 { true } else { false } })
+    }
+
+    /// What `Parts.onEvent` was told.
+    actor ObservedWakeEvents {
+        var events: [VoiceWakeEvent] = []
+
+        func add(_ event: VoiceWakeEvent) {
+            events.append(event)
+        }
     }
 
     static func wait(_ what: String, timeout: Duration = .seconds(10), _ condition: () async -> Bool) async throws {
