@@ -97,6 +97,7 @@ public struct RunCommand: Command {
         let capturing = LiveUtteranceCapturing(
             mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: service.logger)
         defer { capturing.stop() }
+        // One speech-to-text chain (stt.*, with the gateway relay) for push-to-talk and Talk turns.
         let transcriber = TranscriberSelector.transcriber(
             for: settings.stt, logger: service.logger, gateway: replies.relay)
         // Desktop notifications (notify.enabled): pairing requests, pauses and wakes.
@@ -127,7 +128,8 @@ public struct RunCommand: Command {
         let ptt = PushToTalkService(
             settings: settings, environment: context.environment, logger: service.logger,
             delivery: delivery, speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
-            lease: PTTLeaseHooks(wake: wake.leaseHooks, talk: talk.lease), talk: talk, relay: replies.relay)
+            lease: PTTLeaseHooks(wake: wake.leaseHooks, talk: talk.lease), talk: talk,
+            transcriber: transcriber)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: context.environment), logger: service.logger,
             configureNode: { session in await ptt.attach(session) },

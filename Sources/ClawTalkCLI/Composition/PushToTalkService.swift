@@ -31,13 +31,13 @@ final class PushToTalkService: Sendable {
     private let configuredKey: String?
 
     /// The service for `settings`; `controller` replaces the live one (tests). `capturing` is
-    /// shared with Talk mode (one capture engine); without it the service makes its own. `relay`
-    /// is the `gateway` STT engine (`stt.engine = gateway`).
+    /// shared with Talk mode (one capture engine); without it the service makes its own.
+    /// `transcriber` is `run`'s speech-to-text chain (with the gateway relay); default: `stt.*`.
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
         delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil,
         frontEnd: AudioFrontEnd? = nil, capturing shared: LiveUtteranceCapturing? = nil, lease: PTTLeaseHooks = .none,
-        talk: TalkModeService? = nil, relay: (any Transcriber)? = nil
+        talk: TalkModeService? = nil, transcriber: (any Transcriber)? = nil
     ) {
         self.talk = talk
         let root = logger
@@ -61,7 +61,7 @@ final class PushToTalkService: Sendable {
             let locale = GatewayConnectionFactory.locale(environment: environment)
             self.controller = PTTController(
                 capturing: capturing,
-                transcriber: TranscriberSelector.transcriber(for: settings.stt, logger: root, gateway: relay),
+                transcriber: transcriber ?? TranscriberSelector.transcriber(for: settings.stt, logger: root),
                 delivery: delivery, speech: speech ?? NoSpeechOutput(), lease: lease,
                 configuration: PTTConfiguration(settings: settings, locale: locale), logger: root)
         }
