@@ -154,7 +154,8 @@ let package = Package(
             name: "ClawTalkDevicesTests", dependencies: ["ClawTalkDevices", "ClawTalkAudio"],
             swiftSettings: strict),
         .testTarget(
-            name: "ClawTalkSpeechTests", dependencies: ["ClawTalkSpeech", "ClawTalkAudio", "ClawTalkSupport"],
+            name: "ClawTalkSpeechTests",
+            dependencies: ["ClawTalkSpeech", "ClawTalkAudio", "ClawTalkSupport", "ClawTalkTesting"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "ClawTalkGatewayTests",

@@ -1,4 +1,5 @@
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Glibc
 import Testing
@@ -33,23 +34,6 @@ struct TranscribeCommandTests {
         try #require(process.terminationStatus == 0, "\(name) \(arguments) failed")
     }
 
-    /// A loopback port nothing listens on.
-    static func closedPort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func withScratch<T>(_ body: (URL, TemporaryHome) throws -> T) throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transcribe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -80,7 +64,7 @@ struct TranscribeCommandTests {
     @Test func anUnreachableServerFallsBackWithoutEngineAndFailsWithIt() throws {
         try Self.withScratch { directory, home in
             let clip = try Self.speechFile("computer", voice: "en-us+klatt3", in: directory)
-            let port = Self.closedPort()
+            let port = closedLoopbackPort()
             var environment = home.environment
             environment["CLAWTALK_STT_WYOMING_PORT"] = "\(port)"
             let strict = try ClawTalkBinary.run(

@@ -10,27 +10,9 @@ import Testing
 
 @Suite("doctor: speech-to-text, gateway, TLS, pairing and microphone checks")
 struct DoctorLiveChecksTests {
-    /// A loopback port nobody listens on (bound, then closed).
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func anUnreachableSTTServerFailsWithAFix() async throws {
         var stt = STTSettings()
-        stt.wyomingPort = try Self.closedPort()
+        stt.wyomingPort = closedLoopbackPort()
         let check = await DoctorCommand.checkSTT(stt)
         #expect(check.status == .fail)
         #expect(check.detail.contains("127.0.0.1:\(stt.wyomingPort)"))
@@ -46,7 +28,7 @@ struct DoctorLiveChecksTests {
         var settings = Settings()
         #expect(await DoctorCommand.checkGateway(settings: settings, store: store).status == .warn)
 
-        settings.gateway.url = "ws://127.0.0.1:\(try Self.closedPort())"
+        settings.gateway.url = "ws://127.0.0.1:\(closedLoopbackPort())"
         let closed = await DoctorCommand.checkGateway(settings: settings, store: store)
         #expect(closed.status == .fail && closed.fix != nil, "\(closed)")
 

@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkSpeech
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ extension SpeechEngineTests {
         }
 
         @Test func anUnreachableServerFallsBackToPocketSphinxAndLogsOnce() async throws {
-            let port = try TranscriptionFixtures.closedPort()
+            let port = closedLoopbackPort()
             let sink = RecordingLogSink()
             let transcriber = TranscriberSelector.transcriber(
                 for: Self.settings(engine: .wyoming, port: port), logger: Logger(category: "stt", sink: sink),
@@ -42,7 +43,7 @@ extension SpeechEngineTests {
         }
 
         @Test func theServerIsUsedAgainOnceItAnswers() async throws {
-            let port = try TranscriptionFixtures.closedPort()
+            let port = closedLoopbackPort()
             let sink = RecordingLogSink()
             let transcriber = FallbackTranscriber(
                 primary: WyomingTranscriber(configuration: .init(port: port)), fallback: Self.sphinx,
@@ -61,7 +62,7 @@ extension SpeechEngineTests {
         }
 
         @Test func anExplicitEngineDoesNotFallBack() async throws {
-            let port = try TranscriptionFixtures.closedPort()
+            let port = closedLoopbackPort()
             let transcriber = TranscriberSelector.transcriber(
                 for: Self.settings(engine: .pocketsphinx, port: port), engine: .wyoming, strict: true,
                 pocketSphinx: Self.sphinx)
@@ -72,7 +73,7 @@ extension SpeechEngineTests {
         }
 
         @Test func theGatewayEngineWithoutARelayFallsBack() async throws {
-            let port = try TranscriptionFixtures.closedPort()
+            let port = closedLoopbackPort()
             let transcriber = TranscriberSelector.transcriber(
                 for: Self.settings(engine: .gateway, port: port), pocketSphinx: Self.sphinx)
             let transcript = try await transcriber.transcribe(TranscriptionFixtures.tone(seconds: 0.3))

@@ -5,23 +5,6 @@ import Glibc
 
 /// Audio and sockets for the transcription tests.
 enum TranscriptionFixtures {
-    /// A loopback port nothing listens on (bound once to find a free one, then released).
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// A 440 Hz tone at 16 kHz mono lasting `seconds`.
     static func tone(seconds: Double) -> PCMBuffer {
         let count = Int(seconds * 16000)

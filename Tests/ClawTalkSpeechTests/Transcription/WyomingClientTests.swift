@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkSpeech
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func aClosedPortIsUnreachableAtOnce() async throws {
-        let port = try TranscriptionFixtures.closedPort()
+        let port = closedLoopbackPort()
         let start = ContinuousClock.now
         do {
             _ = try await WyomingClient(port: port).describe()
