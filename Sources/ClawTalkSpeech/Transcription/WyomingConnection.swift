@@ -23,7 +23,7 @@ final class WyomingConnection {
             throw SpeechError.sttServerUnreachable(host: host, port: port, reason: failure.message)
         } catch is TCPStream.DeadlineExceeded {
             throw SpeechError.sttServerUnreachable(
-                host: host, port: port, reason: "no answer within \(SpeechError.secondsText(timeout.seconds))")
+                host: host, port: port, reason: "no answer within \(SpeechError.secondsText(timeout.inSeconds))")
         } catch is TCPStream.Cancelled {
             throw CancellationError()
         }
@@ -73,19 +73,11 @@ final class WyomingConnection {
         do {
             return try body()
         } catch is TCPStream.DeadlineExceeded {
-            throw SpeechError.sttTimedOut(operation: "\(operation) at \(host):\(port)", seconds: timeout.seconds)
+            throw SpeechError.sttTimedOut(operation: "\(operation) at \(host):\(port)", seconds: timeout.inSeconds)
         } catch is TCPStream.Cancelled {
             throw CancellationError()
         } catch let failure as TCPStream.Failure {
             throw SpeechError.wyomingProtocol("connection to \(host):\(port) lost during \(operation): \(failure)")
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

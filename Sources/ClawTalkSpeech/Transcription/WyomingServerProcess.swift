@@ -156,7 +156,7 @@ public final class WyomingServerProcess: Sendable {
                 try? FileManager.default.removeItem(atPath: logFile)
                 if Task.isCancelled { throw CancellationError() }
                 throw SpeechError.sttServerStart(
-                    "not ready within \(SpeechError.secondsText(configuration.readyTimeout.seconds)): \(tail)")
+                    "not ready within \(SpeechError.secondsText(configuration.readyTimeout.inSeconds)): \(tail)")
             }
             try? await Task.sleep(for: .milliseconds(200))
         }

@@ -1,4 +1,5 @@
 public import ClawTalkAudio
+import ClawTalkSupport
 import Synchronization
 
 /// Speech-to-text through a Wyoming server (``WyomingClient``), normally the local
@@ -69,7 +70,7 @@ public final class WyomingTranscriber: Transcriber {
         do {
             described = try await client.describe(timeout: configuration.describeTimeout)
         } catch SpeechError.sttTimedOut {
-            let limit = SpeechError.secondsText(configuration.describeTimeout.seconds)
+            let limit = SpeechError.secondsText(configuration.describeTimeout.inSeconds)
             throw SpeechError.sttServerUnreachable(
                 host: configuration.host, port: configuration.port, reason: "no answer to 'describe' within \(limit)")
         }

@@ -61,7 +61,7 @@ extension PTTController {
         }
         logger.info(
             "ptt.capture.open",
-            ["captureId": .string(id), "mode": .string(mode.rawValue), "capS": .double(cap.seconds)])
+            ["captureId": .string(id), "mode": .string(mode.rawValue), "capS": .double(cap.inSeconds)])
         active[id]?.monitor = monitor(id, mode: mode, frames: capture.frames)
         let clock = clock
         active[id]?.timer = Task {
@@ -158,7 +158,7 @@ extension PTTController {
                 ])
             return .finalResult(captureId: id, transcript: transcript.text)
         } catch is TimeoutError {
-            logger.warning("ptt.transcribe.timeout", ["captureId": .string(id), "limitS": .double(limit.seconds)])
+            logger.warning("ptt.transcribe.timeout", ["captureId": .string(id), "limitS": .double(limit.inSeconds)])
             return .finalizeTimedOut(captureId: id, lastPartial: nil)
         } catch {
             if Task.isCancelled || error is CancellationError { return nil }
@@ -201,7 +201,7 @@ extension PTTController {
             let timer = Task {
                 try? await clock.sleep(for: budget)
                 guard !Task.isCancelled else { return }
-                logger.notice("ptt.deliver.slow", ["captureId": .string(id), "afterS": .double(budget.seconds)])
+                logger.notice("ptt.deliver.slow", ["captureId": .string(id), "afterS": .double(budget.inSeconds)])
                 once.resume(returning: .queued)
             }
             Task {
@@ -226,13 +226,5 @@ extension PTTController {
             logger.warning("ptt.deliver.failed", ["captureId": .string(id), "error": .string(reason)])
             return .offline
         }
-    }
-}
-
-extension Duration {
-    /// Seconds as a `Double` (for log fields).
-    fileprivate var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -1,3 +1,5 @@
+import ClawTalkSupport
+
 /// The `once` end-of-utterance rule (talk-contract §2.6): silence counts only after speech was
 /// heard, and the utterance ends when `time − lastSpeech ≥ window`. Judged per frame on the
 /// capture's own frame times, so it is exact to the frame and independent of scheduling.
@@ -9,8 +11,7 @@ public struct SilenceDetector: Sendable, Hashable {
 
     /// A detector for `window` (e.g. 700 ms).
     public init(window: Duration) {
-        let (seconds, attoseconds) = window.components
-        self.window = Double(seconds) + Double(attoseconds) / 1e18
+        self.window = window.inSeconds
     }
 
     /// Takes one frame; true when the utterance has ended with it.

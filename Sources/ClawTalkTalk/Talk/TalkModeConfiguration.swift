@@ -72,9 +72,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     /// active or the output isolated), else half-duplex.
     public init(settings: Settings, locale: String?, echoControlled: Bool) {
         let language = settings.stt.language ?? locale
-        let window = settings.talk.silenceTimeout(locale: language).components
         self.init(
-            silenceWindow: Double(window.seconds) + Double(window.attoseconds) / 1e18,
+            silenceWindow: settings.talk.silenceTimeout(locale: language).inSeconds,
             idleTimeout: settings.talk.idleTimeoutS.map(Double.init),
             bargeIn: settings.talk.interruptOnSpeech && echoControlled ? .enabled : .halfDuplex,
             transcription: TranscriptionOptions(language: language))

@@ -170,7 +170,7 @@ public final class GatewayRelayTranscriber: Transcriber {
             throw unavailable("resampling for the relay failed: \(error)")
         }
         let rate = created.inputSampleRateHz
-        let padding = Int(Double(rate) * Self.seconds(configuration.trailingSilence))
+        let padding = Int(Double(rate) * configuration.trailingSilence.inSeconds)
         try await append(samples + [Int16](repeating: 0, count: padding), rate: rate, to: created, session: session)
         return try await finals(turn)
     }
@@ -269,11 +269,6 @@ public final class GatewayRelayTranscriber: Transcriber {
             bytes.append(UInt8(value >> 8))
         }
         return Data(bytes).base64EncodedString()
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 
