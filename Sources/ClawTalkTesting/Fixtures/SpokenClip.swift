@@ -13,7 +13,10 @@ public enum SpokenClip {
         let path = directory.path(name)
         try runTool("espeak-ng", ["-m", "-v", voice, "-w", raw, text])
         try runTool(
-            "sox", [raw, "-r", "16000", "-c", "1", "-b", "16", path, "pad", String(padBefore), String(padAfter)])
+            "sox",
+            // -R: repeatable dither (a fixed seed), so the same text gives the same samples on
+            // every run; sox's default random dither made marginal detections flip between runs.
+            ["-R", raw, "-r", "16000", "-c", "1", "-b", "16", path, "pad", String(padBefore), String(padAfter)])
         return path
     }
 }
