@@ -12,7 +12,7 @@ public enum BargeInDecision {
         case tooShort
         /// The transcript is part of the text being spoken: the node heard its own voice.
         case echo
-        /// No speech energy within the last 0.35 s.
+        /// No speech energy within the last 0.35 s of the transcribed audio.
         case noRecentSpeech
         /// The engine reported a confidence of 0.6 or less.
         case lowConfidence
@@ -25,9 +25,11 @@ public enum BargeInDecision {
     /// A reported confidence must exceed this.
     public static let minimumConfidence = 0.6
 
-    /// Judges `transcript` heard while `spokenText` plays; `secondsSinceSpeech` is the time since
-    /// the last frame with speech energy; `confidence` is the engine's (nil: not reported, so
-    /// not checked).
+    /// Judges `transcript` heard while `spokenText` plays; `secondsSinceSpeech` is the time from
+    /// the last frame with speech energy to the end of the transcribed audio (with a streaming
+    /// recognizer that is "now"; with a batch one it is when the audio was cut, so a slow
+    /// transcriber does not make real speech stale); `confidence` is the engine's (nil: not
+    /// reported, so not checked).
     public static func verdict(
         transcript: String, spokenText: String, secondsSinceSpeech: Double, confidence: Double?
     ) -> Verdict {

@@ -32,8 +32,7 @@ extension TalkModeStateMachine {
             }
             if !state.checkRequested, !checkPending, state.elapsed >= configuration.bargeInListen - 1e-9 {
                 state.checkRequested = true
-                checkPending = true
-                out.append(.checkBargeIn)
+                requestCheck(&out)
             }
             duck = state
         } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
@@ -55,9 +54,12 @@ extension TalkModeStateMachine {
     mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {
         guard phase == .speaking, checkPending else { return }
         checkPending = false
+        // Recency is judged where the transcribed audio ends, not when the (slower than real
+        // time) transcriber answers: a short "stop" that ended while Whisper worked still counts.
         let verdict = text.map {
             BargeInDecision.verdict(
-                transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeech, confidence: confidence)
+                transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeechAtCheck,
+                confidence: confidence)
         }
         guard verdict == .interrupt else {
             // Nothing (or too little) recognised yet while the voice goes on: ask again on the
@@ -67,8 +69,7 @@ extension TalkModeStateMachine {
                 speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
             {
                 speak.rechecks += 1
-                checkPending = true
-                out.append(.checkBargeIn)
+                requestCheck(&out)
                 return
             }
             restoreVolume(&out)
@@ -83,6 +84,13 @@ extension TalkModeStateMachine {
         listen = ListenCounters(
             heardSpeech: true, speech: configuration.minimumSpeech, silence: speak.sinceSpeech, utterance: 0, idle: 0)
         report(&out)
+    }
+
+    /// Asks for a transcription of the audio so far and notes how recent speech is at its end.
+    private mutating func requestCheck(_ out: inout [Action]) {
+        checkPending = true
+        speak.sinceSpeechAtCheck = speak.sinceSpeech
+        out.append(.checkBargeIn)
     }
 
     mutating func restoreVolume(_ out: inout [Action]) {

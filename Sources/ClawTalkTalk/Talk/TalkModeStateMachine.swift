@@ -72,6 +72,8 @@ public struct TalkModeStateMachine: Sendable {
         var rechecks = 0
         var speechRun = 0.0
         var sinceSpeech = Double.infinity
+        /// ``sinceSpeech`` when the pending check was asked for (where its audio ends).
+        var sinceSpeechAtCheck = Double.infinity
     }
 
     /// Ducked playback after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).

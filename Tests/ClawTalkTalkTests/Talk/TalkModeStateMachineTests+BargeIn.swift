@@ -124,6 +124,17 @@ extension TalkModeStateMachineTests {
         #expect(stale.handle(.bargeInTranscript("stop please", confidence: nil)) == [.duck(false)])
     }
 
+    @Test func recencyIsJudgedWhereTheTranscribedAudioEndsNotWhenASlowTranscriberAnswers() {
+        var machine = Self.speaking()
+        // Speech through the check request (onset 0.16 s + 0.4 s listen), then the voice stops
+        // while a slow transcriber works for 1.5 s: the transcript is still of fresh speech.
+        #expect(Self.frames(&machine, speech: true, seconds: 0.6).contains(.checkBargeIn))
+        _ = Self.frames(&machine, speech: false, seconds: 1.5)
+        #expect(
+            machine.handle(.bargeInTranscript("wait, stop", confidence: nil))
+                == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
+    }
+
     @Test func aFailedCheckRestoresTheVolume() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.6)
