@@ -158,11 +158,11 @@ actor VoiceWakeService: GatewaySessionObserver {
             self.gatewayKey = gatewayKey
             await use(Self.fallbackTriggers(store: store, gatewayKey: gatewayKey), source: "persisted")
         }
-        follow(await session.voiceWakeTriggers(), source: "node")
+        follow(session.voiceWakeTriggers(), source: "node")
     }
 
     func operatorSessionStarted(_ session: OperatorSession) async {
-        follow(await session.voiceWakeTriggers(), source: "operator")
+        follow(session.voiceWakeTriggers(), source: "operator")
     }
 
     func sessionEnded() async {

@@ -5,7 +5,7 @@ public import ClawTalkSupport
 /// answers `node.invoke.request` through registered handlers (each in its own task, off the
 /// receive loop, under the ``InvokeRouter``'s rules), applies `node.invoke.cancel`, sends
 /// `node.event`s, re-subscribes chat sessions after every `hello-ok`, and surfaces pushed
-/// `voicewake.changed` lists. Results carry the socket epoch of their request and are dropped,
+/// `voicewake.changed` lists and `voicewake.routing.changed` configs. Results carry the socket epoch of their request and are dropped,
 /// never replayed, when the socket changed. Start it with ``run()`` next to the connection's.
 public actor NodeSession {
     /// A command handler returning the result payload as JSON text (nil: no payload).
@@ -26,8 +26,8 @@ public actor NodeSession {
     var invokes: [String: InvokeTasks] = [:]
     var chatSessions: Set<String> = []
     var liveEpoch: Int?
-    var triggerSubscribers: [Int: AsyncStream<[String]>.Continuation] = [:]
-    var nextSubscriberId = 0
+    nonisolated let triggers = LatestValueBroadcast<[String]>()
+    nonisolated let routing = LatestValueBroadcast<VoiceWakeRouting>()
 
     /// The tasks of one running invoke.
     struct InvokeTasks {
@@ -78,7 +78,7 @@ public actor NodeSession {
     public func run() async {
         let names: Set<String> = [
             GatewayEventName.nodeInvokeRequest.rawValue, GatewayEventName.nodeInvokeCancel.rawValue,
-            GatewayEventName.voiceWakeChanged.rawValue,
+            GatewayEventName.voiceWakeChanged.rawValue, GatewayEventName.voiceWakeRoutingChanged.rawValue,
         ]
         for await event in await connection.subscribe(events: names) {
             switch event {
@@ -117,19 +117,14 @@ public actor NodeSession {
     public var subscribedChatSessions: Set<String> { chatSessions }
 
     /// Trigger lists pushed by `voicewake.changed` on the node connection, newest first kept.
-    public func voiceWakeTriggers() -> AsyncStream<[String]> {
-        let (stream, continuation) = AsyncStream.makeStream(of: [String].self, bufferingPolicy: .bufferingNewest(1))
-        nextSubscriberId += 1
-        let id = nextSubscriberId
-        triggerSubscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeTriggerSubscriber(id) }
-        }
-        return stream
+    public nonisolated func voiceWakeTriggers() -> AsyncStream<[String]> {
+        triggers.subscribe(replayingLatest: false)
     }
 
-    private func removeTriggerSubscriber(_ id: Int) {
-        triggerSubscribers[id] = nil
+    /// Wake routing pushed by `voicewake.routing.changed` on the node connection (talk-contract
+    /// §6.2), the last one received first.
+    public nonisolated func voiceWakeRouting() -> AsyncStream<VoiceWakeRouting> {
+        routing.subscribe(replayingLatest: true)
     }
 
     @discardableResult
@@ -175,11 +170,19 @@ public actor NodeSession {
         case .voiceWakeChanged:
             do {
                 let triggers = try VoiceWakeTriggers(json: frame.payload).triggers
-                for continuation in triggerSubscribers.values { continuation.yield(triggers) }
+                self.triggers.publish(triggers)
                 try connection.store.setVoiceWakeTriggers(triggers, for: connection.gatewayKey)
                 logger.info("voicewake.changed", ["count": .int(triggers.count)])
             } catch {
                 logger.warning("voicewake.changed.invalid", ["error": .string("\(error)")])
+            }
+        case .voiceWakeRoutingChanged:
+            do {
+                let config = try VoiceWakeRouting(payload: frame.payload)
+                routing.publish(config)
+                logger.info("voicewake.routing.changed", ["routes": .int(config.routes.count)])
+            } catch {
+                logger.warning("voicewake.routing.invalid", ["error": .string("\(error)")])
             }
         default:
             break

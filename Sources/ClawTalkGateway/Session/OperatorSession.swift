@@ -5,8 +5,9 @@ public import ClawTalkSupport
 /// operator-role ``GatewayConnection``: call a method only when `hello-ok.features.methods`
 /// lists it (else ``GatewayError/methodUnavailable(_:)``); a `FORBIDDEN`/`MISSING_SCOPE`
 /// answer disables that method for the socket's lifetime (logged once); after each
-/// `hello-ok` fetch `voicewake.get` (8 s) and surface the triggers, as well as pushed
-/// `voicewake.changed` lists. The node works without it (node-only mode).
+/// `hello-ok` fetch `voicewake.get` and `voicewake.routing.get` (8 s each, when offered) and
+/// surface the triggers and the wake routing, as well as pushed `voicewake.changed` and
+/// `voicewake.routing.changed`. The node works without it (node-only mode).
 public actor OperatorSession {
     /// The operator connection.
     public nonisolated let connection: GatewayConnection
@@ -14,11 +15,11 @@ public actor OperatorSession {
     var hello: HelloOk?
     var epoch: Int?
     var disabled: [String: String] = [:]
-    var triggerSubscribers: [Int: AsyncStream<[String]>.Continuation] = [:]
-    var nextSubscriberId = 0
+    nonisolated let triggers = LatestValueBroadcast<[String]>()
+    nonisolated let routing = LatestValueBroadcast<VoiceWakeRouting>()
 
     /// The last trigger list received (from `voicewake.get` or `voicewake.changed`).
-    public private(set) var lastTriggers: [String]?
+    public var lastTriggers: [String]? { triggers.latest }
 
     /// A session over `connection` (which must have the operator role).
     public init(connection: GatewayConnection, logger: Logger = .discarding) {
@@ -29,13 +30,21 @@ public actor OperatorSession {
 
     /// Handles the connection's lifecycle until it stops or this task is cancelled.
     public func run() async {
-        for await event in await connection.subscribe(events: [GatewayEventName.voiceWakeChanged.rawValue]) {
+        let names: Set<String> = [
+            GatewayEventName.voiceWakeChanged.rawValue, GatewayEventName.voiceWakeRoutingChanged.rawValue,
+        ]
+        for await event in await connection.subscribe(events: names) {
             switch event {
             case .connected(let epoch, let hello):
                 self.hello = hello
                 self.epoch = epoch
                 disabled = [:]
-                Task { await self.fetchTriggers(epoch: epoch) }
+                Task {
+                    await self.fetchTriggers(epoch: epoch)
+                    await self.fetchRouting(epoch: epoch)
+                }
+            case .event(_, let frame) where frame.name == .voiceWakeRoutingChanged:
+                publishRouting(frame.payload, source: GatewayEventName.voiceWakeRoutingChanged.rawValue)
             case .event(_, let frame):
                 if let triggers = try? VoiceWakeTriggers(json: frame.payload).triggers {
                     publish(triggers, source: "voicewake.changed")
@@ -101,20 +110,14 @@ public actor OperatorSession {
     }
 
     /// Trigger lists from `voicewake.get` after each `hello-ok` and from `voicewake.changed`.
-    public func voiceWakeTriggers() -> AsyncStream<[String]> {
-        let (stream, continuation) = AsyncStream.makeStream(of: [String].self, bufferingPolicy: .bufferingNewest(1))
-        nextSubscriberId += 1
-        let id = nextSubscriberId
-        triggerSubscribers[id] = continuation
-        if let lastTriggers { continuation.yield(lastTriggers) }
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeTriggerSubscriber(id) }
-        }
-        return stream
+    public nonisolated func voiceWakeTriggers() -> AsyncStream<[String]> {
+        triggers.subscribe(replayingLatest: true)
     }
 
-    private func removeTriggerSubscriber(_ id: Int) {
-        triggerSubscribers[id] = nil
+    /// Wake routing from `voicewake.routing.get` after each `hello-ok` and from
+    /// `voicewake.routing.changed` (talk-contract §6.2), the current one first.
+    public nonisolated func voiceWakeRouting() -> AsyncStream<VoiceWakeRouting> {
+        routing.subscribe(replayingLatest: true)
     }
 
     /// `voicewake.get` (8 s) after `hello-ok` (talk-contract §6.1).
@@ -129,9 +132,29 @@ public actor OperatorSession {
         }
     }
 
+    /// `voicewake.routing.get` (8 s) after `hello-ok`, when the gateway offers it.
+    private func fetchRouting(epoch: Int) async {
+        let method = OperatorMethod.voiceWakeRoutingGet.rawValue
+        guard self.epoch == epoch, isAvailable(method) else { return }
+        do {
+            publishRouting(try await call(method), source: method)
+        } catch {
+            logger.warning("voicewake.routing.get.failed", ["error": .string("\(error)")])
+        }
+    }
+
+    private func publishRouting(_ payload: WireJSON?, source: String) {
+        do {
+            let config = try VoiceWakeRouting(payload: payload)
+            routing.publish(config)
+            logger.info("voicewake.routing", ["source": .string(source), "routes": .int(config.routes.count)])
+        } catch {
+            logger.warning("voicewake.routing.invalid", ["source": .string(source), "error": .string("\(error)")])
+        }
+    }
+
     private func publish(_ triggers: [String], source: String) {
-        lastTriggers = triggers
-        for continuation in triggerSubscribers.values { continuation.yield(triggers) }
+        self.triggers.publish(triggers)
         do {
             try connection.store.setVoiceWakeTriggers(triggers, for: connection.gatewayKey)
         } catch {

@@ -17,6 +17,8 @@ import Foundation
 ///   warning; expired after ``Configuration/outboxMaxAge``) and sent in order after reconnecting,
 ///   retried with backoff under the same `idempotencyKey`/`eventId`. `gateways forget` deletes
 ///   the file with the gateway's other data.
+/// - **Wake routing (§6.2):** a wake command goes to the session its trigger is routed to
+///   (``applyWakeRouting(_:)``, following the gateway's routing on both connections).
 /// - **Prompt:** after a barge-in (``recordInterruption(afterSeconds:)``) the next prompt starts
 ///   with the interruption note (§3.5).
 ///
@@ -37,6 +39,9 @@ public actor TranscriptDelivery: TranscriptDelivering {
     var pendingInterruption: Double?
     var nodeWatcher: Task<Void, Never>?
     var operatorWatcher: Task<Void, Never>?
+    var wakeRouting = VoiceWakeRouting.default
+    var nodeRoutingWatcher: Task<Void, Never>?
+    var operatorRoutingWatcher: Task<Void, Never>?
     var flushTask: Task<Void, Never>?
     var flushAgain = false
     var laneBusy = false
@@ -79,27 +84,34 @@ public actor TranscriptDelivery: TranscriptDelivering {
             logger.warning("delivery.subscribe.failed", ["error": .string("\(error)")])
         }
         nodeWatcher = await watch(session.connection)
+        nodeRoutingWatcher = followWakeRouting(session.voiceWakeRouting())
         kickFlush()
     }
 
     /// Uses `session` for `chat.send`/`agent` (nil: node-only); flushes when it connects.
     public func attach(operator session: OperatorSession?) async {
         operatorWatcher?.cancel()
+        operatorRoutingWatcher?.cancel()
         operatorWatcher = nil
+        operatorRoutingWatcher = nil
         operatorSession = session
         guard let session else { return }
         operatorWatcher = await watch(session.connection)
+        operatorRoutingWatcher = followWakeRouting(session.voiceWakeRouting())
         kickFlush()
     }
 
     /// Forgets the gateway (its outbox stays on disk for the next attach).
     public func detach() {
-        nodeWatcher?.cancel()
-        operatorWatcher?.cancel()
-        flushTask?.cancel()
+        for task in [nodeWatcher, operatorWatcher, nodeRoutingWatcher, operatorRoutingWatcher, flushTask] {
+            task?.cancel()
+        }
         nodeWatcher = nil
         operatorWatcher = nil
+        nodeRoutingWatcher = nil
+        operatorRoutingWatcher = nil
         flushTask = nil
+        wakeRouting = .default
         node = nil
         operatorSession = nil
         gatewayKey = nil
@@ -162,7 +174,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
         pendingInterruption = nil
         let entry = QueuedTranscript(
             id: id, message: PromptBuilder.message(text, interruptedAfter: interruption), source: source,
-            trigger: trigger, sessionKey: sessionKey, queuedAtMs: now())
+            trigger: trigger, sessionKey: sessionKey(for: source, trigger: trigger), queuedAtMs: now())
         await acquireLane()
         defer { releaseLane() }
         if !outbox.isEmpty, await hasConnectedRoute { _ = await drainOutbox(trackLast: false) }

@@ -285,7 +285,7 @@ struct NodeSessionTests {
     @Test("voicewake.changed is surfaced live and persisted for the gateway key")
     func voiceWake() async throws {
         try await running { setup, peer in
-            let triggers = await setup.session.voiceWakeTriggers()
+            let triggers = setup.session.voiceWakeTriggers()
             peer.sendEvent("voicewake.changed", payload: ["triggers": ["hey claw", "computer"]])
             var iterator = triggers.makeAsyncIterator()
             #expect(await iterator.next() == ["hey claw", "computer"])

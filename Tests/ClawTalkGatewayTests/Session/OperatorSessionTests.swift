@@ -53,7 +53,7 @@ struct OperatorSessionTests {
             #expect(params["permissions"] == nil)
             #expect(params["auth"] == ["token": "shared"])
             #expect(try GatewayConnectionHandshakeTests.signatureVerifies(params, version: .v3))
-            let triggers = await session.voiceWakeTriggers()
+            let triggers = session.voiceWakeTriggers()
             var iterator = triggers.makeAsyncIterator()
             #expect(await iterator.next() == ["hey claw"])
             #expect(try store.voiceWakeTriggers(for: connection.gatewayKey) == ["hey claw"])
