@@ -8,6 +8,9 @@ public enum BargeInDecision {
     public enum Verdict: String, Sendable, Hashable, CaseIterable {
         /// Stop playback and start the next turn.
         case interrupt
+        /// A spoken stop phrase ("stop", "cancel", …; talk-contract §10): stop playback and
+        /// listen again without sending the phrase as a turn.
+        case stopPhrase
         /// Fewer than 3 characters (after trimming).
         case tooShort
         /// The transcript is part of the text being spoken: the node heard its own voice.
@@ -24,6 +27,14 @@ public enum BargeInDecision {
     public static let recentSpeechWindow = 0.35
     /// A reported confidence must exceed this.
     public static let minimumConfidence = 0.6
+    /// Utterances that only stop the reply (normalized: lowercase, no punctuation or
+    /// apostrophes), optionally with a polite word around them (``politeWords``).
+    public static let stopPhrases: Set<String> = [
+        "stop", "cancel", "stop it", "stop talking", "stop that", "be quiet", "quiet", "shut up", "enough",
+        "thats enough", "never mind", "nevermind", "silence", "hush",
+    ]
+    /// Words allowed before or after a stop phrase ("okay stop", "stop please").
+    public static let politeWords: Set<String> = ["ok", "okay", "please", "hey", "oh", "now", "just"]
 
     /// Judges `transcript` heard while `spokenText` plays; `secondsSinceSpeech` is the time from
     /// the last frame with speech energy to the end of the transcribed audio (with a streaming
@@ -39,7 +50,15 @@ public enum BargeInDecision {
         if needle.isEmpty || normalize(spokenText).contains(needle) { return .echo }
         guard secondsSinceSpeech <= recentSpeechWindow + 1e-9 else { return .noRecentSpeech }
         if let confidence, confidence <= minimumConfidence { return .lowConfidence }
-        return .interrupt
+        return isStopPhrase(needle) ? .stopPhrase : .interrupt
+    }
+
+    /// Whether `normalized` (see ``normalize(_:)``) is a stop phrase, polite words aside.
+    public static func isStopPhrase(_ normalized: String) -> Bool {
+        var words = normalized.split(separator: " ").map(String.init)
+        while let first = words.first, politeWords.contains(first), words.count > 1 { words.removeFirst() }
+        while let last = words.last, politeWords.contains(last), words.count > 1 { words.removeLast() }
+        return stopPhrases.contains(words.joined(separator: " "))
     }
 
     /// Lowercased, punctuation dropped, whitespace runs collapsed to one space (so an echo

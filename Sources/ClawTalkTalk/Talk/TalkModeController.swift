@@ -226,7 +226,10 @@ public actor TalkModeController {
         case .checkBargeIn:
             return .check(current)
         case .restartTurn:
-            if let current { captures[current]?.firstSpeech = nil }
+            if let current {
+                captures[current]?.firstSpeech = nil
+                captures[current]?.turnStart = nil
+            }
             return .other(action)
         case .stopSpeech(recordInterruption: true):
             if let current { captures[current]?.turnStart = checkStart }

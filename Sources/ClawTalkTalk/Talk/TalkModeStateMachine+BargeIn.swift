@@ -12,6 +12,7 @@ extension TalkModeStateMachine {
                 speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
             speak.speechRun += seconds
             speak.sinceSpeech = 0
+            if checkPending { speak.heardSinceCheck = true }
         } else {
             speak.speechRun = 0
             speak.runLevel = 0
@@ -61,13 +62,32 @@ extension TalkModeStateMachine {
                 transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeechAtCheck,
                 confidence: confidence)
         }
-        guard verdict == .interrupt else {
+        let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
+        if verdict == .stopPhrase, speak.heardSinceCheck, speak.rechecks < 2 {
+            // "Stop …" and the voice went on after the checked audio: it may be the start of a
+            // longer request, so the longer audio decides.
+            speak.rechecks += 1
+            requestCheck(&out)
+            return
+        }
+        if verdict == .stopPhrase, !speak.heardSinceCheck {
+            // Just "stop": the reply ends and nothing is sent; listening starts afresh.
+            out.append(.stopSpeech(recordInterruption: true))
+            restoreVolume(&out)
+            phase = .listening
+            spokenText = ""
+            listen = ListenCounters()
+            out.append(.restartTurn)
+            report(&out)
+            return
+        }
+        // A stop phrase still followed by speech after two more looks is a request that starts
+        // with "stop": an interruption like any other.
+        guard verdict == .interrupt || verdict == .stopPhrase else {
             // Nothing (or too little) recognised yet while the voice goes on: ask again on the
             // longer audio from the same onset (at most twice), instead of waiting for a new one.
             let unrecognised = verdict == nil || verdict == .tooShort
-            if unrecognised, speak.rechecks < 2,
-                speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
-            {
+            if unrecognised, speak.rechecks < 2, voiceGoesOn {
                 speak.rechecks += 1
                 requestCheck(&out)
                 return
@@ -90,6 +110,7 @@ extension TalkModeStateMachine {
     private mutating func requestCheck(_ out: inout [Action]) {
         checkPending = true
         speak.sinceSpeechAtCheck = speak.sinceSpeech
+        speak.heardSinceCheck = false
         out.append(.checkBargeIn)
     }
 

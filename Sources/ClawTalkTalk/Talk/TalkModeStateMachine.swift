@@ -74,6 +74,8 @@ public struct TalkModeStateMachine: Sendable {
         var sinceSpeech = Double.infinity
         /// ``sinceSpeech`` when the pending check was asked for (where its audio ends).
         var sinceSpeechAtCheck = Double.infinity
+        /// Speech was heard after the pending check's audio ends (its transcript may be partial).
+        var heardSinceCheck = false
     }
 
     /// Ducked playback after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).

@@ -86,9 +86,11 @@ final class FakeCapturing: UtteranceCapturing, Sendable {
 
     private let state = Mutex(State())
     /// Samples every capture returns (1 s at 16 kHz).
-    let samples = [Int16](repeating: 100, count: 16000)
+    let samples: [Int16]
 
-    init(_ scripts: CaptureScript...) {
+    /// Captures that play `scripts` in turn; each returns `sampleSeconds` of 16 kHz samples.
+    init(_ scripts: CaptureScript..., sampleSeconds: Double = 1) {
+        samples = [Int16](repeating: 100, count: Int(sampleSeconds * 16000))
         state.withLock { $0.scripts = scripts }
     }
 

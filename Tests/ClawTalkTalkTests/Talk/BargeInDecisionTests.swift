@@ -13,8 +13,22 @@ struct BargeInDecisionTests {
     }
 
     @Test func userSpeechInterrupts() {
-        #expect(Self.verdict("stop") == .interrupt)
+        #expect(Self.verdict("stop the music") == .interrupt)
         #expect(Self.verdict("what about Friday?") == .interrupt)
+    }
+
+    @Test func aStopPhraseOnlyStopsTheReply() {
+        #expect(Self.verdict("Stop.") == .stopPhrase)
+        #expect(Self.verdict("Cancel!") == .stopPhrase)
+        #expect(Self.verdict("Okay, stop talking please.") == .stopPhrase)
+        #expect(Self.verdict("That's enough") == .stopPhrase)
+        #expect(Self.verdict("never mind") == .stopPhrase)
+        #expect(Self.verdict("please") == .interrupt, "polite words alone are not a phrase")
+        #expect(Self.verdict("stop, what about Friday") == .interrupt)
+        let spokenStop = BargeInDecision.verdict(
+            transcript: "stop", spokenText: "Stop at the bakery on the way.", secondsSinceSpeech: 0.1, confidence: nil)
+        #expect(spokenStop == .echo, "the reply's own 'stop' is echo")
+        #expect(Self.verdict("stop", since: 0.5) == .noRecentSpeech)
     }
 
     @Test func fewerThanThreeCharactersDoNot() {

@@ -76,6 +76,38 @@ struct TalkModeControllerTests {
         await rig.stop()
     }
 
+    @Test func aSpokenStopPhraseStopsTheReplyAndIsNotSent() async throws {
+        var script = OperatorScript()
+        script.chatRun = [.final("It is sunny and warm today, with a light breeze from the west.")]
+        script.talkSpeak = .clip(.pcm24000(durationMs: 4000))
+        let rig = try await TalkRig(
+            .utterance(speech: 0.5, until: 1.4), CaptureScript(frames: []), script: script, sampleSeconds: 6)
+        await rig.controller.enter()
+        _ = try await rig.messages(1)
+        rig.transcriber.set(.text("Stop."))
+        try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
+        try await Task.sleep(for: .milliseconds(300))
+        // "Stop" from 1.0 s to 1.3 s, then silence.
+        rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 0.3, until: 2.5))
+        try await rig.wait("stopped") { $0.phase == .listening && !$0.isDucked }
+        await rig.controller.settle()
+        #expect(rig.stack.audio.stops >= 1, "playback stopped")
+        rig.capturing.captures[1].feed(.silence(1.5).later(by: 2.5))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await rig.sentMessages().count == 1, "the stop phrase is not a turn")
+        #expect(await rig.controller.phase == .listening)
+
+        rig.transcriber.set(.text("what about tomorrow"))
+        rig.capturing.captures[1].feed(.utterance(speechStart: 0.2, speech: 0.5, until: 1.5).later(by: 4.0))
+        let second = try #require(try await rig.messages(2).last)
+        #expect(second.hasPrefix("(The user interrupted your previous spoken reply after "), "\(second)")
+        #expect(second.hasSuffix(" s.)\nwhat about tomorrow"), "\(second)")
+        #expect(
+            rig.transcriber.audio.last?.samples.count == 16000 * 6 - 62400,
+            "the next turn is transcribed from 0.3 s before its own speech (4.2 s), not from the stop phrase")
+        await rig.stop()
+    }
+
     @Test func theNodesOwnEchoDoesNotBargeIn() async throws {
         var script = OperatorScript()
         script.chatRun = [.final("It is sunny and warm today.")]

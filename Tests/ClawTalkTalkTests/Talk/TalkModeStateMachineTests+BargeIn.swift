@@ -102,7 +102,7 @@ extension TalkModeStateMachineTests {
         #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "no second duck while the check runs")
         #expect(machine.phase == .speaking)
         #expect(
-            machine.handle(.bargeInTranscript("stop talking now", confidence: nil))
+            machine.handle(.bargeInTranscript("hold on, a question", confidence: nil))
                 == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
         #expect(machine.phase == .listening)
     }
@@ -133,6 +133,42 @@ extension TalkModeStateMachineTests {
         #expect(
             machine.handle(.bargeInTranscript("wait, stop", confidence: nil))
                 == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
+    }
+
+    @Test func aSpokenStopPhraseEndsTheReplyWithoutATurn() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.3)
+        #expect(Self.frames(&machine, speech: false, seconds: 0.3).contains(.checkBargeIn))
+        #expect(Self.frames(&machine, speech: false, seconds: 0.6).contains(.duck(false)), "not confirmed within 1 s")
+        #expect(
+            machine.handle(.bargeInTranscript("Stop.", confidence: nil))
+                == [.stopSpeech(recordInterruption: true), .restartTurn, .report(Self.params(true, .listening))])
+        #expect(machine.phase == .listening)
+        #expect(!Self.frames(&machine, speech: false, seconds: 1.5).contains(.finishCapture), "nothing to send")
+        #expect(Self.frames(&machine, speech: true, seconds: 0.5).isEmpty)
+        #expect(Self.frames(&machine, speech: false, seconds: 0.7).contains(.finishCapture), "the next turn works")
+    }
+
+    @Test func aStopPhraseWhileTheVoiceGoesOnIsCheckedAgainAndALongerRequestInterrupts() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.6)
+        #expect(machine.handle(.bargeInTranscript("stop")) == [.checkBargeIn])
+        _ = Self.frames(&machine, speech: true, seconds: 0.3)
+        #expect(machine.handle(.bargeInTranscript("stop")) == [.checkBargeIn])
+        _ = Self.frames(&machine, speech: true, seconds: 0.3)
+        #expect(
+            machine.handle(.bargeInTranscript("stop the music"))
+                == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
+        var short = Self.speaking()
+        _ = Self.frames(&short, speech: true, seconds: 0.6)
+        #expect(short.handle(.bargeInTranscript("stop")) == [.checkBargeIn])
+        _ = Self.frames(&short, speech: false, seconds: 0.5)
+        #expect(
+            short.handle(.bargeInTranscript("stop please"))
+                == [
+                    .stopSpeech(recordInterruption: true), .duck(false), .restartTurn,
+                    .report(Self.params(true, .listening)),
+                ])
     }
 
     @Test func aFailedCheckRestoresTheVolume() {

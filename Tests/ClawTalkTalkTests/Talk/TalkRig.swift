@@ -23,12 +23,12 @@ final class TalkRig: Sendable {
     init(
         _ scripts: CaptureScript..., transcriber: FakeTranscriber = FakeTranscriber(),
         configuration: TalkModeConfiguration = TalkModeConfiguration(), script: OperatorScript = OperatorScript(),
-        gateway configure: @Sendable (inout TestGatewayConfiguration) -> Void = { _ in }
+        sampleSeconds: Double = 1, gateway configure: @Sendable (inout TestGatewayConfiguration) -> Void = { _ in }
     ) async throws {
         harness = try GatewayHarness(script: script, configure: configure)
         try await harness.startBoth()
         stack = await TalkStack(harness: harness, audio: FakeAudioOutput(realTime: true))
-        let capturing = FakeCapturing()
+        let capturing = FakeCapturing(sampleSeconds: sampleSeconds)
         for script in scripts { capturing.append(script) }
         self.capturing = capturing
         self.transcriber = transcriber
