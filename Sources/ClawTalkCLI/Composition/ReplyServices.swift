@@ -8,7 +8,8 @@ import Synchronization
 /// ``TranscriptDelivery`` (routes and the per-gateway outbox), one ``ReplyTracker``, one
 /// ``SpeechOutput`` and the ``ReplySpeaker`` between them, attached to the current gateway's
 /// sessions as ``GatewayService`` starts and ends them. `talk.config` is read after each
-/// operator `hello-ok` (session key, voice aliases). Push-to-talk, voice wake and Talk mode
+/// operator `hello-ok` and on entering Talk mode (``refreshTalkConfig()``; session key, voice
+/// aliases, Talk settings). Push-to-talk, voice wake and Talk mode
 /// deliver through ``delivery`` and stop speech through ``speech``.
 final class ReplyServices: GatewaySessionObserver {
     /// Where transcripts go.
@@ -24,6 +25,7 @@ final class ReplyServices: GatewaySessionObserver {
     private let logger: Logger
     private let configSync = Mutex<Task<Void, Never>?>(nil)
     private let configListener = Mutex<(@Sendable (TalkConfig) async -> Void)?>(nil)
+    private let currentOperator = Mutex<OperatorSession?>(nil)
 
     /// The pipeline for `settings`, playing through `audio`, with `local` espeak-ng.
     init(
@@ -67,6 +69,7 @@ final class ReplyServices: GatewaySessionObserver {
         await delivery.attach(operator: session)
         await speech.attach(operator: session)
         relay.attach(operator: session)
+        currentOperator.withLock { $0 = session }
         let task = syncTalkConfig(session)
         let previous = configSync.withLock { current in
             defer { current = task }
@@ -76,6 +79,7 @@ final class ReplyServices: GatewaySessionObserver {
     }
 
     func sessionEnded() async {
+        currentOperator.withLock { $0 = nil }
         configSync.withLock { task in
             defer { task = nil }
             return task
@@ -88,13 +92,16 @@ final class ReplyServices: GatewaySessionObserver {
         await delivery.detach()
     }
 
+    /// Reads `talk.config` again now, as on entering Talk mode (talk-contract §5.7); nothing
+    /// without a connected operator session.
+    func refreshTalkConfig() async {
+        guard let session = currentOperator.withLock({ $0 }), await session.isConnected else { return }
+        await readTalkConfig(session, reason: "talk.enter")
+    }
+
     /// Reads `talk.config` (8 s, without secrets) after every operator `hello-ok` (§5.7).
     private func syncTalkConfig(_ session: OperatorSession) -> Task<Void, Never> {
-        let delivery = delivery
-        let speech = speech
-        let logger = logger
-        let listener = configListener.withLock { $0 }
-        return Task {
+        Task {
             for await event in await session.connection.subscribe(events: []) {
                 guard case .connected = event else { continue }
                 // The session sees the same hello-ok on its own subscription.
@@ -103,21 +110,26 @@ final class ReplyServices: GatewaySessionObserver {
                     try? await Task.sleep(for: .milliseconds(25))
                     waited += 1
                 }
-                do {
-                    let config = try TalkConfig(json: try await session.call(OperatorMethod.talkConfig.rawValue))
-                    await delivery.updateTalkConfig(config)
-                    await speech.updateTalkConfig(config)
-                    await listener?(config)
-                    logger.info(
-                        "talk.config",
-                        [
-                            "provider": .string(config.provider ?? "-"), "sessionKey": .string(config.sessionMainKey),
-                            "aliases": .int(config.voiceAliases.count),
-                        ])
-                } catch {
-                    logger.warning("talk.config.failed", ["error": .string("\(error)")])
-                }
+                await readTalkConfig(session, reason: "hello-ok")
             }
+        }
+    }
+
+    /// One `talk.config` read, handed to delivery, speech and the listener.
+    private func readTalkConfig(_ session: OperatorSession, reason: String) async {
+        do {
+            let config = try TalkConfig(json: try await session.call(OperatorMethod.talkConfig.rawValue))
+            await delivery.updateTalkConfig(config)
+            await speech.updateTalkConfig(config)
+            await configListener.withLock({ $0 })?(config)
+            logger.info(
+                "talk.config",
+                [
+                    "reason": .string(reason), "provider": .string(config.provider ?? "-"),
+                    "sessionKey": .string(config.sessionMainKey), "aliases": .int(config.voiceAliases.count),
+                ])
+        } catch {
+            logger.warning("talk.config.failed", ["reason": .string(reason), "error": .string("\(error)")])
         }
     }
 }

@@ -74,8 +74,21 @@ final class TalkModeService: GatewaySessionObserver {
 
     /// Follows `replies` (speaking phases, echo guard) until cancelled, then ends Talk mode.
     func run(replies: ReplyServices) async {
+        let entries = Task { await onEntry { await replies.refreshTalkConfig() } }
         await controller.follow(speaker: replies.speaker, tracker: replies.tracker)
+        entries.cancel()
         await controller.shutdown()
+    }
+
+    /// Runs `action` each time Talk mode is entered (from off to on, whoever turned it on: the
+    /// CLI, a wake word or the gateway's toggle), until cancelled.
+    func onEntry(_ action: @Sendable () async -> Void) async {
+        var wasOff = true  // the stream starts with the current phase
+        for await phase in await controller.phases() {
+            let off = phase == .idle
+            if wasOff, !off { await action() }
+            wasOff = off
+        }
     }
 
     /// Applies the gateway's `talk.config`.

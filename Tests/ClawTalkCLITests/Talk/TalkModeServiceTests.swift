@@ -3,6 +3,7 @@ import ClawTalkSpeech
 import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ClawTalkCLI
@@ -49,6 +50,32 @@ struct TalkModeServiceTests {
         #expect(await talk.controller.state.isCapturing)
         #expect(await ptt.handle(ControlRequest(command: .talkOff)) == .talk(enabled: false, phase: "idle"))
         await talk.controller.shutdown()
+    }
+
+    @Test func eachEntryIntoTalkModeIsSeenOnce() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let talk = Self.service(home)
+        let entries = Mutex(0)
+        let watcher = Task { await talk.onEntry { entries.withLock { $0 += 1 } } }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(entries.withLock { $0 } == 0, "off at the start")
+        _ = await talk.handle(.talkOn)
+        try await Self.wait { entries.withLock { $0 } == 1 }
+        _ = await talk.handle(.talkOn)
+        _ = await talk.handle(.talkOff)
+        _ = await talk.handle(.talkToggle)
+        try await Self.wait { entries.withLock { $0 } == 2 }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(entries.withLock { $0 } == 2, "a second 'on' while on is not an entry")
+        watcher.cancel()
+        await talk.controller.shutdown()
+    }
+
+    static func wait(_ condition: @Sendable () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition())
     }
 
     @Test func withoutTalkTheControlSocketSaysSo() async throws {
