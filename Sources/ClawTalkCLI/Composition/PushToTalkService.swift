@@ -1,3 +1,4 @@
+import ClawTalkDesktop
 import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkSpeech
@@ -6,7 +7,8 @@ import ClawTalkTalk
 
 /// Push-to-talk inside `clawtalk run`: one ``PTTController`` for the service's lifetime, its
 /// `talk.ptt.*` handlers on every node session (``attach(_:)``), the local control socket for
-/// `clawtalk ptt …` and keybindings, and optional evdev hold-to-talk (`ptt.evdevKey`).
+/// `clawtalk ptt …` and keybindings, the same commands on the session bus
+/// (``DBusControlService``), and optional evdev hold-to-talk (`ptt.evdevKey`).
 ///
 /// Wired today: capture from the sound server (``LiveUtteranceCapturing``), the configured STT
 /// chain (`stt.*`), delivery and speech from `run`'s ``ReplyServices`` (chat.send / voice.transcript
@@ -29,6 +31,7 @@ final class PushToTalkService: Sendable {
     private let talk: TalkModeService?
     private let logger: Logger
     private let configuredKey: String?
+    private let sessionBus: String?
 
     /// The service for `settings`; `controller` replaces the live one (tests). `capturing` is
     /// shared with Talk mode (one capture engine); without it the service makes its own.
@@ -45,6 +48,7 @@ final class PushToTalkService: Sendable {
         let paths = XDGPaths(environment: environment)
         socketPath = settings.ptt.resolvedControlSocket(paths: paths)
         configuredKey = settings.ptt.evdevKey
+        sessionBus = DBusLink.sessionBusAddress(environment: environment)
         evdevKey = settings.ptt.evdevKey.flatMap(EvdevKey.init)
         let stopgap =
             delivery == nil ? NodeTranscriptDelivery(sessionKey: settings.talk.sessionKey ?? "main", logger: root) : nil
@@ -96,6 +100,7 @@ final class PushToTalkService: Sendable {
     /// `cancelled` and releases the microphone.
     func run() async {
         let server = startServer()
+        let bus = startBus()
         let (edges, edgeSink) = AsyncStream.makeStream(of: HoldToTalkKeyState.Edge.self)
         let evdev = startEvdev { edgeSink.yield($0) }
         let controller = controller
@@ -111,6 +116,7 @@ final class PushToTalkService: Sendable {
         edgeSink.finish()
         presses.cancel()
         server?.stop()
+        bus?.stop()
         await controller.shutdown()
         if ownsCapturing { capturing?.stop() }
     }
@@ -124,6 +130,24 @@ final class PushToTalkService: Sendable {
             return server
         } catch {
             logger.error("ptt.control.unavailable", ["path": .string(socketPath), "error": .string("\(error)")])
+            return nil
+        }
+    }
+
+    /// The D-Bus entry point, when there is a session bus (none: logged at debug level).
+    private func startBus() -> DBusControlService? {
+        guard let sessionBus else {
+            logger.debug("control.dbus.unavailable", ["reason": "no session bus"])
+            return nil
+        }
+        let service = DBusControlService(address: sessionBus, logger: logger) { [self] request in
+            await handle(request)
+        }
+        do {
+            try service.start()
+            return service
+        } catch {
+            logger.notice("control.dbus.unavailable", ["error": .string("\(error)")])
             return nil
         }
     }
