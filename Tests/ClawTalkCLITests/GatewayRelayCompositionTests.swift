@@ -20,26 +20,14 @@ struct GatewayRelayCompositionTests {
         defer { home.remove() }
         let gateway = SayFlowTests.gateway()
         await gateway.updateScript { $0.relayTranscript = "turn on the lights" }
-        var settings = Settings()
-        settings.gateway.url = SayFlowTests.url
-        settings.gateway.token = "shared"
-        settings.gateway.operator.enabled = true
-        settings.stt.engine = .gateway
-        let state = try StateDirectory(path: home.state + "/clawtalk")
-        let store = GatewayStore(directory: state)
-        let factory = GatewayConnectionFactory(
-            settings: settings, identity: try DeviceIdentity.generate(), store: store, dialer: gateway.dialer(),
-            logger: .discarding, surface: NodeSurface(caps: [.talk], commands: [], permissions: [:]))
-        let replies = ReplyServices(
-            settings: settings, store: store, state: state, audio: SayFlowTests.RecordingAudio(),
-            local: SayFlowTests.RecordingSynthesizer(), hostName: "test-host", logger: .discarding)
+        let stack = try RunReplyStack(gateway: gateway, home: home) { $0.stt.engine = .gateway }
+        let (settings, replies) = (stack.settings, stack.replies)
         let local = RecordingTranscriber()
         let chain = TranscriberSelector.transcriber(
             for: settings.stt, pocketSphinx: nil, wyoming: nil, gateway: replies.relay)
         let withLocalFallback = FallbackTranscriber(primary: replies.relay, fallback: local)
         #expect(chain.name.hasPrefix("gateway|"))
-        let service = GatewayService(
-            factory: factory, statusFile: nil, logger: .discarding, reloadSignals: [], observer: replies)
+        let service = stack.service
         let serviceTask = Task { await service.run() }
         let speech = Self.tone()
 

@@ -143,21 +143,8 @@ struct SayFlowTests {
             script.talkConfig = .object(config)
         }
         await gateway.enqueueChatRun([.final("{\"once\":true}\nIt is **noon**.\n```\ncode\n```")])
-        var settings = Settings()
-        settings.gateway.url = Self.url
-        settings.gateway.token = "shared"
-        settings.gateway.operator.enabled = true
-        let state = try StateDirectory(path: home.state + "/clawtalk")
-        let store = GatewayStore(directory: state)
-        let factory = GatewayConnectionFactory(
-            settings: settings, identity: try DeviceIdentity.generate(), store: store, dialer: gateway.dialer(),
-            logger: .discarding, surface: NodeSurface(caps: [.talk], commands: [], permissions: [:]))
-        let audio = RecordingAudio()
-        let replies = ReplyServices(
-            settings: settings, store: store, state: state, audio: audio, local: RecordingSynthesizer(),
-            hostName: "test-host", logger: .discarding)
-        let service = GatewayService(
-            factory: factory, statusFile: nil, logger: .discarding, reloadSignals: [], observer: replies)
+        let stack = try RunReplyStack(gateway: gateway, home: home)
+        let (replies, service, state) = (stack.replies, stack.service, stack.state)
         let serviceTask = Task { await service.run() }
         let repliesTask = Task { await replies.run() }
         defer {

@@ -32,21 +32,9 @@ struct TalkConfigRefreshTests {
         let home = try TemporaryHome()
         defer { home.remove() }
         let gateway = SayFlowTests.gateway()
-        var settings = Settings()
-        settings.gateway.url = SayFlowTests.url
-        settings.gateway.token = "shared"
-        settings.gateway.operator.enabled = true
-        let state = try StateDirectory(path: home.state + "/clawtalk")
-        let store = GatewayStore(directory: state)
-        let factory = GatewayConnectionFactory(
-            settings: settings, identity: try DeviceIdentity.generate(), store: store, dialer: gateway.dialer(),
-            logger: .discarding, surface: NodeSurface(caps: [.talk], commands: [], permissions: [:]))
-        let replies = ReplyServices(
-            settings: settings, store: store, state: state, audio: SayFlowTests.RecordingAudio(),
-            local: SayFlowTests.RecordingSynthesizer(), hostName: "test-host", logger: .discarding)
+        let stack = try RunReplyStack(gateway: gateway, home: home)
+        let (replies, service) = (stack.replies, stack.service)
         let talk = TalkModeServiceTests.service(home)
-        let service = GatewayService(
-            factory: factory, statusFile: nil, logger: .discarding, reloadSignals: [], observer: replies)
         let serviceTask = Task { await service.run() }
         let talkTask = Task { await talk.run(replies: replies) }
 
