@@ -5,8 +5,9 @@ public import ClawTalkSupport
 /// answers `node.invoke.request` through registered handlers (each in its own task, off the
 /// receive loop, under the ``InvokeRouter``'s rules), applies `node.invoke.cancel`, sends
 /// `node.event`s, re-subscribes chat sessions after every `hello-ok`, and surfaces pushed
-/// `voicewake.changed` lists and `voicewake.routing.changed` configs. Results carry the socket epoch of their request and are dropped,
-/// never replayed, when the socket changed. Start it with ``run()`` next to the connection's.
+/// `voicewake.changed` lists and `voicewake.routing.changed` configs. Results carry the socket
+/// epoch of their request and are dropped, never replayed, when the socket changed. Start it
+/// with ``run()`` next to the connection's.
 public actor NodeSession {
     /// A command handler returning the result payload as JSON text (nil: no payload).
     public typealias Handler = @Sendable (InvokeContext) async throws -> String?
