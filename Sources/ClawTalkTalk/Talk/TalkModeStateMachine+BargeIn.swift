@@ -72,13 +72,7 @@ extension TalkModeStateMachine {
         }
         if verdict == .stopPhrase, !speak.heardSinceCheck {
             // Just "stop": the reply ends and nothing is sent; listening starts afresh.
-            out.append(.stopSpeech(recordInterruption: true))
-            restoreVolume(&out)
-            phase = .listening
-            spokenText = ""
-            listen = ListenCounters()
-            out.append(.restartTurn)
-            report(&out)
+            stopReply(interruptingSpeechIsTurn: false, &out)
             return
         }
         // A stop phrase still followed by speech after two more looks is a request that starts
@@ -96,13 +90,25 @@ extension TalkModeStateMachine {
             speak.speechRun = 0
             return
         }
+        stopReply(interruptingSpeechIsTurn: true, &out)
+    }
+
+    /// Stops the reply (the next prompt notes the interruption) and listens: the interrupting
+    /// speech goes on as the next turn, or (a stop phrase) is forgotten.
+    private mutating func stopReply(interruptingSpeechIsTurn: Bool, _ out: inout [Action]) {
         out.append(.stopSpeech(recordInterruption: true))
         restoreVolume(&out)
-        // The interrupting speech is the next turn: the capture goes on.
         phase = .listening
         spokenText = ""
-        listen = ListenCounters(
-            heardSpeech: true, speech: configuration.minimumSpeech, silence: speak.sinceSpeech, utterance: 0, idle: 0)
+        if interruptingSpeechIsTurn {
+            // The capture goes on; the speech so far counts.
+            listen = ListenCounters(
+                heardSpeech: true, speech: configuration.minimumSpeech, silence: speak.sinceSpeech, utterance: 0,
+                idle: 0)
+        } else {
+            listen = ListenCounters()
+            out.append(.restartTurn)
+        }
         report(&out)
     }
 
