@@ -24,7 +24,8 @@ extension TalkModeController {
                 "talk.speech.stopped", ["playedSeconds": .double(played ?? 0), "interruption": .bool(record)])
         case .duck(let on):
             hooks.duck(on)
-            logger.debug("talk.duck", ["on": .bool(on)])
+            let at = current.flatMap { captures[$0]?.lastFrame } ?? 0
+            logger.debug("talk.duck", ["on": .bool(on), "atS": .double(at)])
         case .cancelBargeInCheck:
             check?.cancel()
             check = nil
@@ -38,7 +39,7 @@ extension TalkModeController {
             await hooks.resetSpeechSession()
         case .restartTurn:
             logger.debug("talk.turn.dropped", [:])
-        case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn:
+        case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn, .keepInterruptingSpeech, .trimTurnEnd:
             break  // mapped to capture effects
         }
     }
@@ -88,6 +89,7 @@ extension TalkModeController {
             open.runStart = nil
         }
         open.levels.add(frame.rms, speech: frame.isSpeech)
+        open.lastFrame = frame.time
         captures[generation] = open
         apply(.audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms))
     }
@@ -113,12 +115,13 @@ extension TalkModeController {
         }
         open.monitor?.cancel()
         let start = max((open.turnStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
+        let end = open.turnEnd
         let transcriber = transcriber
         let options = baseConfiguration.transcription
         let limit = baseConfiguration.transcriptionTimeout
         let logger = logger
         Task {
-            let audio = Self.trim(await running.finish(), from: start)
+            let audio = Self.trim(await running.finish(), from: start, to: end)
             let text = await Self.transcribe(audio, transcriber, options, limit: limit, logger: logger, what: "turn")
             self.transcribed(text, turn: id)
         }
@@ -130,11 +133,14 @@ extension TalkModeController {
         apply(.transcribed(text))
     }
 
-    /// `audio` from `seconds` on.
-    static func trim(_ audio: PCMBuffer, from seconds: Double) -> PCMBuffer {
-        let skip = min(Int(seconds * Double(audio.format.sampleRate)), audio.samples.count)
-        guard skip > 0 else { return audio }
-        return PCMBuffer(format: audio.format, samples: Array(audio.samples[skip...]))
+    /// `audio` from `seconds` on, up to `end` (capture seconds; nil: to its end).
+    static func trim(_ audio: PCMBuffer, from seconds: Double, to end: Double? = nil) -> PCMBuffer {
+        let rate = Double(audio.format.sampleRate)
+        let count = audio.samples.count
+        let skip = min(max(Int(seconds * rate), 0), count)
+        let stop = end.map { min(max(Int($0 * rate), skip), count) } ?? count
+        guard skip > 0 || stop < count else { return audio }
+        return PCMBuffer(format: audio.format, samples: Array(audio.samples[skip..<stop]))
     }
 
     /// The transcript of `audio`, nil when empty, failed or too slow.
@@ -193,8 +199,11 @@ extension TalkModeController {
         let start = max((checkStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
         let transcriber = transcriber
         let options = baseConfiguration.transcription
-        let limit = Duration.milliseconds(Int(baseConfiguration.bargeInConfirmWindow * 3000))
+        // As long as a turn may take: a slow confirmation still stops the reply, or (when the
+        // reply ended meanwhile) still decides whether the speech is the next turn.
+        let limit = baseConfiguration.transcriptionTimeout
         let logger = logger
+        logger.debug("talk.check", ["fromS": .double(start), "atS": .double(open.lastFrame)])
         check?.cancel()
         check = Task {
             let audio = Self.trim(await running.snapshot(), from: start)

@@ -47,6 +47,10 @@ public actor TalkModeController {
         var firstSpeech: Double?
         var runStart: Double?
         var turnStart: Double?
+        /// Where the turn's audio ends (nil: with the capture).
+        var turnEnd: Double?
+        /// Capture time of the newest frame the machine has seen.
+        var lastFrame = 0.0
         var levels = LevelStats()
     }
 
@@ -231,9 +235,12 @@ public actor TalkModeController {
                 captures[current]?.turnStart = nil
             }
             return .other(action)
-        case .stopSpeech(recordInterruption: true):
+        case .keepInterruptingSpeech:
             if let current { captures[current]?.turnStart = checkStart }
             logger.info("talk.barge_in", ["atS": .double(checkStart ?? 0)])
+            return .other(action)
+        case .trimTurnEnd(let seconds):
+            if let current, let open = captures[current] { captures[current]?.turnEnd = open.lastFrame - seconds }
             return .other(action)
         default:
             return .other(action)

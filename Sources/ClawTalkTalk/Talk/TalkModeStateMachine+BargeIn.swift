@@ -12,13 +12,17 @@ extension TalkModeStateMachine {
                 speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
             speak.speechRun += seconds
             speak.sinceSpeech = 0
+            speak.sinceLoud = loudEnough(rms) ? 0 : speak.sinceLoud + seconds
             if checkPending { speak.heardSinceCheck = true }
         } else {
             speak.speechRun = 0
             speak.runLevel = 0
             speak.sinceSpeech += seconds
+            speak.sinceLoud += seconds
         }
-        if let rms, duck == nil {
+        // The residual echo's level, without the voice being checked (a slow check would
+        // otherwise raise the bar with the very voice it is judging).
+        if let rms, duck == nil, !checkPending {
             speak.levelSum += rms
             speak.levelCount += 1
         }
@@ -88,6 +92,7 @@ extension TalkModeStateMachine {
             }
             restoreVolume(&out)
             speak.speechRun = 0
+            if speak.replyEnded { finishReply(&out) }
             return
         }
         stopReply(interruptingSpeechIsTurn: true, &out)
@@ -96,15 +101,26 @@ extension TalkModeStateMachine {
     /// Stops the reply (the next prompt notes the interruption) and listens: the interrupting
     /// speech goes on as the next turn, or (a stop phrase) is forgotten.
     private mutating func stopReply(interruptingSpeechIsTurn: Bool, _ out: inout [Action]) {
-        out.append(.stopSpeech(recordInterruption: true))
+        // A reply that already ended (its end waited for this check) has nothing to stop.
+        if !speak.replyEnded { out.append(.stopSpeech(recordInterruption: true)) }
         restoreVolume(&out)
         phase = .listening
         spokenText = ""
         if interruptingSpeechIsTurn {
+            out.append(.keepInterruptingSpeech)
+            // Silence counts from the interrupting voice's last loud frame: what the detector
+            // heard after it was the reply's echo.
+            let quiet = speak.sinceLoud
+            if quiet >= configuration.silenceWindow - 1e-9 {
+                // The voice stopped while a slow transcriber confirmed it: the turn is over
+                // already, and its audio ends one silence window after the voice.
+                if quiet.isFinite { out.append(.trimTurnEnd(seconds: quiet - configuration.silenceWindow)) }
+                finishTurn(&out)
+                return
+            }
             // The capture goes on; the speech so far counts.
             listen = ListenCounters(
-                heardSpeech: true, speech: configuration.minimumSpeech, silence: speak.sinceSpeech, utterance: 0,
-                idle: 0)
+                heardSpeech: true, speech: configuration.minimumSpeech, silence: quiet, utterance: 0, idle: 0)
         } else {
             listen = ListenCounters()
             out.append(.restartTurn)

@@ -98,6 +98,13 @@ extension TalkModeStateMachine {
         /// Close the capture and transcribe it from just before its first speech; report
         /// ``Event/transcribed(_:)``.
         case finishCapture
+        /// The turn's audio ends `seconds` before the newest frame (the echo heard after the
+        /// interrupting speech ended, while a slow transcriber confirmed it); precedes
+        /// ``finishCapture``.
+        case trimTurnEnd(seconds: Double)
+        /// A barge-in was confirmed: the capture goes on as the next turn, which starts at the
+        /// interrupting speech's onset (not at the reply's echo before it).
+        case keepInterruptingSpeech
         /// Deliver the transcript (source Talk mode); report ``Event/delivered(expectsReply:)``.
         case send(String)
         /// Stop speech; with `recordInterruption` the next prompt carries the interruption note.

@@ -18,8 +18,10 @@ import Foundation
 ///   ducks playback at once and asks for a transcription; ``BargeInDecision`` confirms → stop
 ///   with the interruption recorded, keep the capture as the next turn; a refusal restores the
 ///   volume, and so does the end of the 1 s window (a confirmation arriving later, from a slow
-///   speech-to-text engine, still stops playback). In half-duplex nothing is captured while
-///   speaking.
+///   speech-to-text engine, still stops playback; if the voice stopped meanwhile, the turn ends
+///   at once, its audio cut one silence window after the voice's last loud frame instead of
+///   running on with the reply's echo; if the reply ended meanwhile, the verdict still decides
+///   whether the speech is the next turn). In half-duplex nothing is captured while speaking.
 /// - **Push-to-talk** pauses Talk (capture closed, nothing started) until it resumes.
 /// - **Idle timeout:** a listening phase without speech for ``TalkModeConfiguration/idleTimeout``
 ///   ends Talk.
@@ -76,6 +78,12 @@ public struct TalkModeStateMachine: Sendable {
         var sinceSpeechAtCheck = Double.infinity
         /// Speech was heard after the pending check's audio ends (its transcript may be partial).
         var heardSinceCheck = false
+        /// Seconds since the last frame of speech that stood out from the residual echo (the
+        /// interrupting voice, not the reply's echo): where an interrupting turn's speech ends.
+        var sinceLoud = Double.infinity
+        /// The reply's audio ended while a check was pending: the check decides whether the
+        /// speech heard over its end is the next turn (nothing said is dropped unjudged).
+        var replyEnded = false
     }
 
     /// Ducked playback after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
@@ -197,16 +205,21 @@ public struct TalkModeStateMachine: Sendable {
             return
         }
         if ended || listen.utterance >= configuration.maximumUtterance - 1e-9 {
-            out.append(.finishCapture)
-            isCapturing = false
-            phase = .thinking
-            step = .transcribing
-            report(&out)
+            finishTurn(&out)
             return
         }
         if !listen.heardSpeech, let limit = configuration.idleTimeout, listen.idle >= limit - 1e-9 {
             exit(.idleTimeout, &out)
         }
+    }
+
+    /// The turn ended: transcribe it.
+    mutating func finishTurn(_ out: inout [Action]) {
+        out.append(.finishCapture)
+        isCapturing = false
+        phase = .thinking
+        step = .transcribing
+        report(&out)
     }
 
     private mutating func captureLost(_ out: inout [Action]) {
@@ -216,6 +229,8 @@ public struct TalkModeStateMachine: Sendable {
             exit(.local, &out)
         } else {
             endBargeIn(&out)
+            // The reply is over already (its end waited for the check): listen afresh.
+            if phase == .speaking, speak.replyEnded { finishReply(&out) }
         }
     }
 
@@ -256,10 +271,23 @@ public struct TalkModeStateMachine: Sendable {
 
     private mutating func replyFinished(_ out: inout [Action]) {
         switch phase {
-        case .speaking: break
+        case .speaking:
+            if checkPending, isCapturing {
+                // Speech over the reply's last words is being checked: its verdict decides
+                // (``bargeInTranscript(_:_:_:)``), so an interruption a slow transcriber has not
+                // confirmed yet is not dropped with the capture.
+                speak.replyEnded = true
+                restoreVolume(&out)
+                return
+            }
         case .thinking where step == .awaitingReply: break
         default: return
         }
+        finishReply(&out)
+    }
+
+    /// The reply is over: a fresh capture listens for the next turn.
+    mutating func finishReply(_ out: inout [Action]) {
         endBargeIn(&out)
         closeCapture(&out)
         spokenText = ""
@@ -295,6 +323,13 @@ public struct TalkModeStateMachine: Sendable {
         isPaused = true
         endBargeIn(&out)
         closeCapture(&out)
+        if phase == .speaking, speak.replyEnded {
+            // The reply is over; only its pending check kept the phase: listen after the pause.
+            phase = .listening
+            listen = ListenCounters()
+            spokenText = ""
+            report(&out)
+        }
     }
 
     private mutating func resume(_ out: inout [Action]) {

@@ -156,7 +156,8 @@ struct TalkModeRigTests {
         func printTalkLog() {
             for line in run.stderr.split(separator: "\n")
             where [
-                "talk.barge_in", "talk.transcribed", "talk.duck", "talk.onset", "tts.stopped", "tts.spoken",
+                "talk.barge_in", "talk.transcribed", "talk.duck", "talk.check", "talk.onset", "tts.stopped",
+                "tts.spoken",
                 "talk.phase",
             ]
             .contains(where: line.contains) {

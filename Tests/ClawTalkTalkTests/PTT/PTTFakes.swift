@@ -33,6 +33,19 @@ struct CaptureScript: Sendable {
     static func silence(_ seconds: Double) -> CaptureScript {
         utterance(speechStart: 1e9, speech: 0, until: seconds)
     }
+
+    /// These frames, then `other`'s.
+    func then(_ other: CaptureScript) -> CaptureScript {
+        CaptureScript(frames: frames + other.frames, endsStream: other.endsStream)
+    }
+
+    /// Frames from `start` to `end` that the voice detector calls speech at level `rms` (a
+    /// voice at 0.1, the reply's residual echo far lower).
+    static func speech(from start: Double, to end: Double, rms: Double) -> CaptureScript {
+        let count = Int(((end - start) / 0.02).rounded())
+        return CaptureScript(
+            frames: (0..<count).map { UtteranceFrame(time: start + Double($0) * 0.02, isSpeech: true, rms: rms) })
+    }
 }
 
 /// A running fake capture: plays its frames, returns 1 s of samples on finish.
@@ -149,6 +162,8 @@ final class FakeTranscriber: Transcriber, Sendable {
         case text(String)
         case fail(SpeechError)
         case hang
+        /// The text after `delay` (a transcriber slower than real time).
+        case slow(String, Duration)
     }
 
     let name = "fake"
@@ -171,6 +186,9 @@ final class FakeTranscriber: Transcriber, Sendable {
         case .hang:
             try await Task.sleep(for: .seconds(3600))
             throw CancellationError()
+        case .slow(let text, let delay):
+            try await Task.sleep(for: delay)
+            return Transcript(text: text, engine: name, audioSeconds: audio.duration, processingTime: delay)
         }
     }
 

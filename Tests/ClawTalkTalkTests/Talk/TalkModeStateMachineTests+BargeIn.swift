@@ -74,7 +74,10 @@ extension TalkModeStateMachineTests {
         _ = Self.frames(&machine, speech: true, seconds: 0.6)
         #expect(
             machine.handle(.bargeInTranscript("wait, what about tomorrow", confidence: nil))
-                == [.stopSpeech(recordInterruption: true), .duck(false), .report(Self.params(true, .listening))])
+                == [
+                    .stopSpeech(recordInterruption: true), .duck(false), .keepInterruptingSpeech,
+                    .report(Self.params(true, .listening)),
+                ])
         #expect(machine.phase == .listening)
         #expect(machine.isCapturing, "the interrupting speech is the next turn")
         #expect(machine.handle(.replyFinished) == [], "the stopped reply's end changes nothing")
@@ -103,7 +106,10 @@ extension TalkModeStateMachineTests {
         #expect(machine.phase == .speaking)
         #expect(
             machine.handle(.bargeInTranscript("hold on, a question", confidence: nil))
-                == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
+                == [
+                    .stopSpeech(recordInterruption: true), .keepInterruptingSpeech,
+                    .report(Self.params(true, .listening)),
+                ])
         #expect(machine.phase == .listening)
     }
 
@@ -130,9 +136,10 @@ extension TalkModeStateMachineTests {
         // while a slow transcriber works for 1.5 s: the transcript is still of fresh speech.
         #expect(Self.frames(&machine, speech: true, seconds: 0.6).contains(.checkBargeIn))
         _ = Self.frames(&machine, speech: false, seconds: 1.5)
-        #expect(
-            machine.handle(.bargeInTranscript("wait, stop", confidence: nil))
-                == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
+        let actions = machine.handle(.bargeInTranscript("wait, stop", confidence: nil))
+        #expect(actions.first == .stopSpeech(recordInterruption: true))
+        #expect(actions.contains(.keepInterruptingSpeech))
+        #expect(machine.phase == .thinking, "the voice stopped 1.5 s ago: the turn is over")
     }
 
     @Test func aSpokenStopPhraseEndsTheReplyWithoutATurn() {
@@ -158,7 +165,10 @@ extension TalkModeStateMachineTests {
         _ = Self.frames(&machine, speech: true, seconds: 0.3)
         #expect(
             machine.handle(.bargeInTranscript("stop the music"))
-                == [.stopSpeech(recordInterruption: true), .report(Self.params(true, .listening))])
+                == [
+                    .stopSpeech(recordInterruption: true), .keepInterruptingSpeech,
+                    .report(Self.params(true, .listening)),
+                ])
         var short = Self.speaking()
         _ = Self.frames(&short, speech: true, seconds: 0.6)
         #expect(short.handle(.bargeInTranscript("stop")) == [.checkBargeIn])
@@ -189,7 +199,10 @@ extension TalkModeStateMachineTests {
         #expect(second.handle(.bargeInTranscript("no")) == [.checkBargeIn])
         #expect(
             second.handle(.bargeInTranscript("no, stop"))
-                == [.stopSpeech(recordInterruption: true), .duck(false), .report(Self.params(true, .listening))])
+                == [
+                    .stopSpeech(recordInterruption: true), .duck(false), .keepInterruptingSpeech,
+                    .report(Self.params(true, .listening)),
+                ])
         var echo = Self.speaking()
         _ = Self.frames(&echo, speech: true, seconds: 0.6)
         #expect(echo.handle(.bargeInTranscript("sunny and warm")) == [.duck(false)], "the echo is not asked again")
@@ -202,14 +215,12 @@ extension TalkModeStateMachineTests {
         #expect(!machine.isDucked)
     }
 
-    @Test func theReplyEndingWhileDuckedRestoresTheVolume() {
+    @Test func theReplyEndingWhileNothingIsCheckedListensAfresh() {
         var machine = Self.speaking()
-        _ = Self.frames(&machine, speech: true, seconds: 0.6)
+        _ = Self.frames(&machine, speech: true, seconds: 0.2)
+        #expect(machine.isDucked)
         #expect(
             machine.handle(.replyFinished)
-                == [
-                    .cancelBargeInCheck, .duck(false), .cancelCapture, .startCapture,
-                    .report(Self.params(true, .listening)),
-                ])
+                == [.duck(false), .cancelCapture, .startCapture, .report(Self.params(true, .listening))])
     }
 }

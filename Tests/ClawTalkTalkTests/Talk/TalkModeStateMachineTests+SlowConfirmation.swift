@@ -1,0 +1,119 @@
+import ClawTalkProtocol
+import Testing
+
+@testable import ClawTalkTalk
+
+/// Barge-in with a transcriber slower than the speech it confirms (a loaded machine): the
+/// interrupting turn ends with the interrupting voice, and a reply that ends before the
+/// verdict does not take the interruption with it.
+extension TalkModeStateMachineTests {
+    /// `seconds` of frames at level `rms`.
+    static func levels(_ machine: inout Machine, _ rms: Double, speech: Bool, seconds: Double) -> [Machine.Action] {
+        var out: [Machine.Action] = []
+        for _ in 0..<Int((seconds / 0.02).rounded()) {
+            out += machine.handle(.audio(isSpeech: speech, seconds: 0.02, rms: rms))
+        }
+        return out
+    }
+
+    /// Speaking a reply whose residual echo is at 0.005 after the hold-off, then a voice at
+    /// 0.05 for `voice` seconds (ducked and checked).
+    static func interrupted(voice: Double) -> Machine {
+        var machine = speaking()
+        _ = levels(&machine, 0.005, speech: false, seconds: 1)
+        _ = levels(&machine, 0.05, speech: true, seconds: voice)
+        return machine
+    }
+
+    @Test func aLateConfirmationEndsTheTurnAtTheVoiceNotAtTheEchoAfterIt() {
+        var machine = Self.interrupted(voice: 2)
+        // The voice stopped; the detector still calls the reply's residual echo speech, at the
+        // echo's level, for 2 s while the transcriber works.
+        _ = Self.levels(&machine, 0.005, speech: true, seconds: 2)
+        let actions = machine.handle(.bargeInTranscript("what is the weather tomorrow"))
+        #expect(actions.prefix(2) == [.stopSpeech(recordInterruption: true), .keepInterruptingSpeech])
+        #expect(actions.suffix(2) == [.finishCapture, .report(Self.params(true, .thinking))])
+        // 2 s of echo after the voice, less the silence window kept after it (and less the
+        // level's 0.1 s smoothing, which holds the voice a few frames longer).
+        let trimmed = actions.compactMap { if case .trimTurnEnd(let seconds) = $0 { seconds } else { nil } }
+        #expect(trimmed.count == 1)
+        #expect((1.1...1.3).contains(trimmed.first ?? 0), "\(trimmed)")
+        #expect(machine.phase == .thinking)
+        #expect(!machine.isCapturing)
+    }
+
+    @Test func aConfirmationWhileTheVoiceGoesOnKeepsCapturing() {
+        var machine = Self.interrupted(voice: 1.2)
+        let actions = machine.handle(.bargeInTranscript("what is the weather"))
+        #expect(
+            actions == [
+                .stopSpeech(recordInterruption: true), .keepInterruptingSpeech, .report(Self.params(true, .listening)),
+            ])
+        #expect(machine.isCapturing)
+        #expect(Self.levels(&machine, 0.05, speech: true, seconds: 0.5) == [])
+        #expect(Self.levels(&machine, 0.001, speech: false, seconds: 0.7).first == .finishCapture)
+    }
+
+    @Test func quietEchoAfterTheVoiceCountsAsSilenceForTheInterruptingTurn() {
+        var machine = Self.interrupted(voice: 1.2)
+        _ = Self.levels(&machine, 0.005, speech: true, seconds: 0.3)
+        #expect(machine.handle(.bargeInTranscript("what is the weather")).contains(.keepInterruptingSpeech))
+        #expect(machine.phase == .listening)
+        #expect(Self.levels(&machine, 0.001, speech: false, seconds: 0.38) == [], "less than 0.7 s after the voice")
+        // The 0.3 s of echo (less the level's smoothing) already counted as silence: the turn
+        // ends well before 0.7 s of real silence.
+        #expect(Self.levels(&machine, 0.001, speech: false, seconds: 0.2).contains(.finishCapture))
+    }
+
+    @Test func whenTheReplyEndsBeforeTheVerdictTheVerdictStillMakesTheTurn() {
+        var machine = Self.interrupted(voice: 0.6)
+        #expect(machine.handle(.replyFinished) == [.duck(false)], "the check decides; the capture stays open")
+        #expect(machine.phase == .speaking)
+        #expect(machine.isCapturing)
+        _ = Self.levels(&machine, 0.05, speech: true, seconds: 0.3)
+        let actions = machine.handle(.bargeInTranscript("what is the weather"))
+        #expect(!actions.contains(.stopSpeech(recordInterruption: true)), "nothing plays any more")
+        #expect(actions == [.keepInterruptingSpeech, .report(Self.params(true, .listening))])
+        #expect(machine.isCapturing, "the interrupting speech is the next turn")
+        #expect(Self.levels(&machine, 0.001, speech: false, seconds: 0.7).first == .finishCapture)
+    }
+
+    @Test func whenTheReplyEndsBeforeTheVerdictAnEchoIsDroppedAndListeningStartsAfresh() {
+        var machine = Self.speaking(spoken: "Every night it counted the ships.")
+        _ = Self.levels(&machine, 0.005, speech: false, seconds: 1)
+        _ = Self.levels(&machine, 0.05, speech: true, seconds: 0.6)
+        _ = machine.handle(.replyFinished)
+        _ = Self.levels(&machine, 0.001, speech: false, seconds: 0.5)
+        #expect(
+            machine.handle(.bargeInTranscript("counted the ships"))
+                == [.cancelCapture, .startCapture, .report(Self.params(true, .listening))])
+        #expect(machine.phase == .listening)
+        var failed = Self.interrupted(voice: 0.6)
+        _ = failed.handle(.replyFinished)
+        _ = Self.levels(&failed, 0.001, speech: false, seconds: 0.5)
+        #expect(
+            failed.handle(.bargeInTranscript(nil)) == [
+                .cancelCapture, .startCapture, .report(Self.params(true, .listening)),
+            ],
+            "a failed check ends the wait too")
+    }
+
+    @Test func pushToTalkDuringTheWaitLeavesTheEndedReplyBehind() {
+        var machine = Self.interrupted(voice: 0.6)
+        _ = machine.handle(.replyFinished)
+        let paused = machine.handle(.pttPause)
+        #expect(paused.contains(.cancelBargeInCheck))
+        #expect(paused.contains(.cancelCapture))
+        #expect(machine.phase == .listening)
+        #expect(machine.handle(.pttResume) == [.startCapture])
+        #expect(machine.isCapturing)
+    }
+
+    @Test func losingTheCaptureDuringTheWaitListensAfresh() {
+        var machine = Self.interrupted(voice: 0.6)
+        _ = machine.handle(.replyFinished)
+        let actions = machine.handle(.captureLost)
+        #expect(actions.contains(.startCapture))
+        #expect(machine.phase == .listening)
+    }
+}
