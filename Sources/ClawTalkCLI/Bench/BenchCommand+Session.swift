@@ -20,6 +20,11 @@ extension BenchCommand {
         .option(
             "negatives", valueName: "minutes", type: .int,
             help: "Generated negative speech (read texts) for false accepts (default 60, 3 with --quick)."),
+        .option(
+            "only", valueName: "metrics",
+            help:
+                "Loopback metrics to measure, comma-separated name prefixes (e.g. bargein,wake.self_trigger); "
+                + "the others are reported as not measured."),
     ]
 
     /// The session options as typed.
@@ -29,7 +34,8 @@ extension BenchCommand {
             triggers: parsed.strings("trigger"), dataset: dataset, cacheDirectory: parsed.string("cache"),
             probes: parsed.int("probes").map { max($0, 1) },
             exposureSeconds: parsed.int("exposure").map { Double(max($0, 1)) },
-            negativeMinutes: parsed.int("negatives").map { Double(max($0, 1)) })
+            negativeMinutes: parsed.int("negatives").map { Double(max($0, 1)) },
+            only: parsed.string("only").map { $0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) } })
     }
 
     /// Prints the report's Markdown, writes the files when `output` is set, and returns 0.

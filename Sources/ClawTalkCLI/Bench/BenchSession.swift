@@ -25,6 +25,8 @@ final class BenchSession {
         var exposureSeconds: Double? = nil
         /// Minutes of generated negative speech instead of the suite's (3 quick, 60 full).
         var negativeMinutes: Double? = nil
+        /// Loopback metric name prefixes to measure (nil: all).
+        var only: [String]? = nil
     }
 
     let options: Options
@@ -39,6 +41,8 @@ final class BenchSession {
     /// The service's wake pipeline builder (models, runtime, pronunciations), loaded once.
     private var wakeFactory: WakeDetectorFactory?
     private let started = Date()
+    /// The binary's commit, read at the start (``BenchTool/commit(executable:)``).
+    private let commit = BenchTool.commit()
 
     init(options: Options, context: CommandContext) throws {
         self.options = options
@@ -212,6 +216,10 @@ final class BenchSession {
                 result += try await bench.bargeIn(
                     reply: reply, utterance: utterance, echo: echo, frontEnd: settings, probes: probes)
             }
+            // What Talk mode decides on the echo path with AEC (the service's barge-in setting).
+            result += try await bench.bargeIn(
+                reply: reply, utterance: utterance, echo: true, frontEnd: FrontEndSettings(), probes: probes,
+                rule: .talkOnset)
             return result
         }
         metrics += await measureAll("tts.ttfa.gateway") {
@@ -242,10 +250,9 @@ final class BenchSession {
                 seconds: self.options.exposureSeconds ?? (self.options.quick ? 30 : 3600))
             var result: [BenchMetric] = []
             for settings in [FrontEndSettings(echoCancellation: .off), FrontEndSettings()] {
-                result.append(
-                    try await bench.selfTrigger(
-                        reply: reply, detector: TwoStageWakeDetector(engine: try self.spotter(), verifier: nil),
-                        frontEnd: settings))
+                result += try await bench.selfTrigger(
+                    reply: reply, detector: TwoStageWakeDetector(engine: try self.spotter(), verifier: nil),
+                    frontEnd: settings)
             }
             return result
         }
@@ -289,6 +296,9 @@ final class BenchSession {
     private func measureAll(
         _ name: String, condition: String = "loopback", _ body: () async throws -> [BenchMetric]
     ) async -> [BenchMetric] {
+        if let only = options.only, !only.contains(where: { name.hasPrefix($0) }) {
+            return [.unmeasured(name, condition: condition, unit: "", reason: "not selected (--only)")]
+        }
         do {
             return try await body()
         } catch {
@@ -317,7 +327,7 @@ final class BenchSession {
                 .joined()
         return BenchReport(
             suite: options.quick ? "quick" : "full", startedAt: formatter.string(from: started), machine: machine,
-            commit: BenchTool.commit(), corpus: hash, config: config, metrics: metrics, roc: roc)
+            commit: commit, corpus: hash, config: config, metrics: metrics, roc: roc)
     }
 
     /// Writes report.json, report.md, report.svg, roc.csv and (when there are any) events.jsonl

@@ -29,12 +29,27 @@ enum BenchTool {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `git rev-parse HEAD` in the working directory, or nil outside a repository.
-    static func commit() -> String? {
-        guard var commit = try? run("git", ["rev-parse", "HEAD"]) else { return nil }
-        if let status = try? run("git", ["status", "--porcelain", "--untracked-files=no"]), !status.isEmpty {
-            commit += "+dirty"
+    /// The commit of the checkout the running binary was built in (`…/.build/<config>/clawtalk`
+    /// → that repository's `HEAD`, `+dirty` with uncommitted changes), else of the working
+    /// directory's repository, or nil. Read when the run starts, so a checkout that moves on
+    /// during a long run does not relabel it.
+    static func commit(executable: String? = CommandLine.arguments.first) -> String? {
+        let directory = executable.flatMap {
+            repository(containing: URL(fileURLWithPath: $0).resolvingSymlinksInPath())
         }
+        guard var commit = try? run("git", ["rev-parse", "HEAD"], directory: directory) else { return nil }
+        let status = try? run("git", ["status", "--porcelain", "--untracked-files=no"], directory: directory)
+        if let status, !status.isEmpty { commit += "+dirty" }
         return commit
+    }
+
+    /// The nearest folder above `file` that holds a `.git` entry.
+    static func repository(containing file: URL) -> String? {
+        var folder = file.deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git").path) { return folder.path }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
     }
 }

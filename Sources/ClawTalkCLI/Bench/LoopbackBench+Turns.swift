@@ -77,20 +77,35 @@ extension LoopbackBench {
         ]
     }
 
+    /// What stops the reply in a barge-in probe.
+    enum BargeInRule: String, Sendable {
+        /// The first front-end speech frame (the raw voice detector).
+        case voiceActivity
+        /// Talk mode's onset rule (``TalkOnsetMonitor``): 0.15 s of speech standing out from
+        /// the residual echo, after the 0.5 s hold-off.
+        case talkOnset
+    }
+
     /// Barge-in latency: the node plays `reply` to `ct_spk`; 0.8–1.5 s in, `utterance` goes
-    /// into `ct_mic`; the first front-end speech frame after that stops playback. Latency =
+    /// into `ct_mic`; the first detection (`rule`) after that stops playback. Latency =
     /// playback.lastWrite − truth.speechStart. With `echo` the speaker is mixed into the mic
-    /// and the front end runs `echoCancellation`; speech frames before the injection count as
+    /// and the front end runs `echoCancellation`; detections before the injection count as
     /// false barge-ins (they would have stopped the reply).
     func bargeIn(
-        reply: [Int16], utterance: [Int16], echo: Bool, frontEnd settings: FrontEndSettings, probes: Int
+        reply: [Int16], utterance: [Int16], echo: Bool, frontEnd settings: FrontEndSettings, probes: Int,
+        rule: BargeInRule = .voiceActivity
     ) async throws -> [BenchMetric] {
         let processing =
             settings.echoCancellation == .off
             ? (settings.outputIsolated ? "no AEC, output isolated" : "no AEC (half-duplex)")
             : "AEC \(settings.echoCancellation)"
         let path = (echo ? "echo path, " : "no echo path, ") + processing
-        let condition = "\(rig.server), \(path): front-end VAD onset → PlaybackController.stop (no Talk loop)"
+        let detection =
+            switch rule {
+            case .voiceActivity: "front-end VAD onset → PlaybackController.stop (no Talk loop)"
+            case .talkOnset: "Talk onset rule (duck; no Whisper confirmation) → PlaybackController.stop"
+            }
+        let condition = "\(rig.server), \(path): \(detection)"
         guard let bounds = Self.speechBounds(utterance) else {
             return [.unmeasured("bargein.latency", condition: condition, unit: "ms", reason: "silent utterance")]
         }
@@ -107,8 +122,10 @@ extension LoopbackBench {
             let early = Mutex(false)
             let stoppedByVAD = Mutex(false)
             let playback = node.playback
+            let onsets = rule == .talkOnset ? TalkOnsetMonitor() : nil
             node.observe { frame, now in
-                guard frame.isSpeech else { return }
+                let detected = onsets.map { $0.feed(frame) } ?? frame.isSpeech
+                guard detected else { return }
                 if let earliest = injectedAt.withLock({ $0 }), now >= earliest {
                     stoppedByVAD.withLock { $0 = true }
                     playback.stop()

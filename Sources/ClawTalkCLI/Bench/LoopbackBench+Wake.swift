@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSpeech
 import Foundation
+import Synchronization
 
 extension LoopbackBench {
     /// Accepted wakes of a detector that follows a node's front-end frames (AEC output) on its
@@ -104,36 +105,68 @@ extension LoopbackBench {
     /// echo path mixing it into `ct_mic`; every accepted wake counts. With and without AEC.
     func selfTrigger(
         reply: [Int16], detector: sending TwoStageWakeDetector, frontEnd settings: FrontEndSettings
-    ) async throws -> BenchMetric {
+    ) async throws -> [BenchMetric] {
         let processing = settings.echoCancellation == .off ? "no AEC" : "AEC \(settings.echoCancellation)"
-        let condition = "\(rig.server), echo path (−6 dB), \(processing): node's espeak-ng reading played"
+        let played = "\(rig.server), echo path (−6 dB), \(processing): node's espeak-ng reading played"
+        // The service verifies a stage-1 hit with Whisper before it wakes; the bench does not.
+        let condition = played + ", wake stage 1 only (no Whisper verifier)"
         try rig.enableEcho()
         defer { rig.disableEcho() }
         let node = try BenchNode(source: LoopbackRig.micSource, sink: LoopbackRig.speaker, frontEnd: settings)
         defer { node.close() }
         let listener = WakeListener(node: node, detector: detector)
         defer { listener.stop() }
+        // Talk mode's barge-in onsets on the same echo (with AEC only: without it Talk mode is
+        // half-duplex and does not listen while it speaks).
+        let onsets = settings.echoCancellation == .off ? nil : TalkOnsetMonitor()
+        let onsetCount = Mutex(0)
+        if let onsets {
+            node.observe { frame, _ in
+                if onsets.feed(frame) { onsetCount.withLock { $0 += 1 } }
+            }
+        }
         try await Task.sleep(for: .milliseconds(300))
         let outcome = await node.playback.play(.pcm(PCMBuffer(format: .speech, samples: reply), kind: .speech))
         try await Task.sleep(for: .milliseconds(500))
+        node.unobserve()
         let wakes = WakeBenchStatistics.distinct(
             listener.wakes.all.map { BenchClock.ms($0 - listener.wakes.all[0]) / 1000 }, refractory: 2
         ).count
         let hours = outcome.playedSeconds / 3600
         progress("bench loopback: self-trigger (\(processing)): \(wakes) wakes in \(Int(outcome.playedSeconds)) s\n")
         guard hours > 0 else {
-            return .unmeasured(
-                "wake.self_trigger", condition: condition, unit: "per_hour", goal: .selfTrigger,
-                reason: "the reply did not play: \(outcome)")
+            return [
+                .unmeasured(
+                    "wake.self_trigger", condition: condition, unit: "per_hour", goal: .selfTrigger,
+                    reason: "the reply did not play: \(outcome)")
+            ]
         }
+        let metric = Self.rate("wake.self_trigger", count: wakes, hours: hours, condition: condition, reason: nil)
+        guard onsets != nil else { return [metric] }
+        let falseOnsets = onsetCount.withLock { $0 }
+        progress(
+            "bench loopback: Talk onsets on the echo (\(processing)): \(falseOnsets) in \(Int(outcome.playedSeconds)) s\n"
+        )
+        return [
+            metric,
+            Self.rate(
+                "bargein.false_rate", count: falseOnsets, hours: hours,
+                condition: played + ": Talk onset rule (duck; no Whisper confirmation)",
+                reason: "onsets the node's own echo started; each ducks the reply and asks Whisper to confirm"),
+        ]
+    }
+
+    /// A count per hour of `hours` with its exact Poisson 95 % interval (goal: none at all).
+    static func rate(_ name: String, count: Int, hours: Double, condition: String, reason: String?) -> BenchMetric {
+        let reasons = [hours < 1 ? "below the 1 h the goal needs" : nil, reason].compactMap { $0 }
         var metric = BenchMetric.value(
-            "wake.self_trigger", condition: condition, unit: "per_hour", value: Double(wakes) / hours, n: wakes,
-            goal: .selfTrigger, reason: hours < 1 ? "below the 1 h the goal needs" : nil)
+            name, condition: condition, unit: "per_hour", value: Double(count) / hours, n: count,
+            goal: .selfTrigger, reason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
         if hours < 1, metric.met == true { metric.met = nil }
-        metric.count = wakes
+        metric.count = count
         metric.exposure = BenchMetric.rounded(hours)
         metric.exposureUnit = "h"
-        let interval = WakeBenchStatistics.poisson(wakes)
+        let interval = WakeBenchStatistics.poisson(count)
         metric.ci95 = [interval.lowerBound / hours, interval.upperBound / hours].map(BenchMetric.rounded)
         return metric
     }
