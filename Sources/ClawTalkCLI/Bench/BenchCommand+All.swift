@@ -17,7 +17,7 @@ extension BenchCommand {
             """
         /// The options.
         public static let options: [OptionSpec] =
-            BenchCommand.sessionOptions.filter { $0.long != "output" } + [
+            BenchCommand.sessionOptions.filter { $0.long != "output" } + [BenchCommand.onlyOption] + [
                 .option(
                     "output", valueName: "dir",
                     help: "Folder for report.json, report.md, report.svg, roc.csv and events.jsonl.",

@@ -18,7 +18,7 @@ extension BenchCommand {
             as not measured, with the reason.
             """
         /// The options.
-        public static let options: [OptionSpec] = BenchCommand.sessionOptions
+        public static let options: [OptionSpec] = BenchCommand.sessionOptions + [BenchCommand.onlyOption]
 
         let options: BenchSession.Options
         let output: String?

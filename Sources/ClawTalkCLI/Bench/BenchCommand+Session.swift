@@ -20,12 +20,14 @@ extension BenchCommand {
         .option(
             "negatives", valueName: "minutes", type: .int,
             help: "Generated negative speech (read texts) for false accepts (default 60, 3 with --quick)."),
-        .option(
-            "only", valueName: "metrics",
-            help:
-                "Loopback metrics to measure, comma-separated name prefixes (e.g. bargein,wake.self_trigger); "
-                + "the others are reported as not measured."),
     ]
+
+    /// `--only` (loopback and all).
+    static let onlyOption = OptionSpec.option(
+        "only", valueName: "metrics",
+        help:
+            "Loopback metrics to measure, comma-separated name prefixes (e.g. bargein,wake.self_trigger); "
+            + "the others are reported as not measured.")
 
     /// The session options as typed.
     static func sessionOptions(_ parsed: ParsedArguments, dataset: String? = nil) -> BenchSession.Options {

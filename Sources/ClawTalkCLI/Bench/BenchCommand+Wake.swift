@@ -183,17 +183,7 @@ extension BenchCommand {
             case "pocketsphinx":
                 return try factory.pocketSphinxVerifier(triggers: triggers)
             case "wyoming":
-                // The Wyoming server of stt.wyomingHost:stt.wyomingPort, as `run` uses it.
-                let server = WyomingTranscriber(
-                    configuration: .init(host: stt.wyomingHost, port: stt.wyomingPort))
-                do {
-                    _ = try await server.prepare()
-                } catch {
-                    throw CLIError.unavailable(
-                        "--verify wyoming: no Wyoming server at \(stt.wyomingHost):\(stt.wyomingPort) (\(error)); "
-                            + "start one or set stt.wyomingHost/stt.wyomingPort")
-                }
-                return WakeDetectorFactory.verifier(transcriber: server, language: stt.language ?? "en")
+                return try await WakeDetectorFactory.wyomingVerifier(stt: stt, option: "--verify wyoming")
             default:
                 return nil
             }

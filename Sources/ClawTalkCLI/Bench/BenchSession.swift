@@ -249,10 +249,14 @@ final class BenchSession {
             let reply = try await self.readText(
                 seconds: self.options.exposureSeconds ?? (self.options.quick ? 30 : 3600))
             var result: [BenchMetric] = []
+            let stt = try ConfigLoader(environment: self.context.environment).load().settings.stt
             for settings in [FrontEndSettings(echoCancellation: .off), FrontEndSettings()] {
+                // As `run` wakes: stage-1 hits verified by Whisper when the Wyoming server answers.
+                let verifier = try? await WakeDetectorFactory.wyomingVerifier(stt: stt, option: "self-trigger")
+                if verifier == nil { self.progress("bench: self-trigger without the Whisper verifier (no server)\n") }
                 result += try await bench.selfTrigger(
-                    reply: reply, detector: TwoStageWakeDetector(engine: try self.spotter(), verifier: nil),
-                    frontEnd: settings)
+                    reply: reply, detector: TwoStageWakeDetector(engine: try self.spotter(), verifier: verifier),
+                    verified: verifier != nil, frontEnd: settings)
             }
             return result
         }

@@ -9,6 +9,8 @@ extension LoopbackBench {
     /// own task, stamped on arrival of the frame that produced them; `onWake` runs for each.
     final class WakeListener: Sendable {
         let wakes = InstantLog()
+        /// Stage-1 hits (accepted or refused by the verifier).
+        let hits = InstantLog()
         private let task: Task<Void, Never>
 
         init(
@@ -17,9 +19,11 @@ extension LoopbackBench {
         ) {
             let frames = node.frontEnd.frames()
             let wakes = wakes
+            let hits = hits
             task = Task.detached(priority: .high) {
                 for await frame in frames {
                     guard let verdicts = try? await detector.process(frame.aec) else { continue }
+                    for _ in verdicts { hits.append(.now) }
                     if verdicts.contains(where: \.isAccepted) {
                         let now = ContinuousClock.now
                         wakes.append(now)
@@ -104,12 +108,13 @@ extension LoopbackBench {
     /// Self-trigger rate: the node plays `reply` (espeak-ng reading a text) to `ct_spk` with the
     /// echo path mixing it into `ct_mic`; every accepted wake counts. With and without AEC.
     func selfTrigger(
-        reply: [Int16], detector: sending TwoStageWakeDetector, frontEnd settings: FrontEndSettings
+        reply: [Int16], detector: sending TwoStageWakeDetector, verified: Bool, frontEnd settings: FrontEndSettings
     ) async throws -> [BenchMetric] {
         let processing = settings.echoCancellation == .off ? "no AEC" : "AEC \(settings.echoCancellation)"
         let played = "\(rig.server), echo path (−6 dB), \(processing): node's espeak-ng reading played"
-        // The service verifies a stage-1 hit with Whisper before it wakes; the bench does not.
-        let condition = played + ", wake stage 1 only (no Whisper verifier)"
+        // The service verifies a stage-1 hit with Whisper before it wakes.
+        let condition =
+            played + (verified ? ", stage 1 + Whisper verifier (as run)" : ", wake stage 1 only (no Wyoming server)")
         try rig.enableEcho()
         defer { rig.disableEcho() }
         let node = try BenchNode(source: LoopbackRig.micSource, sink: LoopbackRig.speaker, frontEnd: settings)
@@ -133,7 +138,10 @@ extension LoopbackBench {
             listener.wakes.all.map { BenchClock.ms($0 - listener.wakes.all[0]) / 1000 }, refractory: 2
         ).count
         let hours = outcome.playedSeconds / 3600
-        progress("bench loopback: self-trigger (\(processing)): \(wakes) wakes in \(Int(outcome.playedSeconds)) s\n")
+        let hits = listener.hits.count
+        progress(
+            "bench loopback: self-trigger (\(processing)): \(wakes) wakes (\(hits) stage-1 hits) in "
+                + "\(Int(outcome.playedSeconds)) s\n")
         guard hours > 0 else {
             return [
                 .unmeasured(

@@ -78,6 +78,21 @@ struct WakeDetectorFactory {
         return .pocketSphinx(try PocketSphinxDecoder(mode: .languageModel, pronunciations: added))
     }
 
+    /// The Whisper verifier of `clawtalk run`: the Wyoming server of `stt.wyomingHost` and
+    /// `stt.wyomingPort`. Throws ``CLIError/unavailable(_:)`` (naming `option`) when no server
+    /// answers.
+    static func wyomingVerifier(stt: STTSettings, option: String) async throws -> TranscriptVerifier {
+        let server = WyomingTranscriber(configuration: .init(host: stt.wyomingHost, port: stt.wyomingPort))
+        do {
+            _ = try await server.prepare()
+        } catch {
+            throw CLIError.unavailable(
+                "\(option): no Wyoming server at \(stt.wyomingHost):\(stt.wyomingPort) (\(error)); "
+                    + "start one or set stt.wyomingHost/stt.wyomingPort")
+        }
+        return verifier(transcriber: server, language: stt.language ?? "en")
+    }
+
     /// A verifier over any ``Transcriber`` (the `stt.*` chain: Whisper via Wyoming, PocketSphinx
     /// fallback); the detector's prompt (`"a, b, c."`) becomes the transcriber's trigger prompt.
     /// It returns the text before prompt-echo filtering: with one trigger the echo filter would
