@@ -9,7 +9,7 @@ extension TalkModeController {
         case .open(let id): await open(id)
         case .close(let id): await close(id)
         case .finish(let id): finish(id)
-        case .check(let id): checkBargeIn(id)
+        case .check(let id, let end): checkBargeIn(id, end: end)
         case .other(let action): await run(action)
         }
     }
@@ -39,7 +39,8 @@ extension TalkModeController {
             await hooks.resetSpeechSession()
         case .restartTurn:
             logger.debug("talk.turn.dropped", [:])
-        case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn, .keepInterruptingSpeech, .trimTurnEnd:
+        case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn, .keepInterruptingSpeech, .trimTurnEnd,
+            .trimCheckEnd:
             break  // mapped to capture effects
         }
     }
@@ -191,7 +192,7 @@ extension TalkModeController {
 
     // MARK: - Barge-in
 
-    private func checkBargeIn(_ id: Int?) {
+    private func checkBargeIn(_ id: Int?, end: Double?) {
         guard let id, let open = captures[id], let running = open.capture else {
             apply(.bargeInTranscript(nil))
             return
@@ -203,10 +204,10 @@ extension TalkModeController {
         // reply ended meanwhile) still decides whether the speech is the next turn.
         let limit = baseConfiguration.transcriptionTimeout
         let logger = logger
-        logger.debug("talk.check", ["fromS": .double(start), "atS": .double(open.lastFrame)])
+        logger.debug("talk.check", ["fromS": .double(start), "toS": .double(end ?? open.lastFrame)])
         check?.cancel()
         check = Task {
-            let audio = Self.trim(await running.snapshot(), from: start)
+            let audio = Self.trim(await running.snapshot(), from: start, to: end)
             let text = await Self.transcribe(
                 audio, transcriber, options, limit: limit, logger: logger, what: "barge-in")
             guard !Task.isCancelled else { return }

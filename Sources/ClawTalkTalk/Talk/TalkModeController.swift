@@ -34,6 +34,8 @@ public actor TalkModeController {
     var current: Int?
     var generation = 0
     var checkStart: Double?
+    /// Where the next barge-in check's audio ends (nil: with the capture so far).
+    var checkEnd: Double?
     var check: Task<Void, Never>?
     var operatorSession: OperatorSession?
     var gatewayListener: Task<Void, Never>?
@@ -196,7 +198,7 @@ public actor TalkModeController {
         case open(Int)
         case close(Int?)
         case finish(Int?)
-        case check(Int?)
+        case check(Int?, end: Double?)
         case other(TalkModeStateMachine.Action)
     }
 
@@ -228,7 +230,11 @@ public actor TalkModeController {
             }
             return .other(action)
         case .checkBargeIn:
-            return .check(current)
+            defer { checkEnd = nil }
+            return .check(current, end: checkEnd)
+        case .trimCheckEnd(let seconds):
+            checkEnd = current.flatMap { captures[$0] }.map { $0.lastFrame - seconds }
+            return .other(action)
         case .restartTurn:
             if let current {
                 captures[current]?.firstSpeech = nil

@@ -13,7 +13,10 @@ extension TalkModeStateMachine {
             speak.speechRun += seconds
             speak.sinceSpeech = 0
             speak.sinceLoud = loudEnough(rms) ? 0 : speak.sinceLoud + seconds
-            if checkPending { speak.heardSinceCheck = true }
+            if checkPending {
+                speak.heardSinceCheck = true
+                if speak.sinceLoud == 0 { speak.voiceSinceCheck += seconds }
+            }
         } else {
             speak.speechRun = 0
             speak.runLevel = 0
@@ -70,8 +73,7 @@ extension TalkModeStateMachine {
         if verdict == .stopPhrase, speak.heardSinceCheck, speak.rechecks < 2 {
             // "Stop …" and the voice went on after the checked audio: it may be the start of a
             // longer request, so the longer audio decides.
-            speak.rechecks += 1
-            requestCheck(&out)
+            recheck(&out)
             return
         }
         if verdict == .stopPhrase, !speak.heardSinceCheck {
@@ -84,10 +86,12 @@ extension TalkModeStateMachine {
         guard verdict == .interrupt || verdict == .stopPhrase else {
             // Nothing (or too little) recognised yet while the voice goes on: ask again on the
             // longer audio from the same onset (at most twice), instead of waiting for a new one.
+            // The same when the voice went on after the checked audio and has stopped since
+            // (a slow transcriber): the whole utterance decides.
             let unrecognised = verdict == nil || verdict == .tooShort
-            if unrecognised, speak.rechecks < 2, voiceGoesOn {
-                speak.rechecks += 1
-                requestCheck(&out)
+            let voiceWentOn = speak.voiceSinceCheck >= Self.voiceAfterCheck - 1e-9
+            if unrecognised, speak.rechecks < 2, voiceGoesOn || voiceWentOn {
+                recheck(&out)
                 return
             }
             restoreVolume(&out)
@@ -133,8 +137,33 @@ extension TalkModeStateMachine {
         checkPending = true
         speak.sinceSpeechAtCheck = speak.sinceSpeech
         speak.heardSinceCheck = false
+        speak.voiceSinceCheck = 0
         out.append(.checkBargeIn)
     }
+
+    /// Asks again, on the longer audio from the same onset. While the voice goes on that is the
+    /// audio so far; once it has stopped, the audio ends ``recheckTail`` after the voice's last
+    /// loud frame, so the echo that followed is not transcribed with it and recency is judged
+    /// where the voice ended, not when a slow transcriber got round to it.
+    private mutating func recheck(_ out: inout [Action]) {
+        speak.rechecks += 1
+        let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
+        guard !voiceGoesOn, speak.sinceLoud.isFinite, speak.sinceLoud > Self.recheckTail else {
+            requestCheck(&out)
+            return
+        }
+        out.append(.trimCheckEnd(seconds: speak.sinceLoud - Self.recheckTail))
+        requestCheck(&out)
+        speak.sinceSpeechAtCheck = Self.recheckTail
+    }
+
+    /// Loud speech after a check's audio that makes an unrecognised check worth asking again
+    /// once the voice has stopped (about a word).
+    static let voiceAfterCheck = 0.3
+
+    /// Audio kept after the voice when a recheck is cut at its end (within
+    /// ``BargeInDecision/recentSpeechWindow``).
+    static let recheckTail = 0.2
 
     mutating func restoreVolume(_ out: inout [Action]) {
         guard duck != nil else { return }

@@ -114,6 +114,9 @@ extension TalkModeStateMachine {
         /// Transcribe what was captured since the speech onset during playback; report
         /// ``Event/bargeInTranscript(_:confidence:)``.
         case checkBargeIn
+        /// The next ``checkBargeIn`` transcribes audio that ends `seconds` before the newest
+        /// frame (a recheck after the voice stopped: its end, not the echo after it).
+        case trimCheckEnd(seconds: Double)
         /// Forget a pending barge-in check (its result no longer matters).
         case cancelBargeInCheck
         /// Send operator `talk.mode` with these params.

@@ -78,6 +78,8 @@ public struct TalkModeStateMachine: Sendable {
         var sinceSpeechAtCheck = Double.infinity
         /// Speech was heard after the pending check's audio ends (its transcript may be partial).
         var heardSinceCheck = false
+        /// Seconds of loud (voice, not echo) frames after the pending check's audio ends.
+        var voiceSinceCheck = 0.0
         /// Seconds since the last frame of speech that stood out from the residual echo (the
         /// interrupting voice, not the reply's echo): where an interrupting turn's speech ends.
         var sinceLoud = Double.infinity

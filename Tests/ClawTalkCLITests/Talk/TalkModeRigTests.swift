@@ -176,8 +176,12 @@ struct TalkModeRigTests {
     @Test func aSpokenQuestionIsAnsweredAloudAndSpeechThatIsNotTheEchoBargesIn() async throws {
         let node = try await Node(replies: [
             "Paris is the capital of France.",
+            // About 16 s of speech: long enough for a confirmation from Whisper on a busy
+            // machine (two slow checks of 3–4 s each) to arrive while it still plays.
             "Once upon a time there was a small robot who lived in a lighthouse by the sea. "
-                + "Every night it counted the ships, and every morning it polished the great lamp.",
+                + "Every night it counted the ships, and every morning it polished the great lamp. "
+                + "In winter the storms came, and the robot sang to the waves until the sun came back. "
+                + "The fishermen never saw it, but they always found their way home.",
             "Tomorrow will be sunny.",
         ])
         let (gateway, environment, run, directory) = (node.gateway, node.environment, node.run, node.directory)

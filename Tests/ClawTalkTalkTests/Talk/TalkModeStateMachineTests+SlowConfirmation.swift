@@ -116,4 +116,30 @@ extension TalkModeStateMachineTests {
         #expect(actions.contains(.startCapture))
         #expect(machine.phase == .listening)
     }
+
+    @Test func aVoiceThatWentOnAfterAnUnrecognisedCheckIsJudgedWholeOnceItStopped() {
+        // "Stop." is checked (0.4 s in) and comes back empty only after the rest of the
+        // request was said and the voice stopped 1 s ago: the whole request is checked again,
+        // its audio cut 0.2 s after the voice, and recency judged there.
+        var machine = Self.interrupted(voice: 0.6)
+        _ = Self.levels(&machine, 0.05, speech: true, seconds: 1.5)
+        _ = Self.levels(&machine, 0.001, speech: false, seconds: 1.0)
+        let again = machine.handle(.bargeInTranscript(""))
+        #expect(again.last == .checkBargeIn)
+        let cut = again.compactMap { if case .trimCheckEnd(let seconds) = $0 { seconds } else { nil } }
+        #expect(cut.count == 1)
+        #expect((0.75...0.85).contains(cut.first ?? 0), "1 s after the voice less the 0.2 s kept: \(cut)")
+        let actions = machine.handle(.bargeInTranscript("stop, what is the weather tomorrow"))
+        #expect(actions.contains(.keepInterruptingSpeech), "not refused as stale")
+        #expect(actions.contains(.finishCapture), "the voice ended 1 s ago: the turn is over")
+        #expect(machine.phase == .thinking)
+    }
+
+    @Test func withoutVoiceAfterItAnUnrecognisedCheckIsNotAskedAgain() {
+        var machine = Self.interrupted(voice: 0.6)
+        _ = Self.levels(&machine, 0.004, speech: true, seconds: 0.3)
+        _ = Self.levels(&machine, 0.001, speech: false, seconds: 1.0)
+        #expect(machine.handle(.bargeInTranscript("")) == [], "only echo followed the checked audio: no new check")
+        #expect(machine.phase == .speaking)
+    }
 }
