@@ -131,29 +131,40 @@ extension LoopbackBench {
             }
         }
         try await Task.sleep(for: .milliseconds(300))
-        let outcome = await node.playback.play(.pcm(PCMBuffer(format: .speech, samples: reply), kind: .speech))
+        // Played as consecutive clips: one clip stops at the player's limit
+        // (PlaybackSettings.maximumDuration, 300 s), which capped every longer exposure.
+        var playedSeconds = 0.0
+        var failure: String?
+        for clip in Self.clips(reply, seconds: Self.exposureClipSeconds) {
+            let outcome = await node.playback.play(.pcm(PCMBuffer(format: .speech, samples: clip), kind: .speech))
+            playedSeconds += outcome.playedSeconds
+            if outcome.playedSeconds == 0 {
+                failure = "\(outcome)"
+                break
+            }
+        }
         try await Task.sleep(for: .milliseconds(500))
         node.unobserve()
         let wakes = WakeBenchStatistics.distinct(
             listener.wakes.all.map { BenchClock.ms($0 - listener.wakes.all[0]) / 1000 }, refractory: 2
         ).count
-        let hours = outcome.playedSeconds / 3600
+        let hours = playedSeconds / 3600
         let hits = listener.hits.count
         progress(
             "bench loopback: self-trigger (\(processing)): \(wakes) wakes (\(hits) stage-1 hits) in "
-                + "\(Int(outcome.playedSeconds)) s\n")
+                + "\(Int(playedSeconds)) s\n")
         guard hours > 0 else {
             return [
                 .unmeasured(
                     "wake.self_trigger", condition: condition, unit: "per_hour", goal: .selfTrigger,
-                    reason: "the reply did not play: \(outcome)")
+                    reason: "the reply did not play: \(failure ?? "nothing to play")")
             ]
         }
         let metric = Self.rate("wake.self_trigger", count: wakes, hours: hours, condition: condition, reason: nil)
         guard onsets != nil else { return [metric] }
         let falseOnsets = onsetCount.withLock { $0 }
         progress(
-            "bench loopback: Talk onsets on the echo (\(processing)): \(falseOnsets) in \(Int(outcome.playedSeconds)) s\n"
+            "bench loopback: Talk onsets on the echo (\(processing)): \(falseOnsets) in \(Int(playedSeconds)) s\n"
         )
         return [
             metric,
@@ -162,6 +173,15 @@ extension LoopbackBench {
                 condition: played + ": Talk onset rule (duck; no Whisper confirmation)",
                 reason: "onsets the node's own echo started; each ducks the reply and asks Whisper to confirm"),
         ]
+    }
+
+    /// Longest clip of a self-trigger exposure (under the player's 300 s limit).
+    static let exposureClipSeconds = 240.0
+
+    /// `samples` (16 kHz) in consecutive pieces of at most `seconds`.
+    static func clips(_ samples: [Int16], seconds: Double) -> [[Int16]] {
+        let size = max(Int(seconds * 16_000), 1)
+        return stride(from: 0, to: samples.count, by: size).map { Array(samples[$0..<min($0 + size, samples.count)]) }
     }
 
     /// A count per hour of `hours` with its exact Poisson 95 % interval (goal: none at all).

@@ -62,4 +62,15 @@ import Testing
         feed(0.3, speech: true, rms: 0.08)
         #expect(onsets == 2, "the check was answered as echo: the next voice starts another onset")
     }
+
+    @Test func aLongExposureIsPlayedAsClipsUnderThePlayersLimit() {
+        let samples = (0..<(16_000 * 10 + 5)).map { Int16(truncatingIfNeeded: $0) }
+        let clips = LoopbackBench.clips(samples, seconds: 4)
+        #expect(clips.map(\.count) == [64_000, 64_000, 32_005])
+        #expect(Array(clips.joined()) == samples, "nothing lost or repeated")
+        #expect(
+            Duration.milliseconds(Int(LoopbackBench.exposureClipSeconds * 1000)) < PlaybackSettings().maximumDuration,
+            "the player stops a longer clip")
+        #expect(LoopbackBench.clips([], seconds: 4).isEmpty)
+    }
 }
