@@ -70,6 +70,9 @@ let package = Package(
         // TFLite C API types only: the runtime is dlopen'ed, so a missing library is a clear
         // error at run time rather than a link failure.
         .target(name: "CTFLite", linkerSettings: [.linkedLibrary("dl")]),
+        // Child processes that die with clawtalk (PR_SET_PDEATHSIG from one long-lived thread):
+        // fork-to-exec must be async-signal-safe C.
+        .target(name: "CProcess"),
 
         // ---- Swift modules ----
         .target(name: "ClawTalkSupport", swiftSettings: strict),
@@ -92,7 +95,7 @@ let package = Package(
             name: "ClawTalkSpeech",
             dependencies: [
                 "ClawTalkAudio", "ClawTalkSupport", "CEspeakNG", "CPocketSphinx", "CPocketSphinxShim",
-                "CTFLite", "CCrypto",
+                "CTFLite", "CCrypto", "CProcess",
             ],
             swiftSettings: strict
         ),

@@ -2,4 +2,9 @@
 import ClawTalkCLI
 import Foundation
 
-exit(await ClawTalk.main(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment))
+let code = await ClawTalk.main(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
+// `clawtalk run` may return while work it abandoned on a stop (a model load in a C library)
+// still runs on its own thread; C++ static destructors run by exit() could race it. Flush
+// stdio and leave without them. Children end with the process (see ChildProcess).
+fflush(nil)
+_exit(code)

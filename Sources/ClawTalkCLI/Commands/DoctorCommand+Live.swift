@@ -46,13 +46,33 @@ extension DoctorCommand {
         }
     }
 
-    /// Asks the Wyoming server for its `info` (only when `stt.engine` is `wyoming`).
-    static func checkSTT(_ settings: STTSettings) async -> DoctorCheck {
+    /// Which Wyoming server speech-to-text uses (only when `stt.engine` is `wyoming`): the
+    /// running service's (supervised or external, ready or not) when `service` is given, else
+    /// whatever answers at the address now, or whether `clawtalk run` would start `server`.
+    static func checkSTT(
+        _ settings: STTSettings, service: ServiceStatus? = nil,
+        server: WyomingServerProcess.Configuration = SpeechServerSupervisor.installedServer(paths: XDGPaths())
+    ) async -> DoctorCheck {
         let name = "speech-to-text"
         guard settings.engine == .wyoming else {
             return DoctorCheck(name: name, status: .ok, detail: "engine \(settings.engine.rawValue) (no server needed)")
         }
         let address = "\(settings.wyomingHost):\(settings.wyomingPort)"
+        if let running = service?.speechServer {
+            switch (running.role, running.ready) {
+            case (.supervised, true), (.external, true):
+                return DoctorCheck(name: name, status: .ok, detail: "Wyoming server: " + running.summary)
+            case (.supervised, false):
+                return DoctorCheck(
+                    name: name, status: .warn, detail: "Wyoming server: " + running.summary,
+                    fix: "wait for it to load, or read why it stopped: journalctl --user -u clawtalk | grep stt.server")
+            case (.external, false), (.none, _):
+                return DoctorCheck(
+                    name: name, status: .warn,
+                    detail: "Wyoming server: \(running.summary) (PocketSphinx transcribes meanwhile)",
+                    fix: Self.sttFix(settings))
+            }
+        }
         do {
             let info = try await WyomingClient(host: settings.wyomingHost, port: settings.wyomingPort)
                 .describe(timeout: .seconds(3))
@@ -63,14 +83,35 @@ extension DoctorCommand {
             return DoctorCheck(
                 name: name, status: .ok,
                 detail:
-                    "Wyoming server at \(address): \(programs.isEmpty ? "no ASR programs listed" : programs.joined(separator: "; "))"
+                    "Wyoming server at \(address) (external): \(programs.isEmpty ? "no ASR programs listed" : programs.joined(separator: "; "))"
             )
         } catch {
+            let canStart = SpeechServerPlan.decide(
+                mode: settings.server, answered: false, isLocal: SpeechServerPlan.isLocal(host: settings.wyomingHost),
+                notInstalled: server.notInstalledReason)
+            if canStart == .launch {
+                return DoctorCheck(
+                    name: name, status: .ok,
+                    detail: "no Wyoming server at \(address) now; 'clawtalk run' starts the installed one "
+                        + "(stt.server auto: \(server.executable))")
+            }
             return DoctorCheck(
                 name: name, status: .fail, detail: "Wyoming server at \(address) did not answer: \(error)",
-                fix:
-                    "start it: systemctl --user enable --now clawtalk-stt ('clawtalk service install' writes the unit), "
-                    + "or set stt.wyomingHost/stt.wyomingPort")
+                fix: Self.sttFix(settings, notInstalled: server.notInstalledReason))
+        }
+    }
+
+    /// What to do when no Wyoming server can be used.
+    static func sttFix(_ settings: STTSettings, notInstalled: String? = nil) -> String {
+        switch settings.server {
+        case .auto where notInstalled != nil:
+            return "install it with scripts/setup (\(notInstalled ?? "")), or point stt.wyomingHost/stt.wyomingPort "
+                + "at a running one"
+        case .auto, .external:
+            return "start it: systemctl --user enable --now clawtalk-stt ('clawtalk service install' writes the unit), "
+                + "or set stt.wyomingHost/stt.wyomingPort (stt.server: \(settings.server.rawValue))"
+        case .off:
+            return "set stt.server to auto so that 'clawtalk run' starts the installed server"
         }
     }
 

@@ -72,10 +72,12 @@ public struct DoctorCommand: Command {
         let paths = XDGPaths(environment: context.environment)
         checks.append(Self.checkState(paths: paths))
         if !offline {
-            checks.append(await Self.checkSTT(settings.stt))
+            let service = StatusFile(environment: context.environment).runningService()
+            checks.append(
+                await Self.checkSTT(
+                    settings.stt, service: service, server: SpeechServerSupervisor.installedServer(paths: paths)))
             let store = (try? StateDirectory(path: paths.stateDirectory)).map { GatewayStore(directory: $0) }
             checks.append(await Self.checkGateway(settings: settings, store: store))
-            let service = StatusFile(environment: context.environment).runningService()
             checks.append(Self.checkPairing(service: service, settings: settings, store: store))
         }
 

@@ -97,16 +97,28 @@ public struct RunCommand: Command {
         let capturing = LiveUtteranceCapturing(
             mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: service.logger)
         defer { capturing.stop() }
-        // One speech-to-text chain (stt.*, with the gateway relay) for push-to-talk and Talk turns.
+        // The Whisper server (stt.server): used when one answers, else started and supervised;
+        // until it answers, the chains below fall back to PocketSphinx (one engine, loaded on
+        // first use, shared by both).
+        let speechServer = SpeechServerSupervisor(
+            settings: settings.stt,
+            server: SpeechServerSupervisor.installedServer(paths: XDGPaths(environment: context.environment)),
+            logger: service.logger)
+        let sphinx = PocketSphinxTranscriber()
+        // One speech-to-text chain (stt.*, with the gateway relay) for push-to-talk and Talk turns,
+        // and a local one for voice wake (ambient audio never goes to the gateway).
         let transcriber = TranscriberSelector.transcriber(
-            for: settings.stt, logger: service.logger, gateway: replies.relay)
+            for: settings.stt, logger: service.logger, pocketSphinx: sphinx, gateway: replies.relay)
+        let localTranscriber = TranscriberSelector.transcriber(
+            for: settings.stt, engine: settings.stt.engine == .gateway ? .wyoming : nil, logger: service.logger,
+            pocketSphinx: sphinx)
         // Desktop notifications (notify.enabled): pairing requests, pauses and wakes.
         let notifier = DesktopNotifier(
             enabled: settings.notify.enabled, environment: context.environment, logger: service.logger)
         let wake = VoiceWakeService.live(
             settings: settings, environment: context.environment, store: store, delivery: delivery,
             capturing: capturing, playback: playback, echoControlled: frontEnd?.echoControlled ?? false,
-            gatewayKey: target?.key, logger: service.logger
+            gatewayKey: target?.key, transcriber: localTranscriber, logger: service.logger
         ) { event in
             if case .accepted(let trigger, _) = event { await notifier.notify(.wake(trigger: trigger)) }
         }
@@ -136,6 +148,7 @@ public struct RunCommand: Command {
             observer: GatewaySessionObservers([replies, wake, talk]), notifier: notifier)
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
+                group.addTask { await speechServer.run() }
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
                 group.addTask { await replies.run() }
@@ -143,6 +156,11 @@ public struct RunCommand: Command {
                 group.addTask { await wake.run() }
                 group.addTask {
                     await Self.followActivity(ptt: ptt.controller, talk: talk.controller, levels: levels, into: gateway)
+                }
+                group.addTask {
+                    for await status in speechServer.status.subscribe(replayingLatest: true) {
+                        await gateway.setSpeechServer(status)
+                    }
                 }
             }
         }
@@ -165,6 +183,11 @@ public struct RunCommand: Command {
                 logger.info("service.stopping", ["reason": "finished"])
             case .stopping(.failed(let message)):
                 logger.error("service.stopping", ["reason": "failed", "error": .string(message)])
+            case .abandoned:
+                // A model load on its own thread, say: it ends with the process.
+                logger.notice(
+                    "service.stop.abandoned",
+                    ["graceMs": .int(Int(ServiceRunner.defaultStopGrace.inSeconds * 1000))])
             }
         }
         return try await runner.run()

@@ -7,7 +7,7 @@ public struct ServiceCommand: Command {
     /// The command name.
     public static let name = "service"
     /// One line for OVERVIEW.
-    public static let abstract = "Install or remove the systemd user units (clawtalk, clawtalk-stt)."
+    public static let abstract = "Install or remove the systemd user unit (clawtalk; clawtalk-stt with --with-stt)."
     /// The two actions.
     public static let subcommands: [any Command.Type] = [Install.self, Uninstall.self]
 
@@ -36,31 +36,34 @@ public struct ServiceCommand: Command {
         public static let abstract = "Write the user units to ~/.config/systemd/user and reload systemd."
         /// What happens.
         public static let discussion = """
-            Writes clawtalk.service (ExecStart is this clawtalk binary, or --binary) and \
-            clawtalk-stt.service (the Wyoming speech-to-text server; skip with --no-stt) to \
+            Writes clawtalk.service (ExecStart is this clawtalk binary, or --binary) to \
             $XDG_CONFIG_HOME/systemd/user, then runs 'systemctl --user daemon-reload' and, with \
-            --enable, 'systemctl --user enable --now' for both. Logs go to the journal with \
-            their levels ('journalctl --user -u clawtalk'). To keep the node running without a \
-            login session, run 'loginctl enable-linger $USER'.
+            --enable, 'systemctl --user enable --now'. The node starts and supervises its \
+            Whisper server itself; --with-stt installs it as a unit of its own instead \
+            (clawtalk-stt.service, which the node then uses as an external server). Logs go to \
+            the journal with their levels ('journalctl --user -u clawtalk'). To keep the node \
+            running without a login session, run 'loginctl enable-linger $USER'.
             """
         /// Binary, STT unit and enabling.
         public static let options: [OptionSpec] = [
             .option("binary", valueName: "path", help: "clawtalk binary the unit runs (default: this one)."),
-            .flag("no-stt", help: "Do not install clawtalk-stt.service."),
+            .flag(
+                "with-stt",
+                help: "Also install clawtalk-stt.service and make the node use it instead of its own server."),
             .flag("enable", help: "Also enable and start the units now."),
         ]
 
         /// `--binary`.
         public var binary: String?
-        /// `--no-stt`.
-        public var noSTT: Bool
+        /// `--with-stt`.
+        public var withSTT: Bool
         /// `--enable`.
         public var enable: Bool
 
         /// Reads the arguments.
         public init(parsed: ParsedArguments) {
             binary = parsed.string("binary")
-            noSTT = parsed.flag("no-stt")
+            withSTT = parsed.flag("with-stt")
             enable = parsed.flag("enable")
         }
 
@@ -68,11 +71,11 @@ public struct ServiceCommand: Command {
         public func run(context: CommandContext) async throws -> Int32 {
             let installer = UserServiceInstaller(environment: context.environment)
             let executable = try binary.map { try Self.absolute($0) } ?? Self.currentExecutable()
-            let written = try installer.install(binary: executable, includeSTT: !noSTT)
+            let written = try installer.install(binary: executable, includeSTT: withSTT)
             var out = written.map { "wrote \($0)\n" }.joined()
             let reload = installer.systemctl(["daemon-reload"])
             out += ServiceCommand.describe(reload, doing: "daemon-reload")
-            let units = noSTT ? ["clawtalk"] : ["clawtalk-stt", "clawtalk"]
+            let units = withSTT ? ["clawtalk-stt", "clawtalk"] : ["clawtalk"]
             if enable, reload == .succeeded {
                 out += ServiceCommand.describe(
                     installer.systemctl(["enable", "--now"] + units),

@@ -1,6 +1,7 @@
 import ClawTalkDesktop
 import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkSpeech
 import ClawTalkSupport
 import Foundation
 
@@ -159,6 +160,13 @@ actor GatewayService {
         voice.lastTranscript = text
         voice.lastTranscriptAt = ServiceStatus.timestamp()
         status.voice = voice
+        publish()
+    }
+
+    /// The speech-to-text server changed (supervised, external or none; ready or not).
+    func setSpeechServer(_ server: SpeechServerStatus) {
+        guard status.speechServer != server else { return }
+        status.speechServer = server
         publish()
     }
 

@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkSpeech
 import Foundation
 
 /// The snapshot `clawtalk run` writes to `status.json` on every change and `clawtalk status`
@@ -32,6 +33,8 @@ struct ServiceStatus: Sendable, Equatable, Codable {
     var lastErrorAt: String?
     /// Phase, microphone level and last transcript (absent in files of older services).
     var voice: VoiceActivity?
+    /// The Wyoming speech-to-text server in use (absent in files of older services).
+    var speechServer: SpeechServerStatus?
 
     /// The gateway in use.
     struct Gateway: Sendable, Equatable, Codable {

@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkSpeech
 import ClawTalkSupport
 import Foundation
 
@@ -94,6 +95,9 @@ struct StatusReport: Sendable, Equatable, Encodable {
             if let transcript = voice.lastTranscript {
                 lines.append(("heard", "\"\(transcript)\"" + (voice.lastTranscriptAt.map { " (\($0))" } ?? "")))
             }
+        }
+        if let server = status.speechServer {
+            lines.append(("speech server", server.summary))
         }
         if let error = status.lastError {
             lines.append(("last error", error + (status.lastErrorAt.map { " (\($0))" } ?? "")))

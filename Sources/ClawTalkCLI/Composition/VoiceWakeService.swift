@@ -116,12 +116,16 @@ actor VoiceWakeService: GatewaySessionObserver {
             return
         }
         guard let frames = await openMicrophone() else { return }
-        // Loading the engines blocks for about a second: not on the cooperative pool.
+        // Loading the engines blocks for a second or more: on a thread of its own, and a stop
+        // does not wait for it (the load finishes there and is dropped).
         let blueprint = Blueprint(
             settings: settings, environment: environment, delivery: delivery, parts: parts, triggers: triggers,
             logger: rootLogger)
-        let built = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: blueprint.build()) }
+        let built: VoiceWakeController?
+        do {
+            built = try await awaitBlocking("clawtalk-wake-load") { blueprint.build() }
+        } catch {
+            return  // cancelled: the service is stopping
         }
         guard !Task.isCancelled else { return }
         guard let controller = built else {
@@ -286,11 +290,13 @@ private struct Blueprint: Sendable {
 
 extension VoiceWakeService {
     /// The service of `clawtalk run`: frames from `capturing` (through the front end), chimes
-    /// on `playback`, speech-to-text from `stt.*`; `onEvent` sees every controller event.
+    /// on `playback`, speech-to-text from `transcriber` (default: a `stt.*` chain of its own);
+    /// `onEvent` sees every controller event.
     static func live(
         settings: Settings, environment: [String: String], store: GatewayStore, delivery: any TranscriptDelivering,
         capturing: LiveUtteranceCapturing, playback: PlaybackController, echoControlled: Bool, gatewayKey: String?,
-        logger: Logger, onEvent: (@Sendable (VoiceWakeEvent) async -> Void)? = nil
+        transcriber: (any Transcriber)? = nil, logger: Logger,
+        onEvent: (@Sendable (VoiceWakeEvent) async -> Void)? = nil
     ) -> VoiceWakeService {
         let chimes = WakeChimes(
             settings: settings.wake, echoControlled: echoControlled, environment: environment,
@@ -299,6 +305,7 @@ extension VoiceWakeService {
             settings: settings, environment: environment, store: store, delivery: delivery, gatewayKey: gatewayKey,
             logger: logger,
             parts: Parts(
-                frames: { try await capturing.wakeFrames() }, playChime: chimes.player(playback), onEvent: onEvent))
+                transcriber: transcriber, frames: { try await capturing.wakeFrames() },
+                playChime: chimes.player(playback), onEvent: onEvent))
     }
 }

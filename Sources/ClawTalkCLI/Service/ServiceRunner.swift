@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Dispatch
 import Foundation
 
@@ -8,9 +9,12 @@ import Foundation
 /// is reported only after every source is registered. On Linux libdispatch then installs its own
 /// handler once per signal and process (it reroutes the signal to its signalfd), so the runner
 /// never restores `SIG_DFL` afterwards: that would disarm sources of a later run in the same
-/// process. On a signal the runner reports `.stopping`, cancels the work, waits for it to wind
-/// down and returns 0. Work that throws (other than by cancellation) ends the run with that
-/// error. Work must honour cancellation, or shutdown waits for it.
+/// process. On a signal the runner reports `.stopping`, cancels the work, gives it
+/// ``stopGrace`` to wind down (sockets close with 1000, children get SIGTERM) and returns 0:
+/// work that is still running then (a C library's model load on its own thread) is abandoned,
+/// reported as `.abandoned`, and ends with the process. So a stop takes at most about
+/// ``stopGrace`` whatever the work is doing. Work that throws (other than by cancellation) ends
+/// the run with that error.
 public struct ServiceRunner: Sendable {
     /// The service body; runs until it returns, throws or is cancelled.
     public typealias Work = @Sendable () async throws -> Void
@@ -31,6 +35,9 @@ public struct ServiceRunner: Sendable {
         case started
         /// The service is shutting down.
         case stopping(StopReason)
+        /// Part of the work had not ended ``ServiceRunner/stopGrace`` after the stop; the run
+        /// returned without it.
+        case abandoned
     }
 
     /// Work that idles until cancelled: the service body until the node's components are wired in.
@@ -41,8 +48,14 @@ public struct ServiceRunner: Sendable {
     /// `SIGTERM` (systemd's stop) and `SIGINT` (Ctrl-C).
     public static let defaultStopSignals: [Int32] = [SIGTERM, SIGINT]
 
+    /// How long the work may take to end after a stop signal (the budget for a whole
+    /// stop is 500 ms; this leaves room for the process to exit).
+    public static let defaultStopGrace: Duration = .milliseconds(300)
+
     /// Signals that stop the service.
     public var stopSignals: [Int32]
+    /// How long cancelled work may take to end before the run returns without it.
+    public var stopGrace: Duration
     /// The service body.
     public var work: Work
     /// Receives `.started` and `.stopping` (called on arbitrary threads).
@@ -50,10 +63,11 @@ public struct ServiceRunner: Sendable {
 
     /// A runner stopping on `stopSignals` (default `SIGTERM`, `SIGINT`) that runs `work`.
     public init(
-        stopSignals: [Int32] = ServiceRunner.defaultStopSignals, work: @escaping Work = ServiceRunner.idle,
-        onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+        stopSignals: [Int32] = ServiceRunner.defaultStopSignals, stopGrace: Duration = ServiceRunner.defaultStopGrace,
+        work: @escaping Work = ServiceRunner.idle, onEvent: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         self.stopSignals = stopSignals
+        self.stopGrace = stopGrace
         self.work = work
         self.onEvent = onEvent
     }
@@ -79,38 +93,46 @@ public struct ServiceRunner: Sendable {
             registered.notify(queue: .global()) { done.resume() }
         }
         onEvent(.started)
-        let work = self.work
         let onEvent = self.onEvent
-        return try await withThrowingTaskGroup(of: Outcome.self) { group in
+        // The work runs outside the task tree so that a stop can return without awaiting it.
+        let running = Task { [work] in try await work() }
+        let first: Outcome = await withTaskGroup(of: Outcome.self) { group in
             group.addTask {
                 for await number in signals { return .signal(number) }
                 return .cancelled
             }
-            group.addTask {
-                try await work()
-                return .finished
-            }
-            let first: Outcome?
-            do {
-                first = try await group.next()
-            } catch {
-                onEvent(.stopping(.failed(String(describing: error))))
-                group.cancelAll()
-                throw error
-            }
-            switch first {
-            case .signal(let number):
-                onEvent(.stopping(.signal(number)))
-            case .finished, .cancelled, nil:
-                onEvent(.stopping(.finished))
-            }
+            group.addTask { await Self.outcome(of: running) ?? .cancelled }
+            let first = await group.next() ?? .cancelled
             group.cancelAll()
-            do {
-                while try await group.next() != nil {}
-            } catch is CancellationError {
-                // The work ended because we cancelled it: the normal way to stop.
-            }
-            return ExitCode.success.rawValue
+            return first
+        }
+        switch first {
+        case .signal(let number):
+            onEvent(.stopping(.signal(number)))
+        case .finished, .cancelled:
+            onEvent(.stopping(.finished))
+        case .failed(let error):
+            onEvent(.stopping(.failed(String(describing: error))))
+            running.cancel()
+            throw error
+        }
+        running.cancel()
+        let ended = try? await withTimeout(stopGrace) { await Self.outcome(of: running) }
+        if ended == nil { onEvent(.abandoned) }
+        return ExitCode.success.rawValue
+    }
+
+    /// How `task` ended (cancellation counts as finished); nil when the caller is cancelled
+    /// first (the task goes on).
+    private static func outcome(of task: Task<Void, any Error>) async -> Outcome? {
+        let result = try? await awaitDetached { finish in
+            Task { finish(.success(await task.result)) }
+        }
+        switch result {
+        case nil: return nil
+        case .success?: return .finished
+        case .failure(let error)? where error is CancellationError: return .finished
+        case .failure(let error)?: return .failed(error)
         }
     }
 
@@ -124,10 +146,11 @@ public struct ServiceRunner: Sendable {
         }
     }
 
-    /// How one child of the run's task group ended.
+    /// How the wait for a signal or the work's end came out.
     private enum Outcome: Sendable {
         case signal(Int32)
         case finished
+        case failed(any Error)
         case cancelled
     }
 }

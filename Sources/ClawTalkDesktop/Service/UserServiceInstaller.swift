@@ -19,7 +19,9 @@ public struct UserServiceInstaller: Sendable {
     /// (mode 0644, atomically). Returns the written paths.
     public func install(binary: String, includeSTT: Bool) throws -> [String] {
         try FileManager.default.createDirectory(atPath: unitDirectory, withIntermediateDirectories: true)
-        var units = [(UserServiceUnits.nodeUnitName, UserServiceUnits.nodeUnit(binary: binary))]
+        var units = [
+            (UserServiceUnits.nodeUnitName, UserServiceUnits.nodeUnit(binary: binary, externalSTT: includeSTT))
+        ]
         if includeSTT { units.append((UserServiceUnits.sttUnitName, UserServiceUnits.sttUnit)) }
         var written: [String] = []
         for (name, text) in units {

@@ -11,10 +11,26 @@ public enum UserServiceUnits {
     /// The `ExecStart` binary in the shipped node unit.
     public static let defaultBinary = "%h/.local/bin/clawtalk"
 
-    /// The node unit, running `binary` (default: the shipped `%h/.local/bin/clawtalk`).
-    public static func nodeUnit(binary: String = defaultBinary) -> String {
-        node.replacingOccurrences(
+    /// The line that makes the node use the `clawtalk-stt` unit's server instead of its own.
+    public static let externalSTTLine = "Environment=CLAWTALK_STT_SERVER=external"
+
+    /// The node unit, running `binary` (default: the shipped `%h/.local/bin/clawtalk`). With
+    /// `externalSTT` the node never starts a Whisper server of its own (`stt.server: external`):
+    /// it uses the `clawtalk-stt` unit's, which it then wants.
+    public static func nodeUnit(binary: String = defaultBinary, externalSTT: Bool = false) -> String {
+        var text = node.replacingOccurrences(
             of: "ExecStart=\(defaultBinary) run", with: "ExecStart=\(escapeExec(binary)) run")
+        if externalSTT {
+            text = text.replacingOccurrences(
+                of: "Environment=CLAWTALK_LOG_SYSLOG_PREFIX=true\n",
+                with: "Environment=CLAWTALK_LOG_SYSLOG_PREFIX=true\n\(externalSTTLine)\n")
+            text = text.replacingOccurrences(
+                of: "After=pipewire-pulse.service pulseaudio.service clawtalk-stt.service\n",
+                with:
+                    "After=pipewire-pulse.service pulseaudio.service clawtalk-stt.service\nWants=clawtalk-stt.service\n"
+            )
+        }
+        return text
     }
 
     /// The speech-to-text unit.
@@ -29,22 +45,24 @@ public enum UserServiceUnits {
 
     private static let node = """
         # clawtalk voice node as a systemd user service. 'clawtalk service install' writes this unit
-        # (and clawtalk-stt.service) to ~/.config/systemd/user with ExecStart pointing at the installed
-        # binary; it is generated from Sources/ClawTalkDesktop/Service/UserServiceUnits.swift (a test
-        # fails on drift).
+        # to ~/.config/systemd/user with ExecStart pointing at the installed binary; it is generated
+        # from Sources/ClawTalkDesktop/Service/UserServiceUnits.swift (a test fails on drift).
+        # 'clawtalk run' starts and supervises the Whisper server itself (stt.server: auto); with
+        # --with-stt the separate clawtalk-stt.service is installed instead and this unit gets
+        # Environment=CLAWTALK_STT_SERVER=external and Wants=clawtalk-stt.service.
         #
-        #   clawtalk service install --enable   # writes the units, daemon-reload, enable --now
+        #   clawtalk service install --enable   # writes the unit, daemon-reload, enable --now
         #   loginctl enable-linger "$USER"      # optional: run without a login session
         #   journalctl --user -u clawtalk -f    # logs, with levels (journalctl -p warning ...)
         #   systemctl --user reload clawtalk    # SIGHUP: resume a paused connection, switch gateways
         #
         # Logs go to standard error with <N> syslog prefixes, so the journal keeps each line's level.
-        # SIGTERM stops capture, cancels pending push-to-talk work, closes the gateway sockets with 1000
-        # and exits 0 within a few seconds; Restart=on-failure restarts it only after a crash or error.
+        # SIGTERM stops capture, cancels pending push-to-talk work, closes the gateway sockets with 1000,
+        # stops the supervised Whisper server and exits 0 at once; Restart=on-failure restarts it only
+        # after a crash or error.
         [Unit]
         Description=clawtalk voice node for OpenClaw
         After=pipewire-pulse.service pulseaudio.service clawtalk-stt.service
-        Wants=clawtalk-stt.service
 
         [Service]
         Type=exec
@@ -67,8 +85,10 @@ public enum UserServiceUnits {
         # clawtalk speech-to-text server: wyoming-faster-whisper with the Whisper base model, listening
         # on 127.0.0.1:10300 (clawtalk's default stt.wyomingHost / stt.wyomingPort).
         #
-        # Install (as the user who runs clawtalk; scripts/setup creates the venv and
-        # scripts/fetch-whisper-model the model):
+        # Optional: 'clawtalk run' starts this same server itself when nothing answers on the port
+        # (stt.server: auto). Use this unit to run it on its own instead: 'clawtalk service install
+        # --with-stt' writes it and sets the node to stt.server external (so the two never race for
+        # the port). By hand (scripts/setup creates the venv, scripts/fetch-whisper-model the model):
         #   mkdir -p ~/.config/systemd/user
         #   cp config/clawtalk-stt.service ~/.config/systemd/user/
         #   systemctl --user daemon-reload

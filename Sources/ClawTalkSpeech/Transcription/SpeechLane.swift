@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Dispatch
 
 /// A serial `DispatchQueue` for blocking work (sockets, decoders), bridged to async callers so the
@@ -11,12 +12,12 @@ final class SpeechLane: Sendable {
     }
 
     /// Runs `body` on the lane and returns its result. Cancelling the caller does not interrupt
-    /// `body`; blocking bodies watch their own cancellation flag (see ``SocketCancellation``).
+    /// `body`, but the caller stops waiting at once (`CancellationError`) and `body`'s result is
+    /// dropped: a decode in progress never holds up a shutdown. Blocking bodies may also watch
+    /// their own cancellation flag (see ``SocketCancellation``).
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try body() })
-            }
+        try await awaitDetached { [queue] finish in
+            queue.async { finish(Result { try body() }) }
         }
     }
 }

@@ -6,6 +6,9 @@ public struct STTSettings: Sendable, Equatable {
     public var wyomingHost = "127.0.0.1"
     /// TCP port of the Wyoming STT server. Default 10300.
     public var wyomingPort = 10300
+    /// Who runs the Wyoming server. Default `auto`: `clawtalk run` starts the installed one when
+    /// nothing answers at the address.
+    public var server = STTServerMode.auto
     /// Language (BCP-47, e.g. `en-US`). Default nil: the Talk/system locale.
     public var language: String? = nil
 
@@ -21,4 +24,15 @@ public enum STTEngine: String, Sendable, CaseIterable {
     case pocketsphinx
     /// The gateway's transcription relay.
     case gateway
+}
+
+/// Who runs the Wyoming speech-to-text server (`stt.server`).
+public enum STTServerMode: String, Sendable, CaseIterable {
+    /// Use a server that answers at `stt.wyomingHost:stt.wyomingPort`; when none does and the
+    /// address is on this machine, `clawtalk run` starts and supervises the installed one.
+    case auto
+    /// Only ever use a server run by someone else (a `clawtalk-stt` unit, another machine).
+    case external
+    /// Never start one (nor watch for one).
+    case off
 }

@@ -98,6 +98,10 @@ extension SettingDescriptor {
         .integer(
             "stt.wyomingPort", \.stt.wyomingPort, unit: nil, range: 1...65535,
             "TCP port of the Wyoming speech-to-text server."),
+        .choice(
+            "stt.server", \.stt.server,
+            "Who runs the Wyoming server: auto (run starts the installed one when none answers on this "
+                + "machine), external (use only one run elsewhere) or off (never start one)."),
         .optionalText(
             "stt.language", \.stt.language, example: "\"en-US\"",
             "Recognition language (BCP-47); unset follows the Talk or system locale.",

@@ -23,7 +23,17 @@ struct ServiceInstallTests {
         }
     }
 
-    @Test func installWritesBothUnitsWithThisBinaryAndExplainsAMissingSystemctl() async throws {
+    /// By default the node runs its own Whisper server; with --with-stt it uses the unit's.
+    @Test func withSTTTheNodeUsesTheSeparateUnitsServer() {
+        let own = UserServiceUnits.nodeUnit().split(separator: "\n")
+        #expect(!own.contains("Wants=clawtalk-stt.service"))
+        #expect(!own.contains(Substring(UserServiceUnits.externalSTTLine)))
+        let external = UserServiceUnits.nodeUnit(externalSTT: true).split(separator: "\n")
+        #expect(external.contains("Wants=clawtalk-stt.service"))
+        #expect(external.contains(Substring(UserServiceUnits.externalSTTLine)))
+    }
+
+    @Test func installWritesTheUnitsWithThisBinaryAndExplainsAMissingSystemctl() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
         let binary = home.root + "/my bin/clawtalk"
@@ -34,13 +44,13 @@ struct ServiceInstallTests {
         environment["USER"] = "tester"
         let capture = OutputCapture()
         let status = await CommandDispatcher.execute(
-            root: ClawTalk.self, arguments: ["clawtalk", "service", "install", "--binary", binary], io: capture.io,
-            environment: environment)
+            root: ClawTalk.self, arguments: ["clawtalk", "service", "install", "--with-stt", "--binary", binary],
+            io: capture.io, environment: environment)
         #expect(status == 0, "\(capture.error)")
         let directory = home.config + "/systemd/user"
         let node = try String(contentsOfFile: directory + "/clawtalk.service", encoding: .utf8)
         #expect(node.contains("ExecStart=\"\(binary)\" run"))
-        #expect(node == UserServiceUnits.nodeUnit(binary: binary))
+        #expect(node == UserServiceUnits.nodeUnit(binary: binary, externalSTT: true))
         #expect(FileManager.default.fileExists(atPath: directory + "/clawtalk-stt.service"))
         let mode = try FileManager.default.attributesOfItem(atPath: directory + "/clawtalk.service")[.posixPermissions]
         #expect(mode as? Int == 0o644)
@@ -52,9 +62,11 @@ struct ServiceInstallTests {
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let second = OutputCapture()
         let again = await CommandDispatcher.execute(
-            root: ClawTalk.self, arguments: ["clawtalk", "service", "install", "--no-stt", "--binary", binary],
+            root: ClawTalk.self, arguments: ["clawtalk", "service", "install", "--binary", binary],
             io: second.io, environment: environment)
         #expect(again == 0)
+        let own = try String(contentsOfFile: directory + "/clawtalk.service", encoding: .utf8)
+        #expect(own == UserServiceUnits.nodeUnit(binary: binary), "without --with-stt the node runs its own server")
         #expect(
             second.output.contains("daemon-reload: done") || second.output.contains("no systemd user manager"),
             "\(second.output)")

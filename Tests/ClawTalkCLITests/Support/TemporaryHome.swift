@@ -1,9 +1,18 @@
+import ClawTalkTesting
 import Foundation
 
-/// Private XDG config/state/data directories for one test run of the binary, so tests never
-/// read or write the real user's files.
+/// Private XDG config/state/data/runtime directories for one test run of the binary, so tests
+/// never read or write the real user's files nor reach the user's running services: the control
+/// socket and status file live in the private runtime directory, and speech-to-text points at a
+/// closed loopback port (``sttPort``), so a `clawtalk-stt` or `clawtalk run` of the user's on
+/// port 10300 changes nothing. With nothing installed in the private data directory, `run`
+/// starts no Whisper server either (tests that want one install ``FakeWhisperInstall`` there),
+/// and the session bus is a dead address rather than the user's.
 struct TemporaryHome {
     let root: String
+    /// `stt.wyomingPort` for the binary (`CLAWTALK_STT_WYOMING_PORT`): closed unless a test sets
+    /// a server's port.
+    var sttPort = closedLoopbackPort()
     var config: String { root + "/config" }
     var state: String { root + "/state" }
     var data: String { root + "/data" }
@@ -20,7 +29,10 @@ struct TemporaryHome {
     var environment: [String: String] {
         [
             "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state, "XDG_DATA_HOME": data, "XDG_RUNTIME_DIR": runtime,
-            "HOME": root,
+            "HOME": root, "CLAWTALK_STT_WYOMING_PORT": String(sttPort),
+            // Not the user's session bus: a `clawtalk run` of theirs owns ai.openclaw.ClawTalk there.
+            // Tests that need a bus start a private one and set this themselves.
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime)/no-session-bus",
         ]
     }
 

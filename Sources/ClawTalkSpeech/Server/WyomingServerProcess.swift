@@ -2,17 +2,16 @@ public import ClawTalkSupport
 import Foundation
 import Synchronization
 
-/// A local `wyoming-faster-whisper` server run as a child process: for tests, and for
-/// `clawtalk transcribe --start-server` when the `clawtalk-stt` service is not running.
+/// A local `wyoming-faster-whisper` server run as a child process: supervised by `clawtalk run`
+/// (``SpeechServerSupervisor``), and started by tests and `clawtalk transcribe --start-server`.
 ///
-/// ``start(_:)`` launches it on a loopback port and returns once it answers `describe`. The
-/// server loads the model before it listens (≈ 2–5 s for Whisper base on 2 cores), so a ready
-/// server transcribes at full speed from the first request. It never downloads: the model is a
-/// directory made by `scripts/fetch-whisper-model`, and `--local-files-only` plus
-/// `HF_HUB_OFFLINE=1` keep it that way. Its output goes to a log file, deleted by ``stop()``.
-/// The child starts with an empty signal mask (see ``ChildProcess``), so ``stop()`` ends it with
-/// SIGTERM. A process killed before ``stop()`` leaves the server running (children are not tied
-/// to their parent's life).
+/// ``start(_:onOutput:)`` launches it on a loopback port and returns once it answers `describe`.
+/// The server loads the model before it listens (≈ 2–5 s for Whisper base on 2 cores), so a
+/// ready server transcribes at full speed from the first request. It never downloads: the model
+/// is a directory made by `scripts/fetch-whisper-model`, and `--local-files-only` plus
+/// `HF_HUB_OFFLINE=1` keep it that way. The child is a ``ChildProcess``: its own process group,
+/// killed with this process however this process ends; its output lines go to `onOutput` and the
+/// last ones into start errors.
 public final class WyomingServerProcess: Sendable {
     /// What to run and how.
     public struct Configuration: Sendable, Hashable {
@@ -30,6 +29,12 @@ public final class WyomingServerProcess: Sendable {
         public var cpuThreads: Int
         /// Limit for the server to load its model and answer `describe`.
         public var readyTimeout: Duration
+        /// How much nicer than this process the server runs (the `clawtalk-stt` unit's `Nice=5`).
+        public var niceIncrement: Int32 = 0
+        /// Python logging format of the server's output (`--log-format`); nil for its default.
+        public var logFormat: String?
+        /// Variables set for the server on top of this process's environment.
+        public var environment: [String: String] = [:]
 
         /// Creates a configuration.
         public init(
@@ -54,6 +59,15 @@ public final class WyomingServerProcess: Sendable {
                 modelDirectory: paths.dataDirectory + "/models/whisper-base")
         }
 
+        /// Why this server cannot be started (executable or model missing), nil when it can.
+        public var notInstalledReason: String? {
+            guard FileManager.default.isExecutableFile(atPath: executable) else {
+                return "\(executable) is not installed (run scripts/setup)"
+            }
+            guard hasModel else { return "no Whisper model in \(modelDirectory) (run scripts/fetch-whisper-model)" }
+            return nil
+        }
+
         /// Whether the model directory holds a `model.bin`.
         public var hasModel: Bool {
             FileManager.default.fileExists(atPath: modelDirectory + "/model.bin")
@@ -69,6 +83,7 @@ public final class WyomingServerProcess: Sendable {
             ]
             if let language { arguments += ["--language", language] }
             if let initialPrompt { arguments += ["--initial-prompt", initialPrompt] }
+            if let logFormat { arguments += ["--log-format", logFormat] }
             return arguments
         }
     }
@@ -79,8 +94,6 @@ public final class WyomingServerProcess: Sendable {
     public let port: Int
     /// The server's process id.
     public let processIdentifier: Int32
-    /// The file that receives the server's output.
-    public let logFile: String
     /// What the server said about itself when it became ready.
     public let info: WyomingInfo
     /// How long it took from launch to the first `describe` answer.
@@ -91,14 +104,12 @@ public final class WyomingServerProcess: Sendable {
     private let stopped = Mutex(false)
 
     private init(
-        configuration: Configuration, port: Int, child: ChildProcess, logFile: String, info: WyomingInfo,
-        startupTime: Duration
+        configuration: Configuration, port: Int, child: ChildProcess, info: WyomingInfo, startupTime: Duration
     ) {
         self.configuration = configuration
         self.port = port
         processIdentifier = child.pid
         self.child = child
-        self.logFile = logFile
         self.info = info
         self.startupTime = startupTime
     }
@@ -112,10 +123,14 @@ public final class WyomingServerProcess: Sendable {
         WyomingTranscriber.Configuration(host: host, port: port, serverPrompt: configuration.initialPrompt)
     }
 
-    /// Launches the server and waits until it answers `describe`. Throws
-    /// ``SpeechError/sttServerStart(_:)`` when the executable or model is missing, the process
-    /// exits early (with the end of its log), or it is not ready within the timeout.
-    public static func start(_ configuration: Configuration) async throws -> WyomingServerProcess {
+    /// Launches the server and waits until it answers `describe`; `onOutput` gets each line the
+    /// server writes (on another thread). Throws ``SpeechError/sttServerStart(_:)`` when the
+    /// executable or model is missing, the port is taken, the process exits early (with its last
+    /// lines), or it is not ready within the timeout; `CancellationError` when cancelled first
+    /// (the child is stopped).
+    public static func start(
+        _ configuration: Configuration, onOutput: (@Sendable (String) -> Void)? = nil
+    ) async throws -> WyomingServerProcess {
         guard FileManager.default.isExecutableFile(atPath: configuration.executable) else {
             throw SpeechError.sttServerStart(
                 "\(configuration.executable) is not installed (run scripts/setup to create the venv)")
@@ -125,8 +140,6 @@ public final class WyomingServerProcess: Sendable {
                 "no Whisper model in \(configuration.modelDirectory) (run scripts/fetch-whisper-model)")
         }
         let port = try configuration.port ?? LoopbackPort.pick()
-        let logFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("clawtalk-wyoming-\(port)-\(UUID().uuidString).log").path
         let client = WyomingClient(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
         // A server already on the port would answer for the new one, which then fails to bind.
         if (try? await client.describe(timeout: .milliseconds(500))) != nil {
@@ -134,54 +147,71 @@ public final class WyomingServerProcess: Sendable {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["HF_HUB_OFFLINE"] = "1"
+        environment.merge(configuration.environment) { _, set in set }
         let launched = ContinuousClock.now
         let child = try ChildProcess(
             executable: configuration.executable, arguments: configuration.arguments(port: port),
-            environment: environment.map { "\($0.key)=\($0.value)" }, outputPath: logFile)
+            environment: environment.map { "\($0.key)=\($0.value)" }, niceIncrement: configuration.niceIncrement,
+            onOutput: onOutput)
         let deadline = launched + configuration.readyTimeout
         while true {
-            if let exit = child.exitDescription {
-                let tail = Self.tail(of: logFile)
-                try? FileManager.default.removeItem(atPath: logFile)
-                throw SpeechError.sttServerStart("the server exited (\(exit)) before it was ready: \(tail)")
+            if let exit = child.exitStatus {
+                throw SpeechError.sttServerStart("the server exited (\(exit)) before it was ready: \(tail(child))")
             }
             if let info = try? await client.describe(timeout: .seconds(1)) {
                 return WyomingServerProcess(
-                    configuration: configuration, port: port, child: child, logFile: logFile, info: info,
+                    configuration: configuration, port: port, child: child, info: info,
                     startupTime: launched.duration(to: .now))
             }
-            if ContinuousClock.now >= deadline || Task.isCancelled {
-                child.terminate(grace: .seconds(3))
-                let tail = Self.tail(of: logFile)
-                try? FileManager.default.removeItem(atPath: logFile)
-                if Task.isCancelled { throw CancellationError() }
+            if Task.isCancelled {
+                await stopInBackground(child)
+                throw CancellationError()
+            }
+            if ContinuousClock.now >= deadline {
+                await stopInBackground(child)
                 throw SpeechError.sttServerStart(
-                    "not ready within \(SpeechError.secondsText(configuration.readyTimeout.inSeconds)): \(tail)")
+                    "not ready within \(SpeechError.secondsText(configuration.readyTimeout.inSeconds)): \(tail(child))")
             }
             try? await Task.sleep(for: .milliseconds(200))
         }
     }
 
-    /// Stops the server (SIGTERM, then SIGKILL after 3 s) and deletes its log (idempotent).
-    public func stop() {
+    /// Stops the server (SIGTERM to its process group, then SIGKILL after `grace`); idempotent.
+    /// Blocks the calling thread until it is reaped: see ``stopAndWait(grace:)``.
+    public func stop(grace: Duration = .seconds(2)) {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
-        child.terminate(grace: .seconds(3))
-        try? FileManager.default.removeItem(atPath: logFile)
+        child.terminate(grace: grace)
     }
+
+    /// ``stop(grace:)`` on a thread of its own, awaited without holding a pool thread; returns
+    /// early when the caller is cancelled (the stop goes on).
+    public func stopAndWait(grace: Duration = .seconds(2)) async {
+        _ = try? await awaitBlocking("clawtalk-stt-stop") { [self] in stop(grace: grace) }
+    }
+
+    /// Waits until the server process exits by itself and returns how; nil when cancelled first.
+    public func exited() async -> ProcessExit? { await child.exited() }
+
+    /// The server's last output lines.
+    public var recentOutput: [String] { child.recentOutput }
 
     /// Whether the server process is still running.
     public var isRunning: Bool { child.isRunning }
 
     // MARK: - Private
 
-    /// The last lines of the log, on one line.
-    private static func tail(of path: String) -> String {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        let lines = text.split(separator: "\n").suffix(3).map { $0.trimmingCharacters(in: .whitespaces) }
+    /// The last output lines, on one line.
+    static func tail(_ child: ChildProcess) -> String {
+        let lines = child.recentOutput.suffix(3)
         return lines.isEmpty ? "no output" : lines.joined(separator: " | ")
+    }
+
+    /// Stops a child that never became ready, off the pool.
+    private static func stopInBackground(_ child: ChildProcess) async {
+        _ = try? await awaitBlocking("clawtalk-stt-stop") { child.terminate(grace: .seconds(2)) }
     }
 }
