@@ -32,7 +32,7 @@ struct GatewayRelayCompositionTests {
         let speech = Self.tone()
 
         var transcript = try await withLocalFallback.transcribe(speech)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while transcript.engine != "gateway", ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
             transcript = try await withLocalFallback.transcribe(speech)

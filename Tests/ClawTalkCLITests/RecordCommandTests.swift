@@ -151,7 +151,8 @@ struct RecordCommandTests {
     func recordsTheDefaultSourceToA16kMonoWAV(extra: [String]) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let player = try Self.playTone(seconds: 4)
+        // Longer than the test needs (it is killed after): the binary may be slow to start recording.
+        let player = try Self.playTone(seconds: 30)
         defer { Self.kill(player) }
         Thread.sleep(forTimeInterval: 0.5)
         let out = scratch.path("out.wav")
@@ -196,18 +197,27 @@ struct RecordCommandTests {
         let stdout = scratch.directory.appendingPathComponent("stdout.txt")
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = FileHandle.nullDevice
+        let meter = scratch.directory.appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: meter.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: meter)
         try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        // Interrupt once it records (its meter printed the first second; a busy machine may be slow
+        // to start it), so that SIGINT meets the handler rather than the default action.
+        let recording = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < recording,
+            !((try? String(contentsOf: meter, encoding: .utf8)) ?? "").contains("/30.0 s")
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         process.interrupt()
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         let finished = !process.isRunning
         Self.kill(process)
         #expect(finished, "record did not stop on SIGINT")
         #expect(process.terminationStatus == 0)
         let samples = try Self.readWAV(out)
-        #expect(samples.count > 4000 && samples.count < 16000 * 5, "\(samples.count) samples")
+        #expect(samples.count > 4000 && samples.count < 16000 * 30, "\(samples.count) samples: less than the 30 s")
         let text = try String(contentsOf: stdout, encoding: .utf8)
         #expect(text.contains("stopped early"))
     }

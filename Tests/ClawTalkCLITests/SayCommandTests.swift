@@ -94,9 +94,15 @@ struct SayCommandTests {
         ]
         recorder.standardOutput = try FileHandle(forWritingTo: raw)
         try recorder.run()
+        // parec may be slow to start on a busy machine: go on once it delivers (the rig keeps vspk
+        // running, so its monitor always has data), then give it time to write the end.
+        let recording = Date().addingTimeInterval(30)
+        while recorder.isRunning, Date() < recording, (try? Data(contentsOf: raw))?.isEmpty ?? true {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         Thread.sleep(forTimeInterval: 0.4)
         let result = try body()
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 1.0)
         // SIGKILL: the in-process ServiceRunner tests leave SIGTERM/SIGINT ignored in this process,
         // and children inherit ignored signals.
         kill(recorder.processIdentifier, SIGKILL)

@@ -90,7 +90,7 @@ struct SayFlowTests {
         #expect(audio.formats.withLock { $0 } == [AudioFormat(sampleRate: 24000)])
         #expect(local.texts.withLock { $0 }.isEmpty)
         // The connection was closed after speaking.
-        _ = try await gateway.waitForEvent(timeout: .seconds(5)) {
+        _ = try await gateway.waitForEvent(timeout: .seconds(30)) {
             if case .closed(_, 1000, _) = $0 { return true }
             return false
         }
@@ -128,9 +128,12 @@ struct SayFlowTests {
             gateway: try Self.access(gateway, home: home, token: "shared"), audio: RecordingAudio(), local: local,
             connectTimeout: .milliseconds(400), logger: .discarding,
             notice: { line in notices.withLock { $0.append(line) } })
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // The notice names the timeout given (not the 5 s default); the clock only shows that the
+        // flow gave up rather than hung (a busy machine may take longer than 0.4 s).
+        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(result.engines == [.espeak])
-        #expect(notices.withLock { $0 }.first?.contains("did not answer") == true)
+        let notice = notices.withLock { $0 }.first ?? ""
+        #expect(notice.contains("did not answer within \(Duration.milliseconds(400))"), "\(notice)")
     }
 
     @Test func runsReplyPipelineFollowsTheServiceSessionsAndSavesTheLastReply() async throws {
@@ -152,7 +155,7 @@ struct SayFlowTests {
             repliesTask.cancel()
         }
         // talk.config arrives after the operator's hello-ok and moves the session key.
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while await replies.delivery.sessionKey != "home", ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }

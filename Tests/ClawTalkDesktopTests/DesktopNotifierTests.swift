@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Desktop notifications over a private D-Bus session bus")
 struct DesktopNotifierTests {
-    /// Waits until `peer` recorded `count` calls (or 2 s passed).
+    /// Waits until `peer` recorded `count` calls (or 30 s passed).
     private func calls(of peer: NotificationServerPeer, count: Int) async throws -> [NotificationServerPeer.Call] {
-        for _ in 0..<200 where peer.calls.count < count {
+        for _ in 0..<3000 where peer.calls.count < count {
             try await Task.sleep(for: .milliseconds(10))
         }
         return peer.calls

@@ -92,8 +92,10 @@ extension SpeechEngineTests {
                 Thread.sleep(forTimeInterval: 0.005)
             }
             let elapsed = ContinuousClock.now - started
+            // The outcome shows the cancel (an ignored one ends in success); the clock only shows that
+            // it ended, whatever the machine's speed.
             #expect(outcome.withLock { $0 } == .failure(.cancelled))
-            #expect(elapsed < .seconds(1), "took \(elapsed)")
+            #expect(elapsed < .seconds(30), "took \(elapsed)")
             // The next synthesis is unaffected.
             #expect(try engine.synthesize("back again").samples.isEmpty == false)
         }

@@ -42,7 +42,7 @@ import Testing
 
     func connectedClient(_ url: String, pin: String? = nil) async throws -> WebSocketClient {
         let client = try WebSocketClient(configuration: WebSocketConfiguration(url: url, tlsPinSHA256: pin))
-        try await client.connect(timeout: .seconds(5))
+        try await client.connect(timeout: .seconds(30))
         return client
     }
 

@@ -30,7 +30,7 @@ import Testing
         _ connection: GatewayConnection, _ predicate: @escaping @Sendable (ConnectionState) -> Bool
     ) async throws -> ConnectionState {
         let states = await connection.states()
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         for await state in states {
             if predicate(state) { return state }
             if ContinuousClock.now > deadline { break }

@@ -22,10 +22,11 @@ struct StatusVoiceTests {
         let service = GatewayService(factory: factory, statusFile: file, logger: .discarding, reloadSignals: [])
         let task = Task { await service.run() }
         defer { task.cancel() }
-        for _ in 0..<100 where (try? file.read()) == nil { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where (try? file.read()) == nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(try file.read()?.voice?.phase == .idle)
 
         await service.setPhase(.listening)
+        let firstLevel = ContinuousClock.now
         await service.setInputLevel(dbfs: -23.44)
         await service.setLastTranscript("turn on the lights")
         let written = try #require(try file.read()?.voice)
@@ -35,8 +36,12 @@ struct StatusVoiceTests {
         #expect(written.lastTranscriptAt != nil)
 
         // A second level within 200 ms is kept in memory but not written yet; the next change writes it.
+        // The throttle runs on the wall clock: only checked when both levels came within 200 ms here
+        // (a busy machine may take longer between them, and then the second is written at once).
         await service.setInputLevel(dbfs: -50)
-        #expect(try file.read()?.voice?.levelDBFS == -23.4)
+        if ContinuousClock.now - firstLevel < .milliseconds(200) {
+            #expect(try file.read()?.voice?.levelDBFS == -23.4)
+        }
         await service.setPhase(.thinking)
         #expect(try file.read()?.voice?.levelDBFS == -50)
 
@@ -76,7 +81,7 @@ struct StatusVoiceTests {
             factory: factory, statusFile: nil, logger: .discarding, reloadSignals: [], notifier: notifier)
         let task = Task { await service.run() }
         var calls: [NotificationServerPeer.Call] = []
-        for _ in 0..<500 where calls.isEmpty {
+        for _ in 0..<1500 where calls.isEmpty {
             try await Task.sleep(for: .milliseconds(20))
             calls = peer.calls
         }

@@ -23,7 +23,7 @@ enum EndToEnd {
 
     /// The first harness event matching `predicate`, or a test failure after `timeout`.
     static func event(
-        _ gateway: TestGateway, timeout: Duration = .seconds(10),
+        _ gateway: TestGateway, timeout: Duration = .seconds(30),
         _ predicate: @escaping @Sendable (TestGatewayEvent) -> Bool
     ) async throws -> TestGatewayEvent {
         try await gateway.waitForEvent(timeout: timeout, where: predicate)
@@ -31,7 +31,7 @@ enum EndToEnd {
 
     /// The connection id of the `n`-th `hello-ok` sent for `role` (1-based).
     static func connected(
-        _ gateway: TestGateway, role: String = "node", number: Int = 1, timeout: Duration = .seconds(10)
+        _ gateway: TestGateway, role: String = "node", number: Int = 1, timeout: Duration = .seconds(30)
     ) async throws -> Int {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -46,7 +46,7 @@ enum EndToEnd {
     }
 
     /// The close the gateway saw for `connection`.
-    static func closeCode(_ gateway: TestGateway, connection: Int, timeout: Duration = .seconds(10)) async throws
+    static func closeCode(_ gateway: TestGateway, connection: Int, timeout: Duration = .seconds(30)) async throws
         -> Int?
     {
         let event = try await self.event(gateway, timeout: timeout) {

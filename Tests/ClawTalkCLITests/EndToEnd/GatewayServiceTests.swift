@@ -21,7 +21,7 @@ struct GatewayServiceTests {
 
         /// Waits for a status snapshot matching `predicate`.
         func status(
-            timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable (ServiceStatus) -> Bool
+            timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (ServiceStatus) -> Bool
         ) async throws -> ServiceStatus {
             let updates = await service.statusUpdates()
             let found = await withTaskGroup(of: ServiceStatus?.self) { group in
@@ -91,7 +91,8 @@ struct GatewayServiceTests {
         // is checked below (lastError names the tick watchdog).
         let code = try await EndToEnd.closeCode(gateway, connection: first)
         #expect(code == 4000 || code == nil, "close code \(code.map(String.init) ?? "none")")
-        #expect(ContinuousClock.now - stalledAt < .seconds(2), "2 × tickIntervalMs, not the 60 s default")
+        // 2 × tickIntervalMs (0.3 s) normally; the bound only has to tell it from the 60 s default.
+        #expect(ContinuousClock.now - stalledAt < .seconds(30), "2 × tickIntervalMs, not the 60 s default")
         let second = try await EndToEnd.connected(gateway, number: 2)
         #expect(second != first)
         let back = try await running.status { $0.node.state == "connected" && $0.node.connId != connected.node.connId }

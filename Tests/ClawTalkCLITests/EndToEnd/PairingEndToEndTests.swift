@@ -6,7 +6,7 @@ import Testing
 
 /// `clawtalk pair` (the built binary) against the project's test gateway over real loopback
 /// WebSockets: setup-code bootstrap, shared token with manual approval, TLS pinning.
-@Suite("Pairing end to end", .serialized, .timeLimit(.minutes(1)))
+@Suite("Pairing end to end", .serialized, .timeLimit(.minutes(3)))
 struct PairingEndToEndTests {
     @Test func aBootstrapSetupCodePairsAndRunConnectsWithTheStoredToken() async throws {
         let home = try TemporaryHome()
@@ -40,7 +40,7 @@ struct PairingEndToEndTests {
         #expect(await gateway.session(connection: second)?.authMethod == .deviceToken)
         #expect(await run.waitUntil { EndToEnd.roleField(EndToEnd.status(home), "node", "state") == "connected" })
         run.send(SIGTERM)
-        #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await run.waitForExit() == 0)
         #expect(try await EndToEnd.closeCode(gateway, connection: second) == 1000)
         #expect(EndToEnd.status(home) == nil, "the status file is removed on exit")
     }
@@ -65,7 +65,7 @@ struct PairingEndToEndTests {
         #expect(await pair.waitForOutput("waiting for approval of request \(request.requestId)"))
 
         try await gateway.approve(requestId: request.requestId)
-        #expect(await pair.waitForExit(timeout: .seconds(10)) == 0, "stderr: \(pair.stderr)")
+        #expect(await pair.waitForExit() == 0, "stderr: \(pair.stderr)")
         #expect(pair.stdout.contains("paired with \(url)/ as device \(request.deviceId); token stored"))
         #expect(await gateway.pendingPairingRequests.isEmpty)
 
@@ -97,7 +97,7 @@ struct PairingEndToEndTests {
         #expect(await pair.waitForOutput("openclaw devices approve \(request.requestId)"))
         #expect(pair.isRunning)
         try await gateway.approve(requestId: request.requestId)
-        #expect(await pair.waitForExit(timeout: .seconds(10)) == 0, "stderr: \(pair.stderr)")
+        #expect(await pair.waitForExit() == 0, "stderr: \(pair.stderr)")
         #expect(pair.stdout.contains("token stored"))
         let connection = try await EndToEnd.connected(gateway)
         #expect(await gateway.session(connection: connection)?.authMethod == .bootstrapToken)

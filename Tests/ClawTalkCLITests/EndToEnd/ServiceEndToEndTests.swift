@@ -6,7 +6,7 @@ import Testing
 
 /// `clawtalk run`, `status` and `gateways` (the built binary) against test gateways over real
 /// loopback WebSockets: restart, pairing approval with SIGHUP, switching gateways.
-@Suite("Service end to end", .serialized, .timeLimit(.minutes(1)))
+@Suite("Service end to end", .serialized, .timeLimit(.minutes(3)))
 struct ServiceEndToEndTests {
     /// A gateway that admits loopback devices silently (shared token), like a local gateway does.
     func localGateway() async throws -> (TestGateway, String) {
@@ -66,10 +66,10 @@ struct ServiceEndToEndTests {
 
         // SIGTERM: both sockets close with 1000, exit 0, snapshot removed.
         let operatorConnection = try await EndToEnd.connected(gateway, role: "operator", number: 2)
-        let stopped = ContinuousClock.now
+        // The stop itself is bounded by the runner's 300 ms grace (work still running then is
+        // abandoned); how fast it is belongs in `clawtalk bench`. Here: it stops, not hangs.
         run.send(SIGTERM)
-        #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
-        #expect(ContinuousClock.now - stopped < .seconds(2))
+        #expect(await run.waitForExit() == 0)
         #expect(try await EndToEnd.closeCode(gateway, connection: again) == 1000)
         #expect(try await EndToEnd.closeCode(gateway, connection: operatorConnection) == 1000)
         #expect(EndToEnd.status(home) == nil)
@@ -102,12 +102,12 @@ struct ServiceEndToEndTests {
         try await gateway.approve(requestId: request.requestId)
         run.send(SIGHUP)
         #expect(
-            await run.waitUntil(timeout: .seconds(5)) {
+            await run.waitUntil(timeout: .seconds(20)) {
                 EndToEnd.roleField(EndToEnd.status(home), "node", "state") == "connected"
             }, "SIGHUP resumes the paused connection at once (the re-probe would take 60 s)")
         #expect(run.isRunning)
         run.send(SIGTERM)
-        #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await run.waitForExit() == 0)
     }
 
     @Test func statusWatchPrintsEachChangeUntilStopped() async throws {
@@ -123,10 +123,10 @@ struct ServiceEndToEndTests {
         #expect(watch.stdout.hasPrefix("clawtalk is not running"), "the first rendering stays")
         #expect(!watch.stdout.contains("\u{1B}["), "no screen control codes without a terminal")
         run.send(SIGTERM)
-        #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await run.waitForExit() == 0)
         #expect(await watch.waitUntil { watch.stdout.components(separatedBy: "clawtalk is not running").count == 3 })
         watch.send(SIGTERM)
-        #expect(await watch.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await watch.waitForExit() == 0)
     }
 
     @Test func gatewaysListUseAndForget() async throws {
@@ -172,7 +172,7 @@ struct ServiceEndToEndTests {
                     && EndToEnd.roleField(status, "node", "state") == "connected"
             })
         run.send(SIGTERM)
-        #expect(await run.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await run.waitForExit() == 0)
 
         // forget needs --yes without a terminal; with it, the gateway's files are gone.
         let unconfirmed = try await ClawTalkBinary.runInBackground(

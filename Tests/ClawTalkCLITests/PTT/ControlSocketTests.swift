@@ -124,7 +124,7 @@ struct ControlSocketTests {
         defer { close(fd) }
         #expect(try UnixSocket.withAddress(place.socket) { connect(fd, $0, $1) } == 0)
         #expect(UnixSocket.writeAll(fd, Data("{\"command\":\"ptt.explode\"}\n".utf8)))
-        UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, .seconds(5))
+        UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, .seconds(30))
         let (line, complete) = UnixSocket.readLine(fd)
         #expect(complete)
         let response = try #require(ControlResponse.parse(line))

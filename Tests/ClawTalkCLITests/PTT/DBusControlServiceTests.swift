@@ -26,7 +26,7 @@ struct DBusControlServiceTests {
                         with: Result {
                             try self.link.call(
                                 destination: DBusControlService.busName, path: DBusControlService.objectPath,
-                                interface: interface, member: member, arguments: arguments, timeoutMs: 5000)
+                                interface: interface, member: member, arguments: arguments, timeoutMs: 30_000)
                         })
                 }
             }
@@ -72,7 +72,7 @@ struct DBusControlServiceTests {
             delivery: delivery, talk: talk)
         let running = Task { await service.run() }
         let client = try Client(address: bus.address)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !client.owned(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(client.owned())
 
@@ -94,7 +94,7 @@ struct DBusControlServiceTests {
 
         running.cancel()
         await running.value
-        let released = ContinuousClock.now + .seconds(5)
+        let released = ContinuousClock.now + .seconds(30)
         while client.owned(), ContinuousClock.now < released { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!client.owned(), "the name goes with the service")
         await talk.controller.shutdown()

@@ -59,7 +59,7 @@ struct LiveUtteranceCapturingRigTests {
         let capture = try await capturing.begin()
         let player = Task.detached { try Self.tool("paplay", ["-d", sink, clip]) }
         var speechFrames = 0
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         for await frame in capture.frames {
             if frame.isSpeech { speechFrames += 1 }
             if speechFrames >= 20 || ContinuousClock.now > deadline { break }

@@ -105,7 +105,7 @@ struct PushToTalkServiceTests {
     }
 
     func eventuallyTrue(_ condition: @Sendable () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if condition() { return true }
             try await Task.sleep(for: .milliseconds(5))

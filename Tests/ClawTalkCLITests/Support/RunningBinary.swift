@@ -46,8 +46,9 @@ final class RunningBinary: @unchecked Sendable {
     /// Still running.
     var isRunning: Bool { process.isRunning }
 
-    /// Polls `condition` every 20 ms until it holds (true) or `timeout` passes (false).
-    func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    /// Polls `condition` every 20 ms until it holds (true) or `timeout` passes (false). The
+    /// default is generous: a busy machine may be slow to start or stop the binary.
+    func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }
@@ -57,7 +58,7 @@ final class RunningBinary: @unchecked Sendable {
     }
 
     /// Waits until standard output or error contains `text`.
-    func waitForOutput(_ text: String, timeout: Duration = .seconds(10)) async -> Bool {
+    func waitForOutput(_ text: String, timeout: Duration = .seconds(30)) async -> Bool {
         await waitUntil(timeout: timeout) { stdout.contains(text) || stderr.contains(text) }
     }
 
@@ -67,7 +68,7 @@ final class RunningBinary: @unchecked Sendable {
     }
 
     /// Waits for the exit; the exit status, or nil when still running after `timeout`.
-    func waitForExit(timeout: Duration = .seconds(10)) async -> Int32? {
+    func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
         guard await waitUntil(timeout: timeout, { !process.isRunning }) else { return nil }
         process.waitUntilExit()
         // Let the readability handlers drain what the child wrote last.

@@ -20,7 +20,7 @@ struct TalkConfigRefreshTests {
     }
 
     static func wait(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if await condition() { return }
             try await Task.sleep(for: .milliseconds(20))

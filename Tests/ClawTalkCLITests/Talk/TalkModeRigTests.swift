@@ -12,7 +12,7 @@ import Testing
 /// with espeak-ng into the same sink. So the node hears its own replies: the echo path is real,
 /// and only the in-process echo canceller keeps it from being taken for the user.
 @Suite(
-    "Talk mode whole flow (audio rig)", .serialized, .timeLimit(.minutes(3)),
+    "Talk mode whole flow (audio rig)", .serialized, .timeLimit(.minutes(6)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: WyomingServerProcess.Configuration.installed().executable)
@@ -73,6 +73,12 @@ struct TalkModeRigTests {
         return field.flatMap { Double($0.dropFirst("audioS=".count)) } ?? .infinity
     }
 
+    /// How many `talk.phase` lines of the node's log change to `phase`: a short phase (a 2 s
+    /// reply) can pass between two polls of `clawtalk talk status` on a busy machine.
+    static func phaseChanges(_ log: String, to phase: String) -> Int {
+        log.split(separator: "\n").filter { $0.contains("talk.phase") && $0.contains("to=\(phase)") }.count
+    }
+
     /// `clawtalk talk status` → `on <phase>` or `off`.
     static func talkStatus(_ environment: [String: String]) async throws -> String {
         let result = try await ClawTalkBinary.runInBackground(["talk", "status"], environment: environment)
@@ -80,7 +86,7 @@ struct TalkModeRigTests {
     }
 
     static func waitForStatus(
-        _ wanted: String, _ environment: [String: String], timeout: Duration = .seconds(20)
+        _ wanted: String, _ environment: [String: String], timeout: Duration = .seconds(60)
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -97,7 +103,7 @@ struct TalkModeRigTests {
         }
     }
 
-    static func waitForChatSends(_ count: Int, _ gateway: TestGateway, timeout: Duration = .seconds(25)) async
+    static func waitForChatSends(_ count: Int, _ gateway: TestGateway, timeout: Duration = .seconds(60)) async
         -> [String]
     {
         let deadline = ContinuousClock.now + timeout
@@ -176,12 +182,14 @@ struct TalkModeRigTests {
     @Test func aSpokenQuestionIsAnsweredAloudAndSpeechThatIsNotTheEchoBargesIn() async throws {
         let node = try await Node(replies: [
             "Paris is the capital of France.",
-            // About 16 s of speech: long enough for a confirmation from Whisper on a busy
-            // machine (two slow checks of 3–4 s each) to arrive while it still plays.
+            // About 24 s of speech: interrupted 5 s in, it is long enough for a confirmation from
+            // Whisper on a busy machine (two slow checks of 3–4.5 s each) to arrive while it plays.
             "Once upon a time there was a small robot who lived in a lighthouse by the sea. "
                 + "Every night it counted the ships, and every morning it polished the great lamp. "
                 + "In winter the storms came, and the robot sang to the waves until the sun came back. "
-                + "The fishermen never saw it, but they always found their way home.",
+                + "The fishermen never saw it, but they always found their way home. "
+                + "When spring returned, the robot planted flowers around the lighthouse, and the birds "
+                + "came back to sing with it every evening.",
             "Tomorrow will be sunny.",
         ])
         let (gateway, environment, run, directory) = (node.gateway, node.environment, node.run, node.directory)
@@ -200,21 +208,29 @@ struct TalkModeRigTests {
         try Self.play(question)
         let first = await Self.waitForChatSends(1, gateway)
         #expect(first.count == 1, "\(run.stderr)")
-        #expect(first.first?.lowercased().contains("capital") == true, "\(first)")
-        #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
+        // Whisper hears the question through the rig: one of its key words is enough.
+        let asked = first.first?.lowercased() ?? ""
+        #expect(asked.contains("capital") || asked.contains("france"), "\(first)")
+        #expect(
+            await run.waitUntil(timeout: .seconds(60)) { Self.phaseChanges(run.stderr, to: "speaking") >= 1 },
+            "\(run.stderr)")
         #expect(try await Self.waitForStatus("on listening", environment), "\(run.stderr)")
+        // parec receives the monitor in fragments of up to ≈ 2 s: give the reply's end time to
+        // arrive before stopping it (also time for the node's own reply to start a turn, if it did).
+        try await Task.sleep(for: .seconds(3))
         recorder.stop()
         let heard = Self.loudSeconds(recording)
         print("talk rig: the speaker monitor had \(heard) s of sound")
         #expect(heard > 2.5, "the question (≈ 1.5 s) and the spoken reply (≈ 2 s) are on the speaker")
-        try await Task.sleep(for: .seconds(1))
         #expect(await Self.chatSends(gateway).count == 1, "the node's own reply did not start a turn")
 
         // 2. A long reply, interrupted by speech that is not its echo.
         try Self.play(story)
         #expect(await Self.waitForChatSends(2, gateway).count == 2, "\(run.stderr)")
         #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
-        try await Task.sleep(for: .milliseconds(1500))
+        // Interrupt well into the reply (≥ 5 s of its ≈ 24 s), so that a turn taken from an onset
+        // in the reply's echo is clearly longer than the interrupting speech (see below).
+        try await Task.sleep(for: .seconds(5))
         let interrupted = ContinuousClock.now
         try Self.play(interruption)
         let third = await Self.waitForChatSends(3, gateway)
@@ -231,24 +247,28 @@ struct TalkModeRigTests {
         #expect(run.stderr.contains("talk.barge_in"), "\(run.stderr)")
         // The interrupting turn starts at the interruption: ≈ 2.3 s of speech, 0.3 s before it and
         // the 0.7 s pause after it (plus any residual echo the voice detector joined to its
-        // start). Taking an onset of residual echo 1.5 s earlier in the reply would make it ≥ 4.8 s.
+        // start): ≈ 3.3 s, 4.84 s seen on a busy machine. An onset taken from the reply's echo
+        // (after its 0.5 s hold-off, ≥ 4.5 s before the interruption) would make it ≥ 7.8 s, and
+        // a turn that ran on with the echo until a slow confirmation 6.8 s: the bound sits between.
         let turnSeconds = Self.lastTurnAudioSeconds(run.stderr)
         print("talk rig: the interrupting turn had \(turnSeconds) s of audio")
-        #expect(turnSeconds < 4.8)
+        #expect(turnSeconds < 6.5)
 
         node.printTalkLog()
         _ = try await ClawTalkBinary.runInBackground(["talk", "off"], environment: environment)
         #expect(try await Self.talkStatus(environment) == "off")
         run.send(SIGTERM)
-        #expect(await run.waitForExit(timeout: .seconds(5)) == 0)
+        #expect(await run.waitForExit(timeout: .seconds(30)) == 0)
         await node.stop()
     }
 
     @Test func withoutEchoCancellationTheNodeDoesNotListenWhileItSpeaks() async throws {
         let node = try await Node(
             replies: [
+                // Long enough (≈ 10 s) to still be playing when the interruption has been played
+                // and the status is asked, also when a busy machine is slow at each step.
                 "Once upon a time there was a small robot who lived in a lighthouse by the sea. "
-                    + "Every night it counted the ships.",
+                    + "Every night it counted the ships, and every morning it polished the great lamp.",
                 "Tomorrow will be sunny.",
             ], echoCancellation: false)
         let story = try node.clip("story", "Tell me a story.")
@@ -271,7 +291,8 @@ struct TalkModeRigTests {
         try Self.play(question)
         let sends = await Self.waitForChatSends(2, node.gateway)
         #expect(sends.count == 2)
-        #expect(sends.last?.lowercased().contains("tomorrow") == true, "\(sends)")
+        let asked = sends.last?.lowercased() ?? ""
+        #expect(asked.contains("tomorrow") || asked.contains("weather"), "\(sends)")
         #expect(sends.last?.hasPrefix("(The user interrupted") == false)
         node.printTalkLog()
         await node.stop()

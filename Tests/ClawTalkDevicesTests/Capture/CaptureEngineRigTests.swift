@@ -124,11 +124,18 @@ struct CaptureEngineRigTests {
         try engine.start()
         defer { engine.stop() }
         #expect(engine.state == .capturing(device: sink.monitor))
-        #expect(await eventually(within: .seconds(3)) { collector.count >= 10 })
+        #expect(await eventually(within: .seconds(30)) { collector.count >= 10 })
 
         let signal = Self.chirp()
         try await SinkPlayer.play(Self.leadIn + signal, to: sink.name)
-        try await Task.sleep(for: .milliseconds(300))
+        // Capture lags playback (≈ 30 ms, more on a busy machine): wait until the chirp and 100 ms
+        // of the silence after it have arrived.
+        let arrived = await eventually(within: .seconds(30)) {
+            let captured = collector.frames.flatMap(\.samples)
+            guard let onset = captured.firstIndex(where: { abs(Int($0)) > 2000 }) else { return false }
+            return captured.count >= onset + signal.count + 1600
+        }
+        #expect(arrived, "the chirp did not arrive")
         engine.stop()
         await collector.waitUntilFinished()
 
@@ -160,13 +167,27 @@ struct CaptureEngineRigTests {
         let engine = CaptureEngine(configuration: configuration)
         try engine.start()
         defer { engine.stop() }
-        #expect(await eventually(within: .seconds(3)) { engine.preRoll().count == 4800 })
+        #expect(await eventually(within: .seconds(30)) { engine.preRoll().count == 4800 })
 
         let marker = TestSignals.tone(frequency: 1000, seconds: 0.1, sampleRate: 16000, amplitude: 0.3)
-        try await SinkPlayer.play(Self.leadIn + marker, to: sink.name)
-        // The "press": shortly after the marker has played (capture latency is ~30 ms).
-        try await Task.sleep(for: .milliseconds(100))
-        let preRoll = engine.preRoll()
+        // The "press": shortly after the marker has played (capture latency is ~30 ms). On a busy
+        // machine capture may lag, or the press come late: poll the pre-roll until it holds all of
+        // the marker's energy (everything else is exact silence), and play the marker again if a
+        // late look missed the 300 ms window (five times at most).
+        var preRoll: [Int16] = []
+        for _ in 0..<5 where preRoll.isEmpty {
+            try await SinkPlayer.play(Self.leadIn + marker, to: sink.name)
+            let deadline = ContinuousClock.now + .seconds(3)
+            while preRoll.isEmpty, ContinuousClock.now < deadline {
+                let snapshot = engine.preRoll()
+                if TestSignals.energy(snapshot) == TestSignals.energy(marker) {
+                    preRoll = snapshot
+                } else {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+        }
+        try #require(!preRoll.isEmpty, "no pre-roll held the whole marker")
         #expect(preRoll.count == 4800, "300 ms at 16 kHz")
         let (offset, score) = Self.bestOffset(marker, in: preRoll, range: 0...(preRoll.count - marker.count))
         print("marker at \(offset) of \(preRoll.count) pre-roll samples, correlation \(score)")
@@ -185,10 +206,10 @@ struct CaptureEngineRigTests {
         try engine.start()
         defer { engine.stop() }
         #expect(engine.state == .capturing(device: source.name))
-        #expect(await eventually(within: .seconds(2)) { collector.count >= 10 })
+        #expect(await eventually(within: .seconds(30)) { collector.count >= 10 })
 
         source.unplug()
-        #expect(await eventually(within: .seconds(3)) { engine.stats.currentDevice == nil })
+        #expect(await eventually(within: .seconds(30)) { engine.stats.currentDevice == nil })
         let fallback = engine.stats
         print("after unplug: \(fallback)")
         guard case .fallback = fallback.state else {
@@ -197,12 +218,12 @@ struct CaptureEngineRigTests {
         }
         #expect(fallback.reopenCount >= 1)
         let mark = collector.count
-        #expect(await eventually(within: .seconds(2)) { collector.count >= mark + 25 }, "frames keep coming")
+        #expect(await eventually(within: .seconds(30)) { collector.count >= mark + 25 }, "frames keep coming")
 
         try source.plugIn()
-        #expect(await eventually(within: .seconds(3)) { engine.state == .capturing(device: source.name) })
+        #expect(await eventually(within: .seconds(30)) { engine.state == .capturing(device: source.name) })
         let back = collector.count
-        #expect(await eventually(within: .seconds(2)) { collector.count >= back + 10 }, "and keep coming after")
+        #expect(await eventually(within: .seconds(30)) { collector.count >= back + 10 }, "and keep coming after")
         let stats = engine.stats
         print("after plugging in again: \(stats)")
         #expect(stats.reopenCount >= 2)
@@ -222,12 +243,13 @@ struct CaptureEngineRigTests {
         let collector = FrameCollector(engine.frames())
         try engine.start()
         defer { engine.stop() }
-        #expect(await eventually(within: .seconds(2)) { collector.count >= 5 })
+        #expect(await eventually(within: .seconds(30)) { collector.count >= 5 })
         let index = try #require(try Pactl.sourceOutput(named: streamName))
         try Pactl.killSourceOutput(index)
-        #expect(await eventually(within: .seconds(2)) { engine.stats.readErrors >= 1 && engine.stats.reopenCount >= 1 })
+        #expect(
+            await eventually(within: .seconds(30)) { engine.stats.readErrors >= 1 && engine.stats.reopenCount >= 1 })
         let mark = collector.count
-        #expect(await eventually(within: .seconds(2)) { collector.count >= mark + 10 }, "frames keep coming")
+        #expect(await eventually(within: .seconds(30)) { collector.count >= mark + 10 }, "frames keep coming")
         let stats = engine.stats
         print("after kill: \(stats)")
         #expect(stats.state == .capturing(device: "vmic"))
@@ -254,11 +276,12 @@ struct CaptureEngineRigTests {
         let collector = FrameCollector(engine.frames())
         try engine.start()
         #expect(engine.state == .capturing(device: "vmic"), "found by description")
-        #expect(await eventually(within: .seconds(3)) { collector.count >= 10 })
+        #expect(await eventually(within: .seconds(30)) { collector.count >= 10 })
         let elapsed = ContinuousClock().measure { engine.stop() }
         let stoppedAt = MonotonicTime.nanoseconds()
         print("stop took \(elapsed); \(engine.stats)")
-        #expect(elapsed < .milliseconds(300))
+        // About one 20 ms read normally; the bound only has to stay below stop()'s 1 s give-up.
+        #expect(elapsed < .milliseconds(900))
         let framesAtStop = engine.stats.frames
         await collector.waitUntilFinished()
         #expect(collector.frames.allSatisfy { $0.timestampNanoseconds < stoppedAt })

@@ -163,10 +163,12 @@ struct GatewayConnectionLiveTests {
 
     @Test("ticks keep the watchdog quiet")
     func ticksKeepAlive() async throws {
-        try await connected(hello: TestHello.payload(tickIntervalMs: 2_000)) { connection, _, peer in
-            for sequence in 0..<8 {
+        // The watchdog (2 × 20 s on the 25× clock: 1.6 s of real time) would fire 2.5 times over
+        // the 4 s of ticks without them; a tick every 50 ms leaves a busy machine ample slack.
+        try await connected(hello: TestHello.payload(tickIntervalMs: 20_000)) { connection, _, peer in
+            for sequence in 0..<80 {
                 peer.sendEvent("tick", payload: ["ts": .integer(Int64(sequence))], seq: sequence)
-                try await Task.sleep(for: .milliseconds(15))
+                try await Task.sleep(for: .milliseconds(50))
             }
             #expect(await connection.epoch == 1)
             #expect(await connection.isConnected)

@@ -36,7 +36,7 @@ final class Gate: Sendable {
 }
 
 /// Polls `condition` (real time) until true or the limit passes.
-func eventually(within limit: Duration = .seconds(3), _ condition: () async throws -> Bool) async throws -> Bool {
+func eventually(within limit: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

@@ -53,7 +53,7 @@ final class RawScriptedPeer: Sendable {
     var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Waits (polling) until the client's side of the conversation is over.
-    func waitUntilFinished(timeout: Duration = .seconds(5)) async throws {
+    func waitUntilFinished(timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !isFinished {
             guard ContinuousClock.now < deadline else { throw TimedOutWaiting(what: "the scripted peer") }

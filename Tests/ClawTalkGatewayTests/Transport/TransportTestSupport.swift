@@ -38,7 +38,7 @@ final class EventRecorder<Event: Sendable>: Sendable {
 
     /// Polls until `condition` holds for the events so far (and the finished flag).
     func wait(
-        for what: String, timeout: Duration = .seconds(5),
+        for what: String, timeout: Duration = .seconds(30),
         until condition: ([Event], Bool) -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
@@ -51,7 +51,7 @@ final class EventRecorder<Event: Sendable>: Sendable {
 
     /// Waits for the `n`-th (1-based) event matching `pick` and returns what it extracts.
     func first<T>(
-        _ what: String, _ n: Int = 1, timeout: Duration = .seconds(5), _ pick: (Event) -> T?
+        _ what: String, _ n: Int = 1, timeout: Duration = .seconds(30), _ pick: (Event) -> T?
     ) async throws -> T {
         var found: T?
         try await wait(for: what, timeout: timeout) { events, _ in
@@ -63,7 +63,7 @@ final class EventRecorder<Event: Sendable>: Sendable {
     }
 
     /// Waits until the stream has ended.
-    func waitUntilFinished(timeout: Duration = .seconds(5)) async throws {
+    func waitUntilFinished(timeout: Duration = .seconds(30)) async throws {
         try await wait(for: "the stream to end", timeout: timeout) { _, finished in finished }
     }
 }
@@ -123,7 +123,7 @@ struct ConnectedClient {
         recorder = EventRecorder(client.events)
     }
 
-    func connect(timeout: Duration = .seconds(5)) async throws {
+    func connect(timeout: Duration = .seconds(30)) async throws {
         try await client.connect(timeout: timeout)
     }
 
@@ -136,7 +136,7 @@ struct ConnectedClient {
     }
 
     /// Waits for the n-th (1-based) message.
-    func message(_ n: Int = 1, timeout: Duration = .seconds(5)) async throws -> (data: Data, isBinary: Bool) {
+    func message(_ n: Int = 1, timeout: Duration = .seconds(30)) async throws -> (data: Data, isBinary: Bool) {
         try await recorder.first("message \(n)", n, timeout: timeout) { event in
             guard case .message(let data, let isBinary) = event else { return nil }
             return (data, isBinary)
@@ -144,7 +144,7 @@ struct ConnectedClient {
     }
 
     /// Waits for `.closed` and returns its code and reason.
-    func closed(timeout: Duration = .seconds(5)) async throws -> (code: Int?, reason: String) {
+    func closed(timeout: Duration = .seconds(30)) async throws -> (code: Int?, reason: String) {
         try await recorder.first("the client to close", timeout: timeout) { event in
             guard case .closed(let code, let reason) = event else { return nil }
             return (code, reason)

@@ -6,7 +6,7 @@ import Testing
 struct WebSocketDialerTests {
     @Test func dialedSocketsCarryMessagesAndCloseCodes() async throws {
         let server = try LoopbackServer(echo: true)
-        let socket = try await WebSocketDialer().dial(GatewayDialRequest(url: server.url("/gw"), timeout: .seconds(5)))
+        let socket = try await WebSocketDialer().dial(GatewayDialRequest(url: server.url("/gw"), timeout: .seconds(30)))
         #expect(socket.observedCertificateSHA256 == nil)
         try socket.send(text: "hello")
         var iterator = socket.inbound.makeAsyncIterator()

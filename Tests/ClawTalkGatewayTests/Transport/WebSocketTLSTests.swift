@@ -110,7 +110,7 @@ struct WebSocketTLSTests {
             for _ in 0..<6 {
                 group.addTask {
                     let client = try WebSocketClient(configuration: .init(url: url, tlsPinSHA256: pin))
-                    try await client.connect(timeout: .seconds(10))
+                    try await client.connect(timeout: .seconds(30))
                     client.close()
                 }
                 group.addTask {

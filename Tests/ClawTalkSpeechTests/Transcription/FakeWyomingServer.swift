@@ -107,11 +107,11 @@ final class FakeWyomingServer: Sendable {
     /// Every connection so far.
     var sessions: [Session] { recorded.withLock { $0 } }
 
-    /// The sessions once at least `count` connections have ended (or after 2 s, whatever there is):
-    /// a connection is recorded when the client closes it, which may be just after the client
+    /// The sessions once at least `count` connections have ended (or after 30 s, whatever there
+    /// is): a connection is recorded when the client closes it, which may be just after the client
     /// has its answer.
     func waitForSessions(_ count: Int) -> [Session] {
-        let deadline = ContinuousClock.now + .seconds(2)
+        let deadline = ContinuousClock.now + .seconds(30)
         while sessions.count < count && ContinuousClock.now < deadline { usleep(5000) }
         return sessions
     }

@@ -57,7 +57,9 @@ import Testing
             #expect(error.description.contains("127.0.0.1:\(port)"))
             #expect(error.description.contains("systemctl --user start clawtalk-stt"))
         }
-        #expect(start.duration(to: .now) < .seconds(1))
+        // "refused" (not a timeout) shows it did not wait for the 1 s connect limit; the clock only
+        // shows that it ended, whatever the machine's speed.
+        #expect(start.duration(to: .now) < .seconds(30))
     }
 
     @Test func aSilentServerTimesOut() async throws {
@@ -71,7 +73,8 @@ import Testing
             _ = try await client.transcribe(TranscriptionFixtures.tone(seconds: 0.3))
         }
         let elapsed = start.duration(to: .now)
-        #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(3), "\(elapsed)")
+        // At least the limit; at most far below the 30 s default a client ignoring it would take.
+        #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(15), "\(elapsed)")
     }
 
     @Test func cancellingTheTaskInterruptsTheWait() async throws {
@@ -83,7 +86,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(start.duration(to: .now) < .seconds(2))
+        // Far below the 20 s response limit it would otherwise wait out.
+        #expect(start.duration(to: .now) < .seconds(15))
     }
 
     @Test(arguments: [FakeWyomingServer.Behaviour.close, .truncated, .garbage])

@@ -108,9 +108,10 @@ final class GatewayHarness: Sendable {
         }
     }
 
-    /// Waits until `condition` holds (polling every 10 ms).
+    /// Waits until `condition` holds (polling every 10 ms); generous by default, since other
+    /// suites may keep a busy machine's cores.
     static func wait(
-        _ what: String, timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool
+        _ what: String, timeout: Duration = .seconds(30), _ condition: @Sendable () async -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

@@ -87,7 +87,7 @@ struct OutboxTests {
         let receipt = await sending.value
         #expect(receipt.outcome == .queuedOffline)
         #expect(await delivery.queued.map(\.id) == [receipt.id])
-        try await GatewayHarness.wait("retried after reconnecting", timeout: .seconds(10)) {
+        try await GatewayHarness.wait("retried after reconnecting") {
             await delivery.queued.isEmpty
         }
         let attempts = await harness.gateway.recordedFrames().filter { frame in

@@ -71,9 +71,9 @@ final class ManualClock: Clock, Sendable {
     /// Deadlines of the current sleepers, as offsets from the start.
     var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline.offset) } }
 
-    /// Waits (real time, up to 5 s) until someone sleeps until `offset` from the start.
+    /// Waits (real time, up to 30 s) until someone sleeps until `offset` from the start.
     func waitForSleeper(until offset: Duration) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !sleeperDeadlines.contains(offset) {
             guard ContinuousClock.now < deadline else {
                 throw WaitError(description: "no sleeper until \(offset); sleepers: \(sleeperDeadlines)")
@@ -90,7 +90,7 @@ struct WaitError: Error, CustomStringConvertible {
 
 /// Polls `condition` (real time, up to `timeout`).
 func eventually(
-    timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool
+    timeout: Duration = .seconds(30), _ condition: @Sendable () async -> Bool
 ) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {

@@ -60,7 +60,7 @@ struct ReplyTrackerTests {
         try await harness.startBoth()
         let stack = await TalkStack(harness: harness)
         _ = await stack.delivery.deliver("quick one", source: .pushToTalk)
-        let ended = try await stack.event(timeout: .seconds(3), Self.ended)
+        let ended = try await stack.event(Self.ended)
         #expect(Self.isFinished(ended))
         #expect(await harness.operatorCalls("talk.speak").map { $0["text"]?.stringValue } == ["Done already."])
         await stack.stop()
@@ -118,14 +118,15 @@ struct ReplyTrackerTests {
     @Test func agentDeltasAreSpokenSentenceBySentenceBeforeTheFinal() async throws {
         let harness = try GatewayHarness()
         await harness.gateway.enqueueChatRun([
-            .agentText("Hello there. How"), .pause(ms: 1500), .agentText("Hello there. How are you today?"),
+            .agentText("Hello there. How"), .pause(ms: 10_000), .agentText("Hello there. How are you today?"),
             .final("Hello there. How are you today?"), .agentEnd,
         ])
         try await harness.startBoth()
         let stack = await TalkStack(harness: harness)
         _ = await stack.delivery.deliver("hi", source: .pushToTalk)
-        // The first sentence is synthesized while the run is still paused.
-        try await GatewayHarness.wait("first sentence", timeout: .seconds(1)) {
+        // The first sentence is synthesized while the run is still paused (10 s: long enough that
+        // a busy machine still gets it out well within the pause).
+        try await GatewayHarness.wait("first sentence", timeout: .seconds(8)) {
             await harness.operatorCalls("talk.speak").count == 1
         }
         let ended = try await stack.event(Self.ended)
@@ -149,7 +150,9 @@ struct ReplyTrackerTests {
         try await GatewayHarness.wait("playing") { !stack.audio.items.isEmpty }
         try await Task.sleep(for: .milliseconds(300))
         let heard = try #require(await stack.speech.stopSpeaking(recordInterruption: true))
-        #expect(heard > 0.2 && heard < 1.5)
+        // The fake output plays in real time, so how much was heard depends on the machine's speed:
+        // some of the 3 s clip, not all of it.
+        #expect(heard > 0 && heard < 3.0)
         let ended = try await stack.event {
             if case .spoke = $0 { return true }; return false
         }

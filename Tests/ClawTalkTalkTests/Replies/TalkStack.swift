@@ -64,7 +64,7 @@ final class TalkStack: Sendable {
 
     /// The `number`-th speaker event (1-based) matching `predicate`, waiting up to `timeout`.
     func event(
-        number: Int = 1, timeout: Duration = .seconds(5), _ predicate: @escaping @Sendable (ReplySpeaker.Event) -> Bool
+        number: Int = 1, timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (ReplySpeaker.Event) -> Bool
     ) async throws -> ReplySpeaker.Event {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

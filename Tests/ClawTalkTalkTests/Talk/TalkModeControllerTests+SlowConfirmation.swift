@@ -23,7 +23,7 @@ extension TalkModeControllerTests {
         rig.capturing.captures[1].feed(
             CaptureScript.silence(1.0).then(.speech(from: 1.0, to: 1.6, rms: 0.1))
                 .then(.speech(from: 1.6, to: 4.0, rms: 0.004)))
-        let messages = try await rig.messages(2, timeout: .seconds(15))
+        let messages = try await rig.messages(2)
         let second = try #require(messages.last)
         #expect(second.hasPrefix("(The user interrupted your previous spoken reply after "), "\(second)")
         #expect(second.hasSuffix(" s.)\nhold on, what about tomorrow"), "\(second)")
@@ -41,7 +41,9 @@ extension TalkModeControllerTests {
         let rig = try await TalkRig(.utterance(speech: 0.5, until: 1.4), CaptureScript(frames: []), script: script)
         await rig.controller.enter()
         _ = try await rig.messages(1)
-        rig.transcriber.set(.slow("what about tomorrow", .milliseconds(2500)))
+        // The check must answer after the reply (1.2 s of real-time fake playback, slower on a busy
+        // machine) has ended: 6 s, still within the 10 s transcription limit.
+        rig.transcriber.set(.slow("what about tomorrow", .seconds(6)))
         try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
         try await Task.sleep(for: .milliseconds(300))
         // The voice from 1.0 s goes on; the check is asked for at 1.56 s and answers after the
@@ -51,10 +53,10 @@ extension TalkModeControllerTests {
         let spoke = try await rig.stack.event { if case .spoke = $0 { true } else { false } }
         guard case .spoke(_, let result) = spoke else { return }
         #expect(result.outcome == .finished, "the reply played to its end")
-        try await rig.wait("judged", timeout: .seconds(10)) { $0.phase == .listening }
+        try await rig.wait("judged") { $0.phase == .listening }
         #expect(rig.capturing.captures.count == 2, "the same capture carries the speech into the turn")
         rig.capturing.captures[1].feed(.silence(1.0).later(by: 2.0))
-        let messages = try await rig.messages(2, timeout: .seconds(15))
+        let messages = try await rig.messages(2)
         #expect(messages.last == "what about tomorrow", "a turn of its own; nothing was interrupted")
         await rig.stop()
     }

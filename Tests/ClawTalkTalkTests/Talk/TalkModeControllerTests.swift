@@ -72,7 +72,9 @@ struct TalkModeControllerTests {
         let spoke = try await rig.stack.event { if case .spoke = $0 { true } else { false } }
         guard case .spoke(_, let result) = spoke else { return }
         #expect(result.outcome == .interrupted)
-        #expect(result.playedSeconds < 3.5)
+        // The fake output plays in real time: how far it got depends on the machine's speed; the
+        // behaviour is that it stopped before the end of the 4 s clip.
+        #expect(result.playedSeconds < 4.0)
         await rig.stop()
     }
 
@@ -119,7 +121,7 @@ struct TalkModeControllerTests {
         rig.transcriber.set(.text("Sunny and warm."))
         try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
         rig.capturing.captures[1].feed(.utterance(speechStart: 0.6, speech: 0.6, until: 1.2))
-        try await GatewayHarness.wait("reply spoken", timeout: .seconds(8)) { rig.phases.value.count >= 5 }
+        try await GatewayHarness.wait("reply spoken") { rig.phases.value.count >= 5 }
         #expect(rig.ducks.value == [true, false], "ducked at the onset, restored when the check said echo")
         let spoke = try await rig.stack.event { if case .spoke = $0 { true } else { false } }
         guard case .spoke(_, let result) = spoke else { return }

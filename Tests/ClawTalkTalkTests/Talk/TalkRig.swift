@@ -56,7 +56,8 @@ final class TalkRig: Sendable {
 
     /// Waits until the controller's machine satisfies `predicate`.
     func wait(
-        _ what: String, timeout: Duration = .seconds(5), _ predicate: @escaping @Sendable (TalkModeStateMachine) -> Bool
+        _ what: String, timeout: Duration = .seconds(30),
+        _ predicate: @escaping @Sendable (TalkModeStateMachine) -> Bool
     ) async throws {
         let controller = controller
         try await GatewayHarness.wait(what, timeout: timeout) { predicate(await controller.state) }
@@ -68,7 +69,7 @@ final class TalkRig: Sendable {
     }
 
     /// Waits for `count` `chat.send` calls and returns their messages.
-    func messages(_ count: Int, timeout: Duration = .seconds(5)) async throws -> [String] {
+    func messages(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [String] {
         try await GatewayHarness.wait("\(count) chat.send", timeout: timeout) {
             await self.sentMessages().count >= count
         }

@@ -22,6 +22,16 @@ import Testing
         return configuration
     }
 
+    /// ``fast``, but patient where a busy machine could make the relay late (its `ready`, its
+    /// transcript): for the tests where the relay does answer.
+    static var patient: GatewayRelayTranscriber.Configuration {
+        var configuration = fast
+        configuration.readyTimeout = .seconds(30)
+        configuration.quietLimit = .seconds(30)
+        configuration.finalLimit = .seconds(30)
+        return configuration
+    }
+
     /// `seconds` of a 440 Hz tone at 16 kHz followed by `silence` seconds of nothing.
     static func toneThenSilence(seconds: Double, silence: Double) -> PCMBuffer {
         let rate = 16_000.0
@@ -51,7 +61,7 @@ import Testing
     @Test func sendsTheUtteranceAs24kHzChunksAndReturnsTheRelaysFinalTranscript() async throws {
         let harness = try await harness()
         defer { Task { await harness.stop() } }
-        let relay = GatewayRelayTranscriber(configuration: Self.fast)
+        let relay = GatewayRelayTranscriber(configuration: Self.patient)
         relay.attach(operator: harness.operatorSession)
         let audio = Self.toneThenSilence(seconds: 0.6, silence: 0.2)
         let transcript = try await relay.transcribe(audio, options: TranscriptionOptions(language: "en-US"))
@@ -78,9 +88,10 @@ import Testing
     }
 
     @Test func keepsAtMostFourAppendsInFlight() async throws {
-        let harness = try await harness { $0.relayAppendDelayMs = 40 }
+        // Answers much slower than the client sends, also when the machine is busy.
+        let harness = try await harness { $0.relayAppendDelayMs = 200 }
         defer { Task { await harness.stop() } }
-        let relay = GatewayRelayTranscriber(configuration: Self.fast)
+        let relay = GatewayRelayTranscriber(configuration: Self.patient)
         relay.attach(operator: harness.operatorSession)
         _ = try await relay.transcribe(Self.toneThenSilence(seconds: 0.3, silence: 0.1))
         let session = try #require(await harness.gateway.recordedRelaySessions().first)
@@ -90,7 +101,10 @@ import Testing
     @Test func silenceGivesAnEmptyTranscriptAndClosesTheSession() async throws {
         let harness = try await harness()
         defer { Task { await harness.stop() } }
-        let relay = GatewayRelayTranscriber(configuration: Self.fast)
+        // Patient for `ready`; the quiet limit stays short (a slow machine cannot add a transcript).
+        var configuration = Self.patient
+        configuration.quietLimit = Self.fast.quietLimit
+        let relay = GatewayRelayTranscriber(configuration: configuration)
         relay.attach(operator: harness.operatorSession)
         let transcript = try await relay.transcribe(Self.toneThenSilence(seconds: 0, silence: 0.5))
         #expect(transcript.text.isEmpty)

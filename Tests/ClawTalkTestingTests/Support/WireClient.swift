@@ -82,7 +82,7 @@ final class WireClient {
     }
 
     /// The next frame, close or failure; throws after `timeout`.
-    func next(timeout: Duration = .seconds(3)) async throws -> Inbound {
+    func next(timeout: Duration = .seconds(30)) async throws -> Inbound {
         guard let event = await inbox.next(timeout: timeout) else { throw ClientError(description: "no inbound event") }
         switch event {
         case .message(let data): return .frame(try WireJSON(parsing: data))
@@ -101,7 +101,7 @@ final class WireClient {
         }
     }
 
-    func nextFrame(timeout: Duration = .seconds(3)) async throws -> WireJSON {
+    func nextFrame(timeout: Duration = .seconds(30)) async throws -> WireJSON {
         let inbound = try await next(timeout: timeout)
         guard case .frame(let json) = inbound else {
             throw ClientError(description: "expected a frame, got \(inbound)")
@@ -130,7 +130,7 @@ final class WireClient {
     }
 
     /// The response with `id`, skipping events.
-    func response(_ id: String, timeout: Duration = .seconds(3)) async throws -> WireJSON {
+    func response(_ id: String, timeout: Duration = .seconds(30)) async throws -> WireJSON {
         while true {
             let inbound = try await next(timeout: timeout)
             guard case .frame(let frame) = inbound else {
@@ -146,7 +146,7 @@ final class WireClient {
     }
 
     /// The next event named `name`, skipping other frames.
-    func event(_ name: String, timeout: Duration = .seconds(3)) async throws -> WireJSON {
+    func event(_ name: String, timeout: Duration = .seconds(30)) async throws -> WireJSON {
         while true {
             let frame = try await nextFrame(timeout: timeout)
             if frame["type"]?.stringValue == "event", frame["event"]?.stringValue == name { return frame }
@@ -154,7 +154,7 @@ final class WireClient {
     }
 
     /// The close, skipping frames.
-    func close(timeout: Duration = .seconds(3)) async throws -> (code: Int?, reason: String) {
+    func close(timeout: Duration = .seconds(30)) async throws -> (code: Int?, reason: String) {
         while true {
             let inbound = try await next(timeout: timeout)
             if case .closed(let code, let reason) = inbound { return (code, reason) }

@@ -37,7 +37,7 @@ enum Fixtures {
     /// Waits (real time) until the connection's state satisfies `predicate`.
     @discardableResult
     static func waitForState(
-        _ connection: GatewayConnection, within timeout: Duration = .seconds(3),
+        _ connection: GatewayConnection, within timeout: Duration = .seconds(30),
         _ predicate: @escaping @Sendable (ConnectionState) -> Bool
     ) async throws -> ConnectionState {
         let states = await connection.states()

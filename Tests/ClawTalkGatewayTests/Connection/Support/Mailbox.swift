@@ -53,7 +53,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     var queued: [Element] { state.withLock { $0.items } }
 
     /// The next element, or a `TimeoutError` after `timeout` of real time.
-    func next(within timeout: Duration = .seconds(3)) async throws -> Element {
+    func next(within timeout: Duration = .seconds(30)) async throws -> Element {
         try await withTimeout(timeout) { try await self.take() }
     }
 

@@ -38,7 +38,7 @@ final class ScriptedDialer: GatewayDialer {
     }
 
     /// The next connection's peer.
-    func nextPeer(within timeout: Duration = .seconds(3)) async throws -> ScriptedPeer {
+    func nextPeer(within timeout: Duration = .seconds(30)) async throws -> ScriptedPeer {
         try await peers.next(within: timeout)
     }
 }

@@ -56,7 +56,7 @@ final class ScriptedPeer: Sendable {
     }
 
     /// The next thing the client sent, which must be a request.
-    func nextRequest(within timeout: Duration = .seconds(3)) async throws -> RequestFrame {
+    func nextRequest(within timeout: Duration = .seconds(30)) async throws -> RequestFrame {
         let event = try await inbox.next(within: timeout)
         guard case .message(let data) = event else { throw Failure.unexpected("\(event) instead of a request") }
         guard case .request(let request) = try GatewayFrame.decode(data) else {
@@ -66,7 +66,7 @@ final class ScriptedPeer: Sendable {
     }
 
     /// The next request, skipping requests of other methods (e.g. presence pings).
-    func nextRequest(method: String, within timeout: Duration = .seconds(3)) async throws -> RequestFrame {
+    func nextRequest(method: String, within timeout: Duration = .seconds(30)) async throws -> RequestFrame {
         while true {
             let request = try await nextRequest(within: timeout)
             if request.method == method { return request }
@@ -74,7 +74,7 @@ final class ScriptedPeer: Sendable {
     }
 
     /// Skips messages until the client's close; returns its code and reason.
-    func nextClose(within timeout: Duration = .seconds(3)) async throws -> (code: Int?, reason: String) {
+    func nextClose(within timeout: Duration = .seconds(30)) async throws -> (code: Int?, reason: String) {
         while true {
             switch try await inbox.next(within: timeout) {
             case .message: continue
