@@ -98,20 +98,20 @@ public struct RunCommand: Command {
             mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: service.logger)
         defer { capturing.stop() }
         // The Whisper server (stt.server): used when one answers, else started and supervised;
-        // until it answers, the chains below fall back to PocketSphinx (one engine, loaded on
-        // first use, shared by both).
+        // until it answers, the chain below falls back to PocketSphinx (loaded on first use).
         let speechServer = SpeechServerSupervisor(
             settings: settings.stt,
             server: SpeechServerSupervisor.installedServer(paths: XDGPaths(environment: context.environment)),
             logger: service.logger)
-        let sphinx = PocketSphinxTranscriber()
-        // One speech-to-text chain (stt.*, with the gateway relay) for push-to-talk and Talk turns,
-        // and a local one for voice wake (ambient audio never goes to the gateway).
-        let transcriber = TranscriberSelector.transcriber(
-            for: settings.stt, logger: service.logger, pocketSphinx: sphinx, gateway: replies.relay)
+        // One local speech-to-text chain (Whisper, else PocketSphinx) for voice wake, push-to-talk
+        // and Talk turns, so a server that is not up yet is logged once; with stt.engine gateway,
+        // turns try the relay first (wake stays local: ambient audio never goes to the gateway).
         let localTranscriber = TranscriberSelector.transcriber(
-            for: settings.stt, engine: settings.stt.engine == .gateway ? .wyoming : nil, logger: service.logger,
-            pocketSphinx: sphinx)
+            for: settings.stt, engine: settings.stt.engine == .gateway ? .wyoming : nil, logger: service.logger)
+        let transcriber: any Transcriber =
+            settings.stt.engine == .gateway
+            ? FallbackTranscriber(primary: replies.relay, fallback: localTranscriber, logger: service.logger)
+            : localTranscriber
         // Desktop notifications (notify.enabled): pairing requests, pauses and wakes.
         let notifier = DesktopNotifier(
             enabled: settings.notify.enabled, environment: context.environment, logger: service.logger)

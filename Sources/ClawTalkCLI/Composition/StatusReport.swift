@@ -97,7 +97,7 @@ struct StatusReport: Sendable, Equatable, Encodable {
             }
         }
         if let server = status.speechServer {
-            lines.append(("speech server", server.summary))
+            lines.append(("stt server", server.summary))
         }
         if let error = status.lastError {
             lines.append(("last error", error + (status.lastErrorAt.map { " (\($0))" } ?? "")))

@@ -61,7 +61,10 @@ struct SpeechServerSupervisionTests {
             }, "\(String(describing: EndToEnd.status(setup.home)))")
         let status = try ClawTalkBinary.run(["status"], environment: setup.environment)
         #expect(
-            status.output.contains("speech server: supervised, ready (pid \(pid)) at 127.0.0.1:\(setup.home.sttPort)"),
+            status.output.split(separator: "\n").contains {
+                $0.hasPrefix("stt server:")
+                    && $0.hasSuffix(" supervised, ready (pid \(pid)) at 127.0.0.1:\(setup.home.sttPort)")
+            },
             "\(status.output)")
 
         run.send(SIGTERM)
