@@ -96,7 +96,8 @@ struct SpeechServerSupervisionTests {
         external.standardOutput = FileHandle.nullDevice
         external.standardError = FileHandle.nullDevice
         try external.run()
-        defer { external.terminate() }
+        // SIGKILL: the test process may ignore SIGTERM, and a Process child inherits that.
+        defer { kill(external.processIdentifier, SIGKILL) }
         let run = try RunningBinary(["run"], environment: setup.environment)
         defer { run.kill() }
         // The external server may still be binding when run first probes: then run starts its own,
