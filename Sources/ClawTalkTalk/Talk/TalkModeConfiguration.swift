@@ -37,7 +37,9 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var maximumUtterance: Double
     /// Audio kept before the first speech of a turn when it is transcribed (0.3 s).
     public var leadIn: Double
-    /// Longest wait for a turn's transcription.
+    /// Longest wait for a turn's transcription (and a barge-in check). Generous: on a busy
+    /// machine Whisper base took over 10 s for a 3 s turn queued behind a check, and a turn that
+    /// times out is lost; a late turn is not.
     public var transcriptionTimeout: Duration
     /// Language and prompt for the transcriber.
     public var transcription: TranscriptionOptions
@@ -48,7 +50,7 @@ public struct TalkModeConfiguration: Sendable, Hashable {
         bargeInOnset: Double = 0.15, bargeInHoldOff: Double = 0.5, bargeInLevelFactor: Double = 2,
         bargeInMinimumLevel: Double = 0.015,
         minimumSpeech: Double = 0.2, bargeInListen: Double = 0.4, bargeInConfirmWindow: Double = 1.0,
-        maximumUtterance: Double = 60, leadIn: Double = 0.3, transcriptionTimeout: Duration = .seconds(10),
+        maximumUtterance: Double = 60, leadIn: Double = 0.3, transcriptionTimeout: Duration = .seconds(30),
         transcription: TranscriptionOptions = TranscriptionOptions()
     ) {
         self.silenceWindow = silenceWindow
