@@ -34,18 +34,23 @@ public struct EnergyGate: Sendable, Equatable {
     /// The floor a new gate starts from (1e-4, as in the macOS Talk runtime).
     public static let defaultInitialFloor = 1e-4
 
+    /// The ratio to the floor that makes speech here (``speechRatio`` unless given).
+    public let ratio: Double
     /// The current noise-floor estimate (RMS, full scale 1.0).
     public private(set) var noiseFloor: Double
     /// Timestamp passed with the most recent speech frame, if any (for silence windows).
     public private(set) var lastSpeechTimestamp: UInt64?
 
-    /// Creates a gate whose floor starts at `initialFloor` (clamped to at least ``lowestFloor``).
-    public init(initialFloor: Double = EnergyGate.defaultInitialFloor) {
+    /// Creates a gate whose floor starts at `initialFloor` (clamped to at least ``lowestFloor``);
+    /// `ratio` replaces §5.4's 6 for uses that must hear speech closer to the noise (the wake
+    /// segmenter: speech 10 dB above pink noise is only about 3 × its RMS).
+    public init(initialFloor: Double = EnergyGate.defaultInitialFloor, ratio: Double = EnergyGate.speechRatio) {
         noiseFloor = max(initialFloor, Self.lowestFloor)
+        self.ratio = ratio
     }
 
     /// The speech threshold for the current floor.
-    public var threshold: Double { max(Self.minimumSpeechRMS, noiseFloor * Self.speechRatio) }
+    public var threshold: Double { max(Self.minimumSpeechRMS, noiseFloor * ratio) }
 
     /// Measures one frame, updates the floor and decides speech; a speech frame's `timestamp`
     /// (any monotonic unit) is kept in ``lastSpeechTimestamp``.
@@ -66,7 +71,7 @@ public struct EnergyGate: Sendable, Equatable {
 
     /// Forgets the learned floor and the last speech time.
     public mutating func reset(initialFloor: Double = EnergyGate.defaultInitialFloor) {
-        self = EnergyGate(initialFloor: initialFloor)
+        self = EnergyGate(initialFloor: initialFloor, ratio: ratio)
     }
 
     /// Root mean square of `samples` with full scale 1.0 (−32768 maps to −1); 0 for no samples.

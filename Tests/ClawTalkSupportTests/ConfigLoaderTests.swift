@@ -162,6 +162,8 @@ struct ConfigLoaderTests {
             ("{ gateway: { url: 42 } }", "gateway.url", "string or null", "integer"),
             ("{ stt: { wyomingHost: null } }", "stt.wyomingHost", "string", "null"),
             ("{ wake: { thresholds: [0.5] } }", "wake.thresholds", "object of numbers", "array"),
+            ("{ wake: { aliases: ['Open Claw'] } }", "wake.aliases", "object of string lists", "array"),
+            ("{ wake: { aliases: { openclaw: 5 } } }", "wake.aliases", "list of strings for 'openclaw'", "integer"),
             ("{ talk: 5 }", "talk", "object (a settings section)", "integer"),
         ])
     func wrongType(_ text: String, _ key: String, _ expected: String, _ found: String) throws {
@@ -256,6 +258,20 @@ struct ConfigLoaderTests {
         #expect(result.settings.wake.triggerChime == .file("~/sounds/ding.wav"))
         let json = try loader(dir, env: ["CLAWTALK_WAKE_THRESHOLDS": "{okay_nabu: 0.9}"]).load()
         #expect(json.settings.wake.thresholds == ["okay_nabu": 0.9])
+    }
+
+    @Test func wakeAliasesFromTheFileAndTheEnvironment() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write(
+            "config/clawtalk/config.json5",
+            "{ wake: { aliases: { openclaw: ['Open Claw', 'Open-Claw'], claude: 'Claud' } } }")
+        let file = try loader(dir).load()
+        #expect(file.settings.wake.aliases == ["openclaw": ["Open Claw", "Open-Claw"], "claude": ["Claud"]])
+        let env = try loader(dir, env: ["CLAWTALK_WAKE_ALIASES": "openclaw=Open Claw|Opin Claw, claude=Clawed"]).load()
+        #expect(env.settings.wake.aliases == ["openclaw": ["Open Claw", "Opin Claw"], "claude": ["Clawed"]])
+        let json = try loader(dir, env: ["CLAWTALK_WAKE_ALIASES": "{computer: ['Compute her']}"]).load()
+        #expect(json.settings.wake.aliases == ["computer": ["Compute her"]])
     }
 
     @Test func flagsRejectUnknownKeysWithSuggestion() throws {

@@ -50,6 +50,7 @@ struct SettingNamingTests {
                     .int(descriptor.defaultValue == .int(r.upperBound) ? r.lowerBound : r.upperBound)
                 case (.choice(let allowed), let current): .string(allowed.first { .string($0) != current }!)
                 case (.numberMap, _): .numberMap(["m": 0.5])
+                case (.textListMap, _): .textListMap(["m": ["M m"]])
                 case (.string, _): .string(descriptor.defaultValue == .string("none") ? "builtin" : "none")
                 default: .null
                 }

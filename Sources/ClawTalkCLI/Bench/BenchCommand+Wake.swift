@@ -134,9 +134,13 @@ extension BenchCommand {
             let settings = try ConfigLoader(environment: context.environment).load().settings
             var thresholds = settings.wake.thresholds
             thresholds.merge(try parsedThresholds()) { _, flag in flag }
-            let factory = try WakeDetectorFactory.load(
+            var factory = try WakeDetectorFactory.load(
                 selection: engine, thresholds: thresholds, environment: context.environment
             ) { context.io.writeError("bench wake: \($0)\n") }
+            let scorer = await BenchWakeScorer.prepare(
+                wake: settings.wake, selection: engine, thresholds: thresholds, environment: context.environment
+            ) { context.io.writeError("bench wake: \($0)\n") }
+            factory.scorer = scorer.configuration
             let plan = factory.plan(triggers: triggers)
             for trigger in plan.unsupported {
                 context.io.writeError("bench wake: '\(trigger)' skipped: no microWakeWord model for it\n")
@@ -145,10 +149,17 @@ extension BenchCommand {
                 throw CLIError.validationFailed("No trigger can be tested with --engine \(engine.rawValue).")
             }
             let setup = WakeBenchRunner.Setup(
-                dataset: data, triggers: plan.microWakeWord + plan.pocketSphinx, selection: engine, snrs: snrs,
+                dataset: data, triggers: plan.tested, selection: engine, snrs: snrs,
                 verifier: try await verifier(triggers: triggers, factory: factory, stt: settings.stt),
                 thresholds: thresholds, sweep: sweep, seed: UInt64(bitPattern: Int64(seed)), factory: factory)
-            let report = try await WakeBenchRunner(setup: setup) { context.io.writeError($0) }.run()
+            let report: WakeBenchReport
+            do {
+                report = try await WakeBenchRunner(setup: setup) { context.io.writeError($0) }.run()
+                await scorer.stop()
+            } catch {
+                await scorer.stop()
+                throw error
+            }
             context.io.writeOutput(report.text)
             if let jsonPath {
                 let encoder = JSONEncoder()

@@ -52,8 +52,13 @@ final class WakeBenchRunner {
         let sweeps = setup.sweep ? try makeSweeps(plan: plan) : []
         var engineOf: [(trigger: String, engine: String)] = []
         for trigger in setup.triggers {
-            if plan.microWakeWord.contains(trigger) { engineOf.append((trigger, MicroWakeWordEngine.engineName)) }
-            if plan.pocketSphinx.contains(trigger) { engineOf.append((trigger, PocketSphinxKeywordEngine.engineName)) }
+            if plan.microWakeWord.contains(trigger) {
+                engineOf.append((trigger, MicroWakeWordEngine.engineName))
+            } else if plan.scorer.contains(trigger) {
+                engineOf.append((trigger, WhisperKeywordEngine.engineName))
+            } else if plan.pocketSphinx.contains(trigger) {
+                engineOf.append((trigger, PocketSphinxKeywordEngine.engineName))
+            }
         }
         var thresholds: [String: Double] = [:]
         for (trigger, _) in engineOf { thresholds[trigger] = spotter.threshold(for: trigger) }
@@ -113,7 +118,10 @@ final class WakeBenchRunner {
         for entry in setup.dataset.entries { labelCounts[entry.label, default: 0] += 1 }
         let engines = [
             WakeBenchReport.EngineInfo(name: MicroWakeWordEngine.engineName, triggers: plan.microWakeWord),
-            WakeBenchReport.EngineInfo(name: PocketSphinxKeywordEngine.engineName, triggers: plan.pocketSphinx),
+            WakeBenchReport.EngineInfo(name: WhisperKeywordEngine.engineName, triggers: plan.scorer),
+            WakeBenchReport.EngineInfo(
+                name: PocketSphinxKeywordEngine.engineName,
+                triggers: plan.pocketSphinx.filter { !plan.scorer.contains($0) }),
         ].filter { !$0.triggers.isEmpty }
         return WakeBenchReport(
             dataset: .init(

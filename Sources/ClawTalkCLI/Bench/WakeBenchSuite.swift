@@ -19,16 +19,28 @@ struct WakeBenchSuite {
     func run(context: CommandContext, progress: @escaping (String) -> Void) async throws
         -> (metrics: [BenchMetric], roc: [WakeBenchReport.ROCPoint])
     {
-        let thresholds = try ConfigLoader(environment: context.environment).load().settings.wake.thresholds
-        let factory = try WakeDetectorFactory.load(
+        let wake = try ConfigLoader(environment: context.environment).load().settings.wake
+        let thresholds = wake.thresholds
+        var factory = try WakeDetectorFactory.load(
             selection: .auto, thresholds: thresholds, environment: context.environment
         ) { context.io.writeError("bench wake: \($0)\n") }
+        let scorer = await BenchWakeScorer.prepare(
+            wake: wake, selection: .auto, thresholds: thresholds, environment: context.environment
+        ) { context.io.writeError("bench wake: \($0)\n") }
+        factory.scorer = scorer.configuration
         let plan = factory.plan(triggers: triggers)
         var setup = WakeBenchRunner.Setup(
-            dataset: dataset, triggers: plan.microWakeWord + plan.pocketSphinx, selection: .auto, snrs: snrs,
+            dataset: dataset, triggers: plan.tested, selection: .auto, snrs: snrs,
             verifier: nil, thresholds: thresholds, sweep: true, seed: seed, factory: factory)
         setup.sweepPoints = sweepPoints
-        let report = try await WakeBenchRunner(setup: setup, progress: progress).run()
+        let report: WakeBenchReport
+        do {
+            report = try await WakeBenchRunner(setup: setup, progress: progress).run()
+            await scorer.stop()
+        } catch {
+            await scorer.stop()
+            throw error
+        }
         var metrics: [BenchMetric] = []
         for condition in report.conditions {
             for figures in report.metrics where figures.condition == condition.name {

@@ -103,6 +103,12 @@ public struct RunCommand: Command {
             settings: settings.stt,
             server: SpeechServerSupervisor.installedServer(paths: XDGPaths(environment: context.environment)),
             logger: service.logger)
+        // The Whisper keyword scorer (wake.scorer), supervised the same way; until it answers,
+        // PocketSphinx spots the triggers it would score.
+        let wakeScorer = SpeechServerSupervisor(
+            role: .wakeScorer(settings.wake),
+            server: SpeechServerSupervisor.installedWakeScorer(paths: XDGPaths(environment: context.environment)),
+            logger: service.logger)
         // One local speech-to-text chain (Whisper, else PocketSphinx) for voice wake, push-to-talk
         // and Talk turns, so a server that is not up yet is logged once; with stt.engine gateway,
         // turns try the relay first (wake stays local: ambient audio never goes to the gateway).
@@ -149,6 +155,7 @@ public struct RunCommand: Command {
         let work: ServiceRunner.Work = {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await speechServer.run() }
+                if settings.wake.enabled { group.addTask { await wakeScorer.run() } }
                 group.addTask { await gateway.run() }
                 group.addTask { await ptt.run() }
                 group.addTask { await replies.run() }
@@ -160,6 +167,11 @@ public struct RunCommand: Command {
                 group.addTask {
                     for await status in speechServer.status.subscribe(replayingLatest: true) {
                         await gateway.setSpeechServer(status)
+                    }
+                }
+                group.addTask {
+                    for await status in wakeScorer.status.subscribe(replayingLatest: true) {
+                        await gateway.setWakeScorer(status)
                     }
                 }
             }

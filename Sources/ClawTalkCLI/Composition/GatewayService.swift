@@ -170,6 +170,13 @@ actor GatewayService {
         publish()
     }
 
+    /// The wake-word keyword scorer changed.
+    func setWakeScorer(_ server: SpeechServerStatus) {
+        guard status.wakeScorer != server else { return }
+        status.wakeScorer = server
+        publish()
+    }
+
     /// The node connection of the current session.
     var nodeConnection: GatewayConnection? { session?.node }
 

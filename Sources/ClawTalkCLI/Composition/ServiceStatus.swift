@@ -35,6 +35,8 @@ struct ServiceStatus: Sendable, Equatable, Codable {
     var voice: VoiceActivity?
     /// The Wyoming speech-to-text server in use (absent in files of older services).
     var speechServer: SpeechServerStatus?
+    /// The Wyoming wake-word keyword scorer in use (absent in files of older services).
+    var wakeScorer: SpeechServerStatus?
 
     /// The gateway in use.
     struct Gateway: Sendable, Equatable, Codable {

@@ -99,6 +99,9 @@ struct StatusReport: Sendable, Equatable, Encodable {
         if let server = status.speechServer {
             lines.append(("stt server", server.summary))
         }
+        if let scorer = status.wakeScorer {
+            lines.append(("wake scorer", scorer.summary))
+        }
         if let error = status.lastError {
             lines.append(("last error", error + (status.lastErrorAt.map { " (\($0))" } ?? "")))
         }

@@ -247,9 +247,20 @@ private struct Blueprint: Sendable {
         let selection = KeywordSpotter.Selection(rawValue: settings.wake.engine.rawValue) ?? .auto
         let wakeLogger = logger.child(category: "wake")
         do {
-            let factory = try WakeDetectorFactory.load(
+            var factory = try WakeDetectorFactory.load(
                 selection: selection, thresholds: settings.wake.thresholds, environment: environment
             ) { wakeLogger.notice("wake.engine.notice", ["reason": .string($0)]) }
+            factory.scorer = WakeDetectorFactory.scorer(
+                settings.wake, selection: selection, thresholds: settings.wake.thresholds)
+            factory.onScorerLink = { event in
+                switch event {
+                case .connected(let address):
+                    wakeLogger.info("wake.scorer.connected", ["address": .string(address)])
+                case .lost(let reason):
+                    wakeLogger.notice(
+                        "wake.scorer.unavailable", ["reason": .string(reason), "fallback": "pocketsphinx"])
+                }
+            }
             let plan = factory.plan(triggers: triggers)
             if plan.microWakeWord.isEmpty, plan.pocketSphinx.isEmpty {
                 // Kept running: a later trigger list may have a usable engine.
@@ -275,6 +286,7 @@ private struct Blueprint: Sendable {
                 "wake.engines",
                 [
                     "microwakeword": .string(plan.microWakeWord.joined(separator: ",")),
+                    "whisper": .string(plan.scorer.joined(separator: ",")),
                     "pocketsphinx": .string(plan.pocketSphinx.joined(separator: ",")),
                     "verifier": .string(transcriber.name),
                 ])

@@ -17,6 +17,20 @@ struct WakeDetectorFactory {
     var thresholds: [String: Double]
     /// Pronunciations for PocketSphinx keyphrases.
     var resolver: PronunciationResolver
+    /// The Whisper keyword scorer for triggers without a model (nil: PocketSphinx takes them).
+    var scorer: WhisperKeywordEngine.Configuration? = nil
+    /// Told when the scorer's connection comes or goes.
+    var onScorerLink: (@Sendable (WhisperKeywordEngine.LinkEvent) -> Void)? = nil
+
+    /// The scorer configuration of `wake.*`, nil when `wake.scorer` is off or `selection` is not
+    /// `auto`.
+    static func scorer(_ wake: WakeSettings, selection: KeywordSpotter.Selection, thresholds: [String: Double])
+        -> WhisperKeywordEngine.Configuration?
+    {
+        guard wake.scorer != .off, selection == .auto else { return nil }
+        return WhisperKeywordEngine.Configuration(
+            host: wake.scorerHost, port: wake.scorerPort, thresholds: thresholds, aliases: wake.aliases)
+    }
 
     /// Loads the models, the runtime and the pronunciation dictionary. A missing microWakeWord
     /// model directory or runtime is not an error (PocketSphinx takes every trigger under
@@ -45,20 +59,25 @@ struct WakeDetectorFactory {
 
     /// Which engine would take which trigger.
     func plan(triggers: [String], selection: KeywordSpotter.Selection? = nil) -> KeywordSpotter.Plan {
-        KeywordSpotter.plan(
-            triggers: triggers, selection: selection ?? self.selection, models: models,
-            microWakeWordAvailable: runtime != nil)
+        let selection = selection ?? self.selection
+        return KeywordSpotter.plan(
+            triggers: triggers, selection: selection, models: models, microWakeWordAvailable: runtime != nil,
+            scorer: scorer != nil && selection == .auto)
     }
 
     /// A stage-1 spotter for `triggers`; `selection` and `thresholds` override the factory's.
     func spotter(
         triggers: [String], selection: KeywordSpotter.Selection? = nil, thresholds: [String: Double]? = nil
     ) throws -> KeywordSpotter {
-        try KeywordSpotter(
+        let selection = selection ?? self.selection
+        let thresholds = thresholds ?? self.thresholds
+        var scorer = selection == .auto ? self.scorer : nil
+        scorer?.thresholds = thresholds
+        return try KeywordSpotter(
             triggers: triggers,
             configuration: .init(
-                selection: selection ?? self.selection, models: models, runtime: runtime,
-                thresholds: thresholds ?? self.thresholds, resolver: resolver))
+                selection: selection, models: models, runtime: runtime, thresholds: thresholds, resolver: resolver,
+                scorer: scorer, onScorerLink: onScorerLink))
     }
 
     /// The whole pipeline for `triggers`.

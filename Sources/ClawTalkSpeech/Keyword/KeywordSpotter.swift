@@ -1,13 +1,16 @@
 /// The stage-1 wake engine the node runs: every trigger goes to the engine chosen for it by
-/// ``Selection`` (microWakeWord where a model exists, PocketSphinx keyphrase spotting for the
-/// rest), behind the one ``WakeEngine`` interface. ``setTriggers(_:)`` re-plans and applies a
-/// new list (Gateway `voicewake.changed`) without restarting the audio stream.
+/// ``Selection`` (microWakeWord where a model exists; the Whisper keyword scorer for the rest when
+/// one is configured, with PocketSphinx keyphrase spotting taking its triggers while it does not
+/// answer; PocketSphinx alone otherwise), behind the one ``WakeEngine`` interface.
+/// ``setTriggers(_:)`` re-plans and applies a new list (Gateway `voicewake.changed`) without
+/// restarting the audio stream.
 ///
 /// Not thread-safe (see ``WakeEngine``).
 public final class KeywordSpotter: WakeEngine {
     /// Which engines may be used (setting `wake.engine`).
     public enum Selection: String, Sendable, CaseIterable {
-        /// microWakeWord for triggers with a model, PocketSphinx for the others.
+        /// microWakeWord for triggers with a model, the keyword scorer (or PocketSphinx) for the
+        /// others.
         case auto
         /// microWakeWord only; triggers without a model are not listened for.
         case microwakeword
@@ -19,14 +22,27 @@ public final class KeywordSpotter: WakeEngine {
     public struct Plan: Sendable, Hashable {
         /// Triggers for microWakeWord.
         public var microWakeWord: [String] = []
-        /// Triggers for PocketSphinx.
+        /// Triggers for the Whisper keyword scorer.
+        public var scorer: [String] = []
+        /// Triggers for PocketSphinx (with a scorer: the same as ``scorer``, spotted only while the
+        /// scorer does not answer).
         public var pocketSphinx: [String] = []
         /// Triggers no allowed engine can take.
         public var unsupported: [String] = []
 
-        /// A plan from its three lists.
-        public init(microWakeWord: [String] = [], pocketSphinx: [String] = [], unsupported: [String] = []) {
+        /// Every trigger some engine listens for, each once, in plan order.
+        public var tested: [String] {
+            var seen: Set<String> = []
+            return (microWakeWord + scorer + pocketSphinx).filter { seen.insert($0).inserted }
+        }
+
+        /// A plan from its lists.
+        public init(
+            microWakeWord: [String] = [], scorer: [String] = [], pocketSphinx: [String] = [],
+            unsupported: [String] = []
+        ) {
             self.microWakeWord = microWakeWord
+            self.scorer = scorer
             self.pocketSphinx = pocketSphinx
             self.unsupported = unsupported
         }
@@ -47,13 +63,22 @@ public final class KeywordSpotter: WakeEngine {
         public var pocketSphinxModel: PocketSphinxDecoder.Model
         /// Pronunciations for PocketSphinx keyphrases.
         public var resolver: PronunciationResolver
+        /// The Whisper keyword scorer for triggers without a model under `auto`; nil for none
+        /// (PocketSphinx takes them). Its thresholds are the scorer's (PocketSphinx, as its
+        /// fallback, keeps its own defaults for those triggers).
+        public var scorer: WhisperKeywordEngine.Configuration?
+        /// Called when the scorer's connection comes or goes.
+        public var onScorerLink: (@Sendable (WhisperKeywordEngine.LinkEvent) -> Void)?
 
         /// A configuration; `resolver` must use the dictionary of `pocketSphinxModel`.
         public init(
             selection: Selection = .auto, models: [MicroWakeWordModel], runtime: TFLiteRuntime?,
             thresholds: [String: Double] = [:], pocketSphinxModel: PocketSphinxDecoder.Model = .debianEnglish,
-            resolver: PronunciationResolver
+            resolver: PronunciationResolver, scorer: WhisperKeywordEngine.Configuration? = nil,
+            onScorerLink: (@Sendable (WhisperKeywordEngine.LinkEvent) -> Void)? = nil
         ) {
+            self.scorer = scorer
+            self.onScorerLink = onScorerLink
             self.selection = selection
             self.models = models
             self.runtime = runtime
@@ -66,7 +91,8 @@ public final class KeywordSpotter: WakeEngine {
     /// Splits `triggers` between the engines (pure; duplicates by ``TriggerText/key(_:)`` and
     /// empty triggers are dropped).
     public static func plan(
-        triggers: [String], selection: Selection, models: [MicroWakeWordModel], microWakeWordAvailable: Bool = true
+        triggers: [String], selection: Selection, models: [MicroWakeWordModel], microWakeWordAvailable: Bool = true,
+        scorer: Bool = false
     ) -> Plan {
         var plan = Plan()
         var seen: Set<String> = []
@@ -76,6 +102,9 @@ public final class KeywordSpotter: WakeEngine {
             let hasModel = microWakeWordAvailable && MicroWakeWordEngine.model(for: trigger, in: models) != nil
             switch selection {
             case .auto where hasModel, .microwakeword where hasModel: plan.microWakeWord.append(trigger)
+            case .auto where scorer:
+                plan.scorer.append(trigger)
+                plan.pocketSphinx.append(trigger)
             case .auto, .pocketsphinx: plan.pocketSphinx.append(trigger)
             case .microwakeword: plan.unsupported.append(trigger)
             }
@@ -95,12 +124,20 @@ public final class KeywordSpotter: WakeEngine {
     public var engines: [any WakeEngine] {
         var engines: [any WakeEngine] = []
         if let microWakeWord { engines.append(microWakeWord) }
+        if let scorer { engines.append(scorer) }
         if let pocketSphinx { engines.append(pocketSphinx) }
         return engines
     }
 
+    /// Whether PocketSphinx spots now: always without a scorer, else while the scorer does not
+    /// answer.
+    public var isFallingBack: Bool { pocketSphinx != nil && scorer?.isConnected != true }
+
     private var microWakeWord: MicroWakeWordEngine?
+    private var scorer: WhisperKeywordEngine?
     private var pocketSphinx: PocketSphinxKeywordEngine?
+    /// Whether PocketSphinx was fed the previous samples.
+    private var pocketSphinxFed = false
     /// Samples fed since the start: an engine created by ``setTriggers(_:)`` starts at this time.
     private var position = 0
 
@@ -114,7 +151,11 @@ public final class KeywordSpotter: WakeEngine {
 
     /// The threshold in use for `trigger` (a microWakeWord cutoff or a PocketSphinx threshold).
     public func threshold(for trigger: String) -> Double? {
-        microWakeWord?.cutoff(for: trigger) ?? pocketSphinx?.threshold(for: trigger)
+        if let microWakeWord, let cutoff = microWakeWord.cutoff(for: trigger) { return cutoff }
+        if let scorer, plan.scorer.contains(where: { TriggerText.key($0) == TriggerText.key(trigger) }) {
+            return scorer.threshold(for: trigger)
+        }
+        return pocketSphinx?.threshold(for: trigger)
     }
 
     /// Re-plans and rebuilds the engines whose triggers changed.
@@ -125,9 +166,24 @@ public final class KeywordSpotter: WakeEngine {
 
     /// Feeds every engine; hits in time order.
     public func process(_ samples: UnsafeBufferPointer<Int16>) throws -> [WakeHit] {
+        let start = position
         position += samples.count
         var hits: [WakeHit] = []
-        for engine in engines { hits += try engine.process(samples) }
+        if let microWakeWord { hits += try microWakeWord.process(samples) }
+        if let scorer { hits += try scorer.process(samples) }
+        if let pocketSphinx {
+            if scorer?.isConnected == true {
+                pocketSphinx.skip(samples.count)
+                pocketSphinxFed = false
+            } else {
+                if !pocketSphinxFed, scorer != nil {
+                    try pocketSphinx.reset()
+                    pocketSphinx.skip(start)
+                }
+                hits += try pocketSphinx.process(samples)
+                pocketSphinxFed = true
+            }
+        }
         return hits.sorted { $0.atSeconds < $1.atSeconds }
     }
 
@@ -142,12 +198,23 @@ public final class KeywordSpotter: WakeEngine {
     public func reset() throws {
         for engine in engines { try engine.reset() }
         position = 0
+        pocketSphinxFed = false
     }
 
     private func apply(_ triggers: [String]) throws {
         let newPlan = Self.plan(
             triggers: triggers, selection: configuration.selection, models: configuration.models,
-            microWakeWordAvailable: configuration.runtime != nil)
+            microWakeWordAvailable: configuration.runtime != nil, scorer: configuration.scorer != nil)
+        if newPlan.scorer.isEmpty {
+            scorer = nil
+        } else if let scorer {
+            if newPlan.scorer != plan.scorer { try scorer.setTriggers(newPlan.scorer) }
+        } else if let settings = configuration.scorer {
+            let engine = WhisperKeywordEngine(triggers: newPlan.scorer, configuration: settings)
+            engine.onLinkChange = configuration.onScorerLink
+            engine.skip(position)
+            scorer = engine
+        }
         if newPlan.microWakeWord != plan.microWakeWord || (microWakeWord == nil) != newPlan.microWakeWord.isEmpty {
             if newPlan.microWakeWord.isEmpty {
                 microWakeWord = nil
@@ -167,9 +234,12 @@ public final class KeywordSpotter: WakeEngine {
             } else if let pocketSphinx {
                 try pocketSphinx.setTriggers(newPlan.pocketSphinx)
             } else {
+                let scored = Set(newPlan.scorer.map(TriggerText.key))
                 let engine = try PocketSphinxKeywordEngine(
                     triggers: newPlan.pocketSphinx,
-                    options: .init(thresholds: configuration.thresholds, model: configuration.pocketSphinxModel),
+                    options: .init(
+                        thresholds: configuration.thresholds.filter { !scored.contains(TriggerText.key($0.key)) },
+                        model: configuration.pocketSphinxModel),
                     resolver: configuration.resolver)
                 engine.skip(position)
                 pocketSphinx = engine

@@ -27,15 +27,22 @@ public final class TwoStageWakeDetector {
         public var refractoryPeriod: Double
         /// Reject hits without a speech frame before verifying (true).
         public var requireSpeech: Bool
+        /// Engines whose hits are accepted without the verifier: the Whisper keyword scorer
+        /// already heard the trigger in Whisper's own words (0 false accepts on the development
+        /// negatives for the three default triggers; the verifier would only add its second of
+        /// post-roll and a Whisper base request).
+        public var unverifiedEngines: Set<String>
 
         /// Defaults as documented.
         public init(
-            preRoll: Double = 1.5, postRoll: Double = 1.0, refractoryPeriod: Double = 2, requireSpeech: Bool = true
+            preRoll: Double = 1.5, postRoll: Double = 1.0, refractoryPeriod: Double = 2, requireSpeech: Bool = true,
+            unverifiedEngines: Set<String> = [WhisperKeywordEngine.engineName]
         ) {
             self.preRoll = preRoll
             self.postRoll = postRoll
             self.refractoryPeriod = refractoryPeriod
             self.requireSpeech = requireSpeech
+            self.unverifiedEngines = unverifiedEngines
         }
     }
 
@@ -143,7 +150,7 @@ public final class TwoStageWakeDetector {
             let key = TriggerText.key(hit.trigger)
             if let last = lastHit[key], hit.atSeconds - last < options.refractoryPeriod { continue }
             lastHit[key] = hit.atSeconds
-            guard verifier != nil else {
+            guard verifier != nil, !options.unverifiedEngines.contains(hit.engine) else {
                 verdicts.append(WakeVerdict(hit: hit, decidedAtSeconds: hit.atSeconds))
                 continue
             }

@@ -18,7 +18,8 @@ public enum SpeechServerPlan {
 
     /// What to do when `mode` is set, a probe `answered` or not, the host `isLocal` (a loopback
     /// address this machine can serve) and the server is `installed` (nil, or why not).
-    public static func decide(mode: STTServerMode, answered: Bool, isLocal: Bool, notInstalled: String?) -> Decision {
+    public static func decide(mode: SpeechServerMode, answered: Bool, isLocal: Bool, notInstalled: String?) -> Decision
+    {
         switch mode {
         case .off:
             return .stop

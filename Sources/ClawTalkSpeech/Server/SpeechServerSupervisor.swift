@@ -1,7 +1,9 @@
 public import ClawTalkSupport
 import Foundation
 
-/// Keeps a Wyoming speech-to-text server available to `clawtalk run` (`stt.server`).
+/// Keeps a Wyoming server available to `clawtalk run`: the speech-to-text server (`stt.server`,
+/// events `stt.server.*`) or the wake-word keyword scorer (`wake.scorer`, events `wake.server.*`),
+/// each described by a ``Role``.
 ///
 /// - `auto` (default): a server that answers at `stt.wyomingHost:stt.wyomingPort` is used as it
 ///   is and watched. When none answers and the address is on this machine, the
@@ -19,12 +21,43 @@ import Foundation
 /// ``run()`` stops the child (SIGTERM to its group, SIGKILL after 2 s) without holding the
 /// caller; ``status`` publishes every change.
 public actor SpeechServerSupervisor {
+    /// Which server, where, and who runs it.
+    public struct Role: Sendable, Hashable {
+        /// The event prefix and log category: `stt` or `wake`.
+        public var name: String
+        /// Who runs it.
+        public var mode: SpeechServerMode
+        /// Where it answers.
+        public var host: String
+        /// Its port.
+        public var port: Int
+        /// What the node does without it, for the log (`pocketsphinx`).
+        public var fallback: String
+
+        /// The speech-to-text server of `stt.*`.
+        public static func speechToText(_ settings: STTSettings) -> Role {
+            Role(
+                name: "stt", mode: settings.server, host: settings.wyomingHost, port: settings.wyomingPort,
+                fallback: "pocketsphinx")
+        }
+
+        /// The keyword scorer of `wake.*`.
+        public static func wakeScorer(_ settings: WakeSettings) -> Role {
+            Role(
+                name: "wake", mode: settings.scorer, host: settings.scorerHost, port: settings.scorerPort,
+                fallback: "pocketsphinx")
+        }
+
+        /// `host:port`.
+        public var address: String { "\(host):\(port)" }
+    }
+
     /// How often a server run by someone else is probed again.
     public static let watchInterval: Duration = .seconds(30)
 
-    /// The settings (`stt.server`, `stt.wyomingHost`, `stt.wyomingPort`).
-    public let settings: STTSettings
-    /// What is started in `auto` mode (its port is replaced by `stt.wyomingPort`).
+    /// Which server this is.
+    public let role: Role
+    /// What is started in `auto` mode (its port is replaced by the role's).
     public let server: WyomingServerProcess.Configuration
     /// Every change of the status, newest first for new subscribers.
     public nonisolated let status = LatestValueBroadcast<SpeechServerStatus>()
@@ -32,20 +65,28 @@ public actor SpeechServerSupervisor {
     private let probeTimeout: Duration
     private var lastNone: String?
 
-    /// A supervisor for `settings`; `server` is the installed server by default.
+    /// A supervisor of the speech-to-text server of `settings`; `server` is the installed server
+    /// by default.
     public init(
         settings: STTSettings, server: WyomingServerProcess.Configuration? = nil, logger: Logger,
         probeTimeout: Duration = .seconds(1)
     ) {
-        self.settings = settings
-        var server = server ?? Self.installedServer(paths: XDGPaths())
-        server.port = settings.wyomingPort
+        self.init(
+            role: .speechToText(settings), server: server ?? Self.installedServer(paths: XDGPaths()), logger: logger,
+            probeTimeout: probeTimeout)
+    }
+
+    /// A supervisor of `role`, starting `server` when it is needed.
+    public init(
+        role: Role, server: WyomingServerProcess.Configuration, logger: Logger, probeTimeout: Duration = .seconds(1)
+    ) {
+        self.role = role
+        var server = server
+        server.port = role.port
         self.server = server
-        self.logger = logger.child(category: "stt")
+        self.logger = logger.child(category: role.name)
         self.probeTimeout = probeTimeout
-        status.publish(
-            SpeechServerStatus(
-                role: .none, ready: false, address: Self.address(settings), detail: "not probed yet"))
+        status.publish(SpeechServerStatus(role: .none, ready: false, address: role.address, detail: "not probed yet"))
     }
 
     /// The server of `config/clawtalk-stt.service`: Whisper base, int8, 2 threads, Nice=5, the
@@ -59,23 +100,31 @@ public actor SpeechServerSupervisor {
         return configuration
     }
 
+    /// The installed `clawtalk-wake` as `run` starts it: one thread, Nice=5.
+    public static func installedWakeScorer(paths: XDGPaths) -> WyomingServerProcess.Configuration {
+        var configuration = WyomingServerProcess.Configuration.installedWakeScorer(paths: paths)
+        configuration.niceIncrement = 5
+        configuration.logFormat = WyomingServerLog.format
+        return configuration
+    }
+
     /// Runs until cancelled (see the type's description).
     public func run() async {
         var backoff = RestartBackoff()
         while !Task.isCancelled {
             let answered = await probe()
             let decision = SpeechServerPlan.decide(
-                mode: settings.server, answered: answered,
-                isLocal: SpeechServerPlan.isLocal(host: settings.wyomingHost),
+                mode: role.mode, answered: answered,
+                isLocal: SpeechServerPlan.isLocal(host: role.host),
                 notInstalled: server.notInstalledReason)
             switch decision {
             case .stop:
-                publish(.none, ready: false, detail: "stt.server is off")
-                logger.info("stt.server.off", ["address": .string(Self.address(settings))])
+                publish(.none, ready: false, detail: "\(role.name == "stt" ? "stt.server" : "wake.scorer") is off")
+                logger.info("\(role.name).server.off", ["address": .string(role.address)])
                 return
             case .useExternal:
                 if status.latest?.role != .external || status.latest?.ready != true {
-                    logger.info("stt.server.external", ["address": .string(Self.address(settings))])
+                    logger.info("\(role.name).server.external", ["address": .string(role.address)])
                 }
                 lastNone = nil
                 publish(.external, ready: true, detail: "")
@@ -83,14 +132,14 @@ public actor SpeechServerSupervisor {
             case .none(let reason):
                 if lastNone != reason {
                     logger.warning(
-                        "stt.server.none",
+                        "\(role.name).server.none",
                         [
-                            "address": .string(Self.address(settings)), "reason": .string(reason),
-                            "fallback": "pocketsphinx",
+                            "address": .string(role.address), "reason": .string(reason),
+                            "fallback": .string(role.fallback),
                         ])
                     lastNone = reason
                 }
-                publish(settings.server == .external ? .external : .none, ready: false, detail: reason)
+                publish(role.mode == .external ? .external : .none, ready: false, detail: reason)
                 try? await Task.sleep(for: Self.watchInterval)
             case .launch:
                 lastNone = nil
@@ -99,7 +148,7 @@ public actor SpeechServerSupervisor {
                 let delay = backoff.delay(after: uptime)
                 let detail = status.latest?.detail ?? "stopped"
                 publish(.supervised, ready: false, detail: "\(detail); restarting in \(delay)")
-                logger.notice("stt.server.restarting", ["inMs": .int(Int(delay.inSeconds * 1000))])
+                logger.notice("\(role.name).server.restarting", ["inMs": .int(Int(delay.inSeconds * 1000))])
                 try? await Task.sleep(for: delay)
             }
         }
@@ -113,35 +162,36 @@ public actor SpeechServerSupervisor {
         let launched = ContinuousClock.now
         publish(.supervised, ready: false, detail: "starting")
         logger.info(
-            "stt.server.starting",
-            ["executable": .string(server.executable), "address": .string(Self.address(settings))])
+            "\(role.name).server.starting",
+            ["executable": .string(server.executable), "address": .string(role.address)])
         let process: WyomingServerProcess
         do {
-            process = try await WyomingServerProcess.start(server, onOutput: WyomingServerLog.forwarder(logger))
+            process = try await WyomingServerProcess.start(
+                server, onOutput: WyomingServerLog.forwarder(logger, name: role.name))
         } catch is CancellationError {
             return launched.duration(to: .now)
         } catch {
-            logger.error("stt.server.failed", ["error": .string("\(error)")])
+            logger.error("\(role.name).server.failed", ["error": .string("\(error)")])
             publish(.supervised, ready: false, detail: "failed to start")
             return launched.duration(to: .now)
         }
         publish(.supervised, ready: true, pid: process.processIdentifier, detail: "")
         logger.info(
-            "stt.server.ready",
+            "\(role.name).server.ready",
             [
-                "pid": .int(Int(process.processIdentifier)), "address": .string(Self.address(settings)),
+                "pid": .int(Int(process.processIdentifier)), "address": .string(role.address),
                 "startupMs": .int(Int(process.startupTime.inSeconds * 1000)),
                 "model": .string(process.info.summary ?? "unknown"),
             ])
         guard let exit = await process.exited() else {
             // Cancelled: the service is stopping. The stop goes on on its own thread.
-            logger.info("stt.server.stopping", ["pid": .int(Int(process.processIdentifier))])
+            logger.info("\(role.name).server.stopping", ["pid": .int(Int(process.processIdentifier))])
             await process.stopAndWait(grace: .seconds(2))
             return launched.duration(to: .now)
         }
         let lines = process.recentOutput.suffix(3).joined(separator: " | ")
         logger.error(
-            "stt.server.exited",
+            "\(role.name).server.exited",
             [
                 "pid": .int(Int(process.processIdentifier)), "exit": .string("\(exit)"),
                 "uptimeS": .int(Int(launched.duration(to: .now).inSeconds)),
@@ -152,19 +202,19 @@ public actor SpeechServerSupervisor {
     }
 
     private func probe() async -> Bool {
-        guard settings.server != .off else { return false }
-        let client = WyomingClient(host: settings.wyomingHost, port: settings.wyomingPort, connectTimeout: probeTimeout)
+        guard role.mode != .off else { return false }
+        let client = WyomingClient(host: role.host, port: role.port, connectTimeout: probeTimeout)
         guard let info = try? await client.describe(timeout: probeTimeout) else { return false }
-        return !info.asr.isEmpty
+        switch server.program {
+        case .fasterWhisper: return !info.asr.isEmpty
+        case .clawtalkWake:
+            return info.wake.contains { $0.name == WyomingServerProcess.Configuration.Program.clawtalkWake.rawValue }
+        }
     }
 
     private func publish(_ role: SpeechServerStatus.Role, ready: Bool, pid: Int32? = nil, detail: String) {
         let next = SpeechServerStatus(
-            role: role, ready: ready, address: Self.address(settings), pid: pid, detail: detail)
+            role: role, ready: ready, address: self.role.address, pid: pid, detail: detail)
         if status.latest != next { status.publish(next) }
-    }
-
-    private static func address(_ settings: STTSettings) -> String {
-        "\(settings.wyomingHost):\(settings.wyomingPort)"
     }
 }

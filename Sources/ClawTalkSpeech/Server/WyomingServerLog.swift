@@ -13,6 +13,8 @@ public enum WyomingServerLog {
     public static let format = "%(levelname)s|%(name)s|%(message)s"
     /// The logger whose INFO lines are transcripts.
     static let transcriptLogger = "wyoming_faster_whisper.dispatch_handler"
+    /// `clawtalk-wake`'s transcript logger (DEBUG, with `--debug` only).
+    static let wakeTranscriptLogger = "clawtalk_wake.transcript"
 
     /// One output line as a log event: its level, and its fields.
     public static func event(for line: String) -> (level: LogLevel, fields: [String: LogValue]) {
@@ -22,17 +24,17 @@ public enum WyomingServerLog {
         }
         let origin = String(parts[1])
         let message = String(parts[2])
-        if origin == transcriptLogger, level == .info {
+        if (origin == transcriptLogger && level == .info) || origin == wakeTranscriptLogger {
             return (.debug, ["logger": .string(origin), "transcript": .string(message)])
         }
         return (level, ["logger": .string(origin), "line": .string(message)])
     }
 
-    /// A handler that logs each line on `logger` (category `stt`).
-    public static func forwarder(_ logger: Logger) -> @Sendable (String) -> Void {
+    /// A handler that logs each line on `logger` as `<name>.server.log` (`stt` by default).
+    public static func forwarder(_ logger: Logger, name: String = "stt") -> @Sendable (String) -> Void {
         { line in
             let event = event(for: line)
-            logger.log(event.level, "stt.server.log", event.fields)
+            logger.log(event.level, "\(name).server.log", event.fields)
         }
     }
 

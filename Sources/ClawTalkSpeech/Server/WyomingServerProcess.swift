@@ -15,7 +15,17 @@ import Synchronization
 public final class WyomingServerProcess: Sendable {
     /// What to run and how.
     public struct Configuration: Sendable, Hashable {
-        /// The `wyoming-faster-whisper` executable.
+        /// Which server program it is.
+        public enum Program: String, Sendable, Hashable {
+            /// `wyoming-faster-whisper`: speech-to-text.
+            case fasterWhisper = "wyoming-faster-whisper"
+            /// `clawtalk-wake`: the Whisper keyword scorer (`python/clawtalk_wake.py`).
+            case clawtalkWake = "clawtalk-wake"
+        }
+
+        /// Which program ``executable`` is (it decides the arguments).
+        public var program: Program = .fasterWhisper
+        /// The server's executable.
         public var executable: String
         /// The faster-whisper (CTranslate2) model directory.
         public var modelDirectory: String
@@ -59,13 +69,30 @@ public final class WyomingServerProcess: Sendable {
                 modelDirectory: paths.dataDirectory + "/models/whisper-base")
         }
 
+        /// The `clawtalk-wake` keyword scorer that `scripts/setup` installs:
+        /// `<data>/clawtalk/venv/bin/clawtalk-wake` with `<data>/clawtalk/models/whisper-tiny-en`
+        /// (`scripts/fetch-wake-model`), one inference thread.
+        public static func installedWakeScorer(paths: XDGPaths = XDGPaths()) -> Configuration {
+            var configuration = Configuration(
+                executable: paths.dataDirectory + "/venv/bin/clawtalk-wake",
+                modelDirectory: paths.dataDirectory + "/models/whisper-tiny-en", language: nil, initialPrompt: nil,
+                cpuThreads: 1, readyTimeout: .seconds(60))
+            configuration.program = .clawtalkWake
+            return configuration
+        }
+
         /// Why this server cannot be started (executable or model missing), nil when it can.
         public var notInstalledReason: String? {
             guard FileManager.default.isExecutableFile(atPath: executable) else {
                 return "\(executable) is not installed (run scripts/setup)"
             }
-            guard hasModel else { return "no Whisper model in \(modelDirectory) (run scripts/fetch-whisper-model)" }
+            guard hasModel else { return "no Whisper model in \(modelDirectory) (run \(modelScript))" }
             return nil
+        }
+
+        /// The script that installs the model.
+        var modelScript: String {
+            program == .clawtalkWake ? "scripts/fetch-wake-model" : "scripts/fetch-whisper-model"
         }
 
         /// Whether the model directory holds a `model.bin`.
@@ -75,6 +102,13 @@ public final class WyomingServerProcess: Sendable {
 
         /// The server's command-line arguments for `port`.
         public func arguments(port: Int) -> [String] {
+            if program == .clawtalkWake {
+                var arguments = [
+                    "--uri", "tcp://127.0.0.1:\(port)", "--model", modelDirectory, "--threads", String(cpuThreads),
+                ]
+                if let logFormat { arguments += ["--log-format", logFormat] }
+                return arguments
+            }
             var arguments = [
                 "--uri", "tcp://127.0.0.1:\(port)", "--model", modelDirectory,
                 "--data-dir", (modelDirectory as NSString).deletingLastPathComponent,
@@ -137,7 +171,7 @@ public final class WyomingServerProcess: Sendable {
         }
         guard configuration.hasModel else {
             throw SpeechError.sttServerStart(
-                "no Whisper model in \(configuration.modelDirectory) (run scripts/fetch-whisper-model)")
+                "no Whisper model in \(configuration.modelDirectory) (run \(configuration.modelScript))")
         }
         let port = try configuration.port ?? LoopbackPort.pick()
         let client = WyomingClient(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))

@@ -131,6 +131,27 @@ final class TCPStream {
         }
     }
 
+    /// Reads what is available now without waiting: nil when nothing is, an empty result when
+    /// the peer closed the connection.
+    func readIfAvailable(maximum: Int = 4096) throws -> [UInt8]? {
+        if cancellation.isCancelled { throw Cancelled() }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = Glibc.poll(&descriptor, 1, 0)
+        if ready < 0 {
+            if errno == EINTR { return nil }
+            throw Failure(operation: "poll", code: errno)
+        }
+        guard ready > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, maximum, 0) }
+        if n < 0 {
+            if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return nil }
+            throw Failure(operation: "recv", code: errno)
+        }
+        buffer.removeLast(maximum - n)
+        return buffer
+    }
+
     // MARK: - Private
 
     /// Polls for `events` until `deadline`; throws on timeout or cancellation.

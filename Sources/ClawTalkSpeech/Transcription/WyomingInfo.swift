@@ -1,6 +1,6 @@
 import ClawTalkSupport
 
-/// The speech-to-text part of a Wyoming server's `info` answer to `describe`.
+/// The speech-to-text and wake-word parts of a Wyoming server's `info` answer to `describe`.
 public struct WyomingInfo: Sendable, Hashable {
     /// One ASR program the server offers (e.g. `faster-whisper`).
     public struct Program: Sendable, Hashable {
@@ -49,10 +49,13 @@ public struct WyomingInfo: Sendable, Hashable {
 
     /// The ASR programs, in the server's order.
     public var asr: [Program]
+    /// The wake-word programs (`clawtalk-wake`, `openwakeword`, …), in the server's order.
+    public var wake: [Program]
 
     /// Creates an info value.
-    public init(asr: [Program]) {
+    public init(asr: [Program], wake: [Program] = []) {
         self.asr = asr
+        self.wake = wake
     }
 
     /// Reads the `asr` list of an `info` event; throws when the event is not `info`.
@@ -60,10 +63,15 @@ public struct WyomingInfo: Sendable, Hashable {
         guard event.type == "info" else {
             throw .wyomingProtocol("expected 'info' in answer to 'describe', got '\(event.type)'")
         }
+        asr = try Self.programs(event.data["asr"], kind: "asr")
+        wake = try Self.programs(event.data["wake"], kind: "wake")
+    }
+
+    private static func programs(_ list: JSONValue?, kind: String) throws(SpeechError) -> [Program] {
         var programs: [Program] = []
-        for item in event.data["asr"]?.arrayValue ?? [] {
+        for item in list?.arrayValue ?? [] {
             guard let object = item.objectValue, let name = object["name"]?.stringValue else {
-                throw .wyomingProtocol("an 'asr' entry of 'info' has no name")
+                throw .wyomingProtocol("an '\(kind)' entry of 'info' has no name")
             }
             let models = (object["models"]?.arrayValue ?? []).compactMap { model -> Model? in
                 guard let object = model.objectValue, let name = object["name"]?.stringValue else { return nil }
@@ -75,7 +83,7 @@ public struct WyomingInfo: Sendable, Hashable {
                     name: name, version: object["version"]?.stringValue,
                     installed: object["installed"]?.boolValue ?? true, models: models))
         }
-        asr = programs
+        return programs
     }
 
     /// The first installed program with a model: what a plain `transcribe` request uses.
@@ -89,6 +97,9 @@ public struct WyomingInfo: Sendable, Hashable {
     /// `faster-whisper base`: the primary program and model, or the first program's name.
     public var summary: String? {
         if let (program, model) = primary { return "\(program.name) \(model.shortName)" }
+        if let program = wake.first {
+            return program.models.first.map { "\(program.name) \($0.shortName)" } ?? program.name
+        }
         return asr.first?.name
     }
 

@@ -8,7 +8,7 @@ public struct STTSettings: Sendable, Equatable {
     public var wyomingPort = 10300
     /// Who runs the Wyoming server. Default `auto`: `clawtalk run` starts the installed one when
     /// nothing answers at the address.
-    public var server = STTServerMode.auto
+    public var server = SpeechServerMode.auto
     /// Language (BCP-47, e.g. `en-US`). Default nil: the Talk/system locale.
     public var language: String? = nil
 
@@ -26,10 +26,11 @@ public enum STTEngine: String, Sendable, CaseIterable {
     case gateway
 }
 
-/// Who runs the Wyoming speech-to-text server (`stt.server`).
-public enum STTServerMode: String, Sendable, CaseIterable {
-    /// Use a server that answers at `stt.wyomingHost:stt.wyomingPort`; when none does and the
-    /// address is on this machine, `clawtalk run` starts and supervises the installed one.
+/// Who runs a Wyoming server that `clawtalk run` uses: the speech-to-text server (`stt.server`)
+/// or the wake-word scorer (`wake.scorer`).
+public enum SpeechServerMode: String, Sendable, CaseIterable {
+    /// Use a server that answers at the configured address; when none does and the address is
+    /// on this machine, `clawtalk run` starts and supervises the installed one.
     case auto
     /// Only ever use a server run by someone else (a `clawtalk-stt` unit, another machine).
     case external

@@ -102,6 +102,17 @@ extension SettingDescriptor {
             })
     }
 
+    static func textListMap(_ key: String, _ path: SettingsPath<[String: [String]]>, example: String, _ doc: String)
+        -> SettingDescriptor
+    {
+        SettingDescriptor(
+            key: key, kind: .textListMap, doc: doc, unit: nil, isSecret: false, isOptional: false,
+            example: example, valuesHint: nil,
+            read: { .textListMap($0[keyPath: path]) },
+            write: { settings, value in if case .textListMap(let m) = value { settings[keyPath: path] = m } },
+            refine: nil)
+    }
+
     static func numberMap(
         _ key: String, _ path: SettingsPath<[String: Double]>, range: ClosedRange<Double>,
         example: String, _ doc: String

@@ -44,8 +44,34 @@ extension SettingDescriptor {
                 map[member.key] = d
             }
             value = .numberMap(map)
+        case .textListMap:
+            guard let object = json.objectValue else { throw mismatch }
+            value = .textListMap(try Self.textLists(object))
         }
         return try validate(value)
+    }
+
+    /// `{name: ["a", "b"]}` (a lone string counts as a list of one).
+    private static func textLists(_ object: JSONObject) throws(SettingProblem) -> [String: [String]] {
+        var map: [String: [String]] = [:]
+        for member in object.members {
+            if let single = member.value.stringValue {
+                map[member.key] = [single]
+                continue
+            }
+            guard case .array(let items) = member.value else {
+                throw .wrongType(expected: "list of strings for '\(member.key)'", found: member.value.typeName)
+            }
+            var texts: [String] = []
+            for item in items {
+                guard let text = item.stringValue else {
+                    throw .wrongType(expected: "string in '\(member.key)'", found: item.typeName)
+                }
+                texts.append(text)
+            }
+            map[member.key] = texts
+        }
+        return map
     }
 
     /// A value from an environment variable or flag, parsed as the setting's type. An empty text
@@ -72,6 +98,8 @@ extension SettingDescriptor {
             value = .string(text)
         case .numberMap:
             value = .numberMap(try Self.parseMap(trimmed, mismatch: mismatch))
+        case .textListMap:
+            value = .textListMap(try Self.parseLists(trimmed, mismatch: mismatch))
         }
         return try validate(value)
     }
@@ -98,6 +126,25 @@ extension SettingDescriptor {
         return map
     }
 
+    /// `{a: ["x", "y"]}` (JSON5) or `a=x|y,b=z`.
+    private static func parseLists(_ text: String, mismatch: SettingProblem) throws(SettingProblem) -> [String:
+        [String]]
+    {
+        if text.hasPrefix("{") {
+            guard let object = (try? JSON5Parser.parse(text))?.objectValue else { throw mismatch }
+            return try textLists(object)
+        }
+        var map: [String: [String]] = [:]
+        for pair in text.split(separator: ",") where !pair.trimmingCharacters(in: .whitespaces).isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { throw mismatch }
+            map[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1].split(separator: "|").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return map
+    }
+
     /// Range, choice and the setting's own check.
     func validate(_ value: SettingValue) throws(SettingProblem) -> SettingValue {
         switch (kind, value) {
@@ -110,6 +157,13 @@ extension SettingDescriptor {
         case (.numberMap(let range), .numberMap(let map)):
             for (name, d) in map.sorted(by: { $0.key < $1.key }) where !range.contains(d) {
                 throw .outOfRange(value: "\(name)=\(d)", range: rangeText)
+            }
+        case (.textListMap, .textListMap(let map)):
+            for (name, texts) in map.sorted(by: { $0.key < $1.key })
+            where name.trimmingCharacters(in: .whitespaces).isEmpty || texts.isEmpty
+                || texts.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty })
+            {
+                throw .invalid(value: name, reason: "needs a name and non-empty texts")
             }
         case (.choice(let allowed), .string(let s)):
             guard allowed.contains(s) else { throw .invalidChoice(value: display(value), allowed: allowed) }

@@ -74,7 +74,8 @@ extension SettingDescriptor {
         .flag("wake.enabled", \.wake.enabled, "Listen for wake words."),
         .choice(
             "wake.engine", \.wake.engine,
-            "Wake word detector: auto uses microWakeWord where a model exists, else PocketSphinx."),
+            "Wake word detector: auto uses microWakeWord where a model exists, else the Whisper keyword "
+                + "scorer (PocketSphinx while it does not answer); pocketsphinx uses PocketSphinx only."),
         .choice(
             "wake.route", \.wake.route,
             "Where a wake command goes: voice-transcript (node event), chat-send or agent (operator)."),
@@ -86,7 +87,21 @@ extension SettingDescriptor {
         .chime("wake.sendChime", \.wake.sendChime, "Sound played when a command is sent."),
         .numberMap(
             "wake.thresholds", \.wake.thresholds, range: 0...1, example: "{ okay_nabu: 0.85 }",
-            "Detection probability thresholds by wake model name, overriding each model's default."),
+            "Detection thresholds (probability) by trigger or wake model name: the keyword scorer's "
+                + "(default 0.01) or a microWakeWord model's cutoff."),
+        .textListMap(
+            "wake.aliases", \.wake.aliases, example: "{ openclaw: [\"Open Claw\"] }",
+            "More spellings of a trigger for the keyword scorer; case variants and splits are always tried."),
+        .choice(
+            "wake.scorer", \.wake.scorer,
+            "Who runs the Whisper keyword scorer: auto (run starts the installed clawtalk-wake when none "
+                + "answers on this machine), external or off (never start one; PocketSphinx spots)."),
+        .text(
+            "wake.scorerHost", \.wake.scorerHost, "Host of the Wyoming keyword scorer (clawtalk-wake).",
+            valuesHint: "host name or address", refine: SettingRefinements.word),
+        .integer(
+            "wake.scorerPort", \.wake.scorerPort, unit: nil, range: 1...65535,
+            "TCP port of the Wyoming keyword scorer (clawtalk-wake)."),
 
         // MARK: stt
         .choice(

@@ -9,6 +9,7 @@ extension SettingDescriptor {
         case .string: base = valuesHint ?? "string"
         case .choice(let allowed): base = "one of " + allowed.joined(separator: ", ")
         case .numberMap: base = "object of numbers \(rangeText)"
+        case .textListMap: base = "object of string lists"
         }
         return isSecret ? "\(base), secret" : base
     }

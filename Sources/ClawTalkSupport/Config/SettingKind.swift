@@ -12,6 +12,8 @@ public enum SettingKind: Sendable, Equatable {
     case choice([String])
     /// An object of numbers within the range, keyed by name.
     case numberMap(ClosedRange<Double>)
+    /// An object of lists of non-empty text, keyed by name.
+    case textListMap
 
     /// The type in words, for errors and docs.
     public var typeName: String {
@@ -21,6 +23,7 @@ public enum SettingKind: Sendable, Equatable {
         case .number: "number"
         case .string, .choice: "string"
         case .numberMap: "object of numbers"
+        case .textListMap: "object of string lists"
         }
     }
 

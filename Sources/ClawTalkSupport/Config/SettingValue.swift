@@ -12,6 +12,8 @@ public enum SettingValue: Sendable, Equatable, CustomStringConvertible {
     case string(String)
     /// Numbers by name (e.g. wake thresholds).
     case numberMap([String: Double])
+    /// Lists of text by name (e.g. wake aliases).
+    case textListMap([String: [String]])
 
     /// Whether this is ``null``.
     public var isNull: Bool { self == .null }
@@ -29,6 +31,12 @@ public enum SettingValue: Sendable, Equatable, CustomStringConvertible {
         case .string(let s): .string(s)
         case .numberMap(let map):
             .object(JSONObject(map.keys.sorted().map { JSONObject.Member(key: $0, value: .double(map[$0]!)) }))
+        case .textListMap(let map):
+            .object(
+                JSONObject(
+                    map.keys.sorted().map { key in
+                        JSONObject.Member(key: key, value: .array(map[key]!.map { .string($0) }))
+                    }))
         }
     }
 

@@ -2,7 +2,8 @@
 public struct WakeSettings: Sendable, Equatable {
     /// Listen for wake words. Default true.
     public var enabled = true
-    /// Detector. Default `auto`: microWakeWord for triggers with a model, PocketSphinx otherwise.
+    /// Detector. Default `auto`: microWakeWord for triggers with a model, the Whisper keyword
+    /// scorer for the others (PocketSphinx while the scorer does not answer).
     public var engine = WakeEngine.auto
     /// Where a wake command goes. Default `voice-transcript`.
     public var route = WakeRoute.voiceTranscript
@@ -17,6 +18,17 @@ public struct WakeSettings: Sendable, Equatable {
     /// Detection thresholds (probability 0–1) by wake model name, overriding each model's
     /// manifest cutoff. Default empty.
     public var thresholds: [String: Double] = [:]
+    /// More spellings of a trigger for the Whisper keyword scorer, by trigger
+    /// (`{ openclaw: ["Open Claw"] }`). Default empty: case variants and compound splits are
+    /// always tried.
+    public var aliases: [String: [String]] = [:]
+    /// Who runs the Whisper keyword scorer (`clawtalk-wake`). Default `auto`: `clawtalk run`
+    /// starts the installed one when none answers on this machine.
+    public var scorer = SpeechServerMode.auto
+    /// Host of the keyword scorer. Default `127.0.0.1`.
+    public var scorerHost = "127.0.0.1"
+    /// TCP port of the keyword scorer. Default 10401.
+    public var scorerPort = 10401
 
     /// Creates the defaults.
     public init() {}
@@ -24,7 +36,8 @@ public struct WakeSettings: Sendable, Equatable {
 
 /// Wake word detector (`wake.engine`).
 public enum WakeEngine: String, Sendable, CaseIterable {
-    /// microWakeWord where a model exists, else PocketSphinx keyphrase spotting.
+    /// microWakeWord where a model exists, else the Whisper keyword scorer (PocketSphinx keyphrase
+    /// spotting while the scorer does not answer).
     case auto
     /// microWakeWord (TFLite) only.
     case microwakeword

@@ -264,6 +264,10 @@ public actor VoiceWakeController {
         if verifying {
             if verdict.isAccepted, let occurrence = verdict.decision?.occurrence {
                 actions += machine.handle(.verified(occurrence))
+            } else if verdict.isAccepted, verdict.decision == nil {
+                // An engine trusted without the verifier (the Whisper keyword scorer): the trigger
+                // was heard, the command is still to come (the capture transcribes it).
+                actions += machine.handle(.verified(Self.unverifiedOccurrence(of: hit)))
             } else if case .verifierFailed = verdict.rejection {
                 actions += machine.handle(.recognitionFailed)
             } else {
@@ -290,6 +294,13 @@ public actor VoiceWakeController {
             emit(.rejected(trigger: hit.trigger, reason: reason))
         }
         await perform(actions, hit: hit, verifyMilliseconds: verifyMilliseconds)
+    }
+
+    /// The trigger alone, as an engine trusted without the verifier heard it.
+    static func unverifiedOccurrence(of hit: WakeHit) -> TriggerOccurrence {
+        TriggerOccurrence(
+            trigger: hit.trigger, heard: TriggerText.normalize(hit.trigger), viaAlternative: false, wordRange: 0...0,
+            triggerStart: nil, triggerEnd: nil, command: "", commandStart: nil)
     }
 
     static func describe(_ rejection: WakeVerdict.Rejection) -> String {

@@ -37,7 +37,7 @@ struct SpeechServerSupervisorTests {
         func remove() { try? FileManager.default.removeItem(atPath: root) }
     }
 
-    static func settings(port: Int, mode: STTServerMode = .auto) -> STTSettings {
+    static func settings(port: Int, mode: SpeechServerMode = .auto) -> STTSettings {
         var settings = STTSettings()
         settings.wyomingPort = port
         settings.server = mode
@@ -115,7 +115,7 @@ struct SpeechServerSupervisorTests {
     @Test func externalAndOffNeverStartAServer() async throws {
         let install = try Install()
         defer { install.remove() }
-        for mode in [STTServerMode.external, .off] {
+        for mode in [SpeechServerMode.external, .off] {
             let supervisor = SpeechServerSupervisor(
                 settings: Self.settings(port: closedLoopbackPort(), mode: mode), server: install.configuration,
                 logger: .discarding)
@@ -145,7 +145,7 @@ struct SpeechServerSupervisorTests {
 
 @Suite struct SpeechServerPlanTests {
     @Test(arguments: [
-        (STTServerMode.auto, true, true, nil as String?, SpeechServerPlan.Decision.useExternal),
+        (SpeechServerMode.auto, true, true, nil as String?, SpeechServerPlan.Decision.useExternal),
         (.auto, false, true, nil, .launch),
         (.auto, false, true, "not installed", .none("not installed")),
         (.auto, false, false, nil, .none("no server answers, and the address is not on this machine")),
@@ -154,7 +154,7 @@ struct SpeechServerSupervisorTests {
         (.off, true, true, nil, .stop),
     ])
     func decisions(
-        mode: STTServerMode, answered: Bool, local: Bool, notInstalled: String?, expected: SpeechServerPlan.Decision
+        mode: SpeechServerMode, answered: Bool, local: Bool, notInstalled: String?, expected: SpeechServerPlan.Decision
     ) {
         #expect(
             SpeechServerPlan.decide(mode: mode, answered: answered, isLocal: local, notInstalled: notInstalled)

@@ -1,0 +1,79 @@
+import ClawTalkGateway
+import ClawTalkSpeech
+import ClawTalkTesting
+import Foundation
+import Testing
+
+/// Issue 13's promise on the audio rig, with what scripts/setup installed: `clawtalk run` on its
+/// defaults starts its own Whisper server and keyword scorer (`clawtalk-wake`, Whisper tiny.en),
+/// a spoken "computer, what time is it" wakes it through the scorer (not PocketSphinx), and the
+/// command without the trigger reaches the gateway once; after SIGTERM neither server remains.
+@Suite(
+    "Keyword scorer wakes run (audio rig)", .serialized, .timeLimit(.minutes(5)),
+    .enabled(
+        if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
+            && XDGPathsForTests.installedWhisper != nil && XDGPathsForTests.installedWakeScorer,
+        "needs the audio rig, the Whisper server and clawtalk-wake of scripts/setup"))
+struct KeywordScorerWakeRigTests {
+    @Test func spokenTriggerWakesRunThroughTheScorerAndTheCommandIsSentOnce() async throws {
+        let installed = try #require(XDGPathsForTests.installedWhisper)
+        var home = try TemporaryHome()
+        // Free ports: run starts its own servers there; nothing of the user's answers.
+        home.sttPort = closedLoopbackPort()
+        home.wakeScorerPort = closedLoopbackPort()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.data + "/clawtalk", withIntermediateDirectories: true)
+        for piece in ["venv", "models"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: home.data + "/clawtalk/" + piece, withDestinationPath: installed + "/clawtalk/" + piece)
+        }
+        let directory = try TempDirectory(prefix: "scorer-wake")
+        let clip = try SpokenClip.wav(
+            #"computer <break time="800ms"/> what time is it"#, padBefore: 0.5, padAfter: 0.5, in: directory)
+        let (gateway, url) = try await EndToEnd.gateway { configuration in
+            configuration.auth = .token("s3cret")
+            configuration.autoApproveLoopback = true
+        }
+        defer { Task { await gateway.stopListening() } }
+        var environment = home.environment
+        environment["CLAWTALK_GATEWAY_URL"] = url
+        environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+        environment["CLAWTALK_GATEWAY_OPERATOR_ENABLED"] = "false"
+        let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
+        defer { run.kill() }
+        _ = try await EndToEnd.connected(gateway)
+        #expect(await run.waitForOutput("wake.started", timeout: .seconds(60)), "\(run.stderr)")
+        #expect(await run.waitForOutput("wake.scorer.connected", timeout: .seconds(120)), "\(run.stderr)")
+        #expect(await run.waitForOutput("stt.server.ready", timeout: .seconds(120)), "\(run.stderr)")
+
+        try runTool("paplay", ["-d", "vspk", clip])
+        let deadline = ContinuousClock.now + .seconds(60)
+        while await VoiceWakeEndToEndTests.commands(gateway).isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .seconds(2))
+        let sends = await VoiceWakeEndToEndTests.commands(gateway)
+        #expect(sends.count == 1, "\(sends)\n\(run.stderr)")
+        let message = try #require(sends.first?.text, "\(run.stderr)").lowercased()
+        let words = Set(message.split { !($0.isLetter || $0.isNumber) }.map(String.init))
+        #expect(!words.isDisjoint(with: ["what", "time", "is", "it"]), "\(message)")
+        #expect(!message.contains("computer"), "\(message)")
+        let accepted = run.stderr.split(separator: "\n").filter { $0.contains("wake.accepted") }
+        #expect(accepted.count == 1 && accepted[0].contains("engine=whisper"), "\(run.stderr)")
+        print(run.stderr.split(separator: "\n").filter { $0.contains("wake.") }.joined(separator: "\n"))
+        let status = try #require(EndToEnd.status(home), "\(run.stderr)")
+        let pid = try #require((status["wakeScorer"] as? [String: Any])?["pid"] as? Int, "\(status)")
+
+        run.send(SIGTERM)
+        #expect(await run.waitForExit() == 0)
+        #expect(await SpeechServerSupervisionTests.gone(Int32(pid)), "clawtalk-wake outlived the service")
+    }
+}
+
+extension XDGPathsForTests {
+    /// Whether scripts/setup installed clawtalk-wake and the tiny.en model for this user.
+    static var installedWakeScorer: Bool {
+        FileManager.default.isExecutableFile(atPath: dataHome + "/clawtalk/venv/bin/clawtalk-wake")
+            && FileManager.default.fileExists(atPath: dataHome + "/clawtalk/models/whisper-tiny-en/model.bin")
+    }
+}

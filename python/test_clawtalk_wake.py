@@ -1,0 +1,59 @@
+"""Unit tests of clawtalk-wake's text rules (no model needed): `python3 -m unittest` from python/."""
+
+import unittest
+
+import clawtalk_wake as wake
+
+
+class TextMatchTests(unittest.TestCase):
+    def test_trigger_at_the_start(self):
+        self.assertTrue(wake.text_match("Computer, what time is it?", "computer"))
+        self.assertTrue(wake.text_match("Computer Computer Computer", "computer"))
+
+    def test_trigger_before_a_pause(self):
+        self.assertTrue(wake.text_match("Hey computer, what time is it?", "computer"))
+        self.assertTrue(wake.text_match("okay then computer", "computer"))
+
+    def test_trigger_inside_a_sentence_is_not_a_wake(self):
+        self.assertFalse(wake.text_match("The computer is slow today.", "computer"))
+
+    def test_whole_words_only(self):
+        self.assertFalse(wake.text_match("Computers are everywhere.", "computer"))
+        self.assertFalse(wake.text_match("Claudette, come here.", "claude"))
+
+    def test_splits_and_joins_of_the_trigger(self):
+        self.assertTrue(wake.text_match("Open Claw, start a timer.", "openclaw"))
+        self.assertTrue(wake.text_match("OpenClaw.", "openclaw"))
+        self.assertTrue(wake.text_match("Hey, Jarvis!", "hey jarvis"))
+
+    def test_case_and_diacritics_are_ignored(self):
+        self.assertTrue(wake.text_match("CLAUDÉ.", "claude"))
+
+    def test_empty_inputs(self):
+        self.assertFalse(wake.text_match("", "computer"))
+        self.assertFalse(wake.text_match("Computer.", "  "))
+
+
+class SpellingTests(unittest.TestCase):
+    def test_case_variants_each_start_with_a_space(self):
+        forms = wake.spelling_variants("computer")
+        self.assertIn(" computer", forms)
+        self.assertIn(" Computer", forms)
+        self.assertTrue(all(f.startswith(" ") for f in forms))
+        self.assertEqual(len(forms), len(set(forms)))
+
+    def test_splits_give_spaced_and_camel_forms(self):
+        forms = wake.spelling_variants("openclaw", ["open claw"])
+        for form in (" Open Claw", " open claw", " OpenClaw", " Openclaw"):
+            self.assertIn(form, forms)
+
+    def test_a_pause_form_for_phrases(self):
+        self.assertIn(" Hey, Jarvis", wake.spelling_variants("hey jarvis"))
+
+    def test_sequences_that_extend_another_are_dropped(self):
+        kept = wake.without_shared_prefixes([[1, 2], [1, 2, 3], [1, 2], [4], []])
+        self.assertEqual(sorted(kept), [[1, 2], [4]])
+
+
+if __name__ == "__main__":
+    unittest.main()
