@@ -50,6 +50,12 @@ struct BenchGoal: Sendable, Equatable {
     static let timeToFirstAudio = BenchGoal(p95: 50)
     /// Idle CPU ≤ 2 % of one core.
     static let idleCPU = BenchGoal(value: 0.02)
+    /// The whole service (node and its servers) in silence: ≤ 1 % of one core (issue 13).
+    static let serviceIdleCPU = BenchGoal(value: 1)
+    /// The whole service during continuous non-trigger speech: ≤ 15 % of one core (issue 13).
+    static let serviceSpeechCPU = BenchGoal(value: 15)
+    /// The node's resident memory: ≤ 60 MiB (issue 13).
+    static let serviceRSS = BenchGoal(value: 60)
 
     /// End of utterance ≤ silence window + 64 ms (p95).
     static func endOfUtterance(windowMs: Double) -> BenchGoal {

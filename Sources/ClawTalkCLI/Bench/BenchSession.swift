@@ -172,6 +172,22 @@ final class BenchSession {
     }
 
     /// Everything measured on the loopback rig.
+    /// `bench service`: the real `clawtalk run` (``ServiceBench``).
+    func service(silenceSeconds: Double, speechSeconds: Double) async -> [BenchMetric] {
+        do {
+            // Ten minutes of read text loop for longer runs.
+            let speech = try await readText(seconds: min(speechSeconds, 600))
+            let bench = ServiceBench(
+                silenceSeconds: silenceSeconds, speechSeconds: speechSeconds, speech: speech,
+                environment: context.environment, scratch: scratch, progress: progress)
+            return try await bench.run()
+        } catch {
+            return ["service.cpu.idle", "service.cpu.speech", "service.rss.node"].map {
+                .unmeasured($0, condition: "clawtalk run", unit: "", reason: "\(error)")
+            }
+        }
+    }
+
     func loopback() async -> [BenchMetric] {
         let rig: LoopbackRig
         do {

@@ -43,6 +43,12 @@ enum BenchTool {
         return commit
     }
 
+    /// This process's executable (`/proc/self/exe`).
+    static func ownExecutable() throws -> String {
+        let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        return path.hasSuffix(" (deleted)") ? String(path.dropLast(10)) : path
+    }
+
     /// The nearest folder above `file` that holds a `.git` entry.
     static func repository(containing file: URL) -> String? {
         var folder = file.deletingLastPathComponent()

@@ -11,7 +11,9 @@ public struct BenchCommand: Command {
         machine and corpus, nothing more.
         """
     /// The benchmark families.
-    public static let subcommands: [any Command.Type] = [Wake.self, Loopback.self, CPU.self, All.self, Compare.self]
+    public static let subcommands: [any Command.Type] = [
+        Wake.self, Loopback.self, CPU.self, Service.self, All.self, Compare.self,
+    ]
 
     /// The group takes no arguments of its own.
     public init(parsed: ParsedArguments) {}
