@@ -20,9 +20,11 @@ Protocol (Wyoming): `describe` -> `info` (a wake program "clawtalk-wake"); `dete
 triggers, `{"names": [...], "thresholds": {trigger: p}, "aliases": {trigger: [spelling, ...]}}`
 (all optional; the command line's triggers otherwise); `audio-start`, `audio-chunk`s,
 `audio-stop` carry one speech segment (16 kHz mono 16-bit; other formats are converted). While
-audio arrives, the segment is scored every --interval-ms (a segment longer than
---segment-ms is scored on its last --window-ms); `audio-stop` scores what is left and answers
-`not-detected` when nothing fired. A `detection` is `{"name": trigger, "timestamp": ms of the
+audio arrives, the segment is scored every --interval-ms for its first --early-ms, then every
+--late-interval-ms: whole (keyword score only, the cheap part) while it is at most --segment-ms
+long, else its last --window-ms (text match only, not at the text's start: that window begins
+in running speech). `audio-stop` scores what is left, keyword and text, the end of the text
+counting as the pause it is, and answers `not-detected` when nothing fired. A `detection` is `{"name": trigger, "timestamp": ms of the
 end of the scored audio on the client's clock (audio-start's timestamp + audio received),
 "score": p, "method": "keyword" | "text", "compute_ms": how long the scoring took}`.
 
@@ -75,11 +77,13 @@ def trigger_words(trigger: str) -> List[str]:
     return re.findall(r"[\w']+", fold(trigger))
 
 
-def text_match(text: str, trigger: str) -> bool:
+def text_match(text: str, trigger: str, at_start: bool = True, at_end: bool = True) -> bool:
     """Whether `text` holds `trigger` as whole words at its start or before a pause.
 
     Words may be split or joined differently from the trigger ("open claw" for "openclaw"). A
-    pause is punctuation right after the occurrence, or the end of the text.
+    pause is punctuation right after the occurrence, or the end of the text when the audio ended
+    there (`at_end`). The start of the text counts when the audio began after a pause
+    (`at_start`): a window cut out of running speech has neither.
     """
     wanted = "".join(trigger_words(trigger))
     if not wanted:
@@ -93,7 +97,7 @@ def text_match(text: str, trigger: str) -> bool:
             joined += words[end][0].replace("'", "")
             if joined == wanted:
                 rest = folded[words[end][1]:].lstrip()
-                if start == 0 or not rest or rest[0] in PAUSE_PUNCTUATION:
+                if (start == 0 and at_start) or (not rest and at_end) or (rest and rest[0] in PAUSE_PUNCTUATION):
                     return True
                 break
             if not wanted.startswith(joined):
@@ -204,8 +208,15 @@ class KeywordScorer:
         sequences = without_shared_prefixes([self.encode_text(f) for f in forms])
         return TriggerSpec(trigger, sequences[: MAX_SPELLINGS + len(aliases)], threshold)
 
-    def score(self, samples, triggers: List[TriggerSpec]) -> Scores:
-        """Scores 16 kHz float samples (at most 5 s) for every trigger, and transcribes them."""
+    def score(self, samples, triggers: List[TriggerSpec], keyword_only: bool = False) -> Scores:
+        """Scores 16 kHz float samples (at most 5 s) for every trigger, and transcribes them.
+
+        One encoder pass and one greedy decode, which returns the logits of each step: the first
+        step's distribution gives every spelling's first token, and the greedy path gives the
+        later tokens of spellings that follow it. A spelling that leaves the greedy path while
+        its probability so far is still above threshold / (number of spellings) is finished by a
+        forced decode (`align`); below that it is dropped. `keyword_only` decodes just enough
+        steps for the longest spelling (the text is then only its start)."""
         np = self._np
         started = time.perf_counter()
         window = np.zeros(WINDOW_FRAMES * HOP, dtype=np.float32)
@@ -215,24 +226,53 @@ class KeywordScorer:
         mel = np.ascontiguousarray(mel[None], dtype=np.float32)
         encoded = self.model.encode(self._ct2.StorageView.from_array(mel), to_cpu=False)
         frames = max(1, min(WINDOW_FRAMES, count // HOP))
+        seconds = count / SAMPLE_RATE
+        longest = max((len(seq) for t in triggers for seq in t.spellings), default=1)
+        limit = longest + 1 if keyword_only else 6 + int(4 * seconds)
+        result = self.model.generate(
+            encoded, [self.prefix], beam_size=1, max_length=limit, suppress_blank=True, return_logits_vocab=True
+        )[0]
+        path = list(result.sequences_ids[0])
+        steps = [self._probabilities(step) for step in result.logits[0]]
+        ids = [t for t in path if t < self.eot]
+        text = self.tokenizer.decode(ids).strip()
         keyword: Dict[str, float] = {}
         for trigger in triggers:
             total = 0.0
+            # A spelling is finished only while it could still matter: below threshold / n it
+            # adds nothing (so the sum undercounts by less than the threshold, never over).
+            floor = trigger.threshold / max(1, len(trigger.spellings))
             for sequence in trigger.spellings:
-                result = self.model.align(encoded, self.prefix, [sequence], frames)[0]
-                probability = 1.0
-                for p in result.text_token_probs:
-                    probability *= float(p)
-                total += probability
+                total += self._spelling(sequence, path, steps, floor, encoded, frames)
             keyword[trigger.name] = min(total, 1.0)
-        seconds = count / SAMPLE_RATE
-        limit = 6 + int(4 * seconds)
-        generated = self.model.generate(
-            encoded, [self.prefix], beam_size=1, max_length=limit, suppress_blank=True
-        )
-        ids = [t for t in generated[0].sequences_ids[0] if t < self.eot]
-        text = self.tokenizer.decode(ids).strip()
         return Scores(keyword, text, time.perf_counter() - started)
+
+    def _probabilities(self, logits):
+        np = self._np
+        values = np.asarray(logits, dtype=np.float64).reshape(-1)
+        values = np.exp(values - values.max())
+        return values / values.sum()
+
+    def _spelling(self, sequence, path, steps, floor, encoded, frames) -> float:
+        """P(the transcript starts with `sequence`), from the greedy decode's steps where it can;
+        0 once it falls below `floor`."""
+        probability = 1.0
+        for index, token in enumerate(sequence):
+            if index >= len(steps):
+                break
+            probability *= float(steps[index][token])
+            if probability < floor:
+                return 0.0
+            if index + 1 == len(sequence):
+                return probability
+            if index >= len(path) or path[index] != token:
+                # Off the greedy path with a chance left: force the rest.
+                forced = self.model.align(encoded, self.prefix, [list(sequence)], frames)[0]
+                probability = 1.0
+                for p in forced.text_token_probs:
+                    probability *= float(p)
+                return probability
+        return probability if len(steps) >= len(sequence) else 0.0
 
 
 # ---- the Wyoming service -----------------------------------------------------------------------
@@ -346,7 +386,8 @@ def make_handler_class():
             samples = np.frombuffer(audio, dtype="<i2").astype(np.float32) / 32768.0
             segment.samples.append(samples)
             segment.count += len(samples)
-            interval = self.service.args.interval_ms * SAMPLE_RATE // 1000
+            early = segment.count <= self.service.args.early_ms * SAMPLE_RATE // 1000
+            interval = (self.service.args.interval_ms if early else self.service.args.late_interval_ms) * SAMPLE_RATE // 1000
             if segment.count - segment.scored_until >= interval:
                 if self.scoring is None or self.scoring.done():
                     self.scoring = asyncio.create_task(self.score(final=False))
@@ -366,34 +407,39 @@ def make_handler_class():
             return audio[-keep:]
 
         async def score(self, final: bool) -> None:
+            """Scores the segment: whole while it is at most --segment-ms long (keyword score and
+            text; while it goes on, the keyword score only), else its last --window-ms (text
+            only: a window cut out of running speech does not start after a pause)."""
             while True:
                 segment = self.segment
                 if segment is None or not self.triggers:
                     return
                 until = segment.count
+                whole = until <= self.service.args.segment_ms * SAMPLE_RATE // 1000
                 audio = self.window(segment)
                 segment.scored_until = until
                 loop = asyncio.get_running_loop()
                 scores = await loop.run_in_executor(
-                    self.service.worker, partial(self.service.scorer.score, audio, self.triggers)
+                    self.service.worker,
+                    partial(self.service.scorer.score, audio, self.triggers, keyword_only=whole and not final),
                 )
-                await self.report(segment, until, scores)
+                await self.report(segment, until, scores, whole=whole, final=final)
                 if final or not self.again:
                     return
                 self.again = False
 
-        async def report(self, segment: Segment, until: int, scores: Scores) -> None:
+        async def report(self, segment: Segment, until: int, scores: Scores, whole: bool, final: bool) -> None:
             from wyoming.wake import Detection  # noqa: PLC0415
 
             TRANSCRIPT_LOGGER.debug("%s", scores.text)
             for trigger in self.triggers:
                 if trigger.name in segment.fired:
                     continue
-                score = scores.keyword.get(trigger.name, 0.0)
+                score = scores.keyword.get(trigger.name, 0.0) if whole else 0.0
                 method = None
                 if score >= trigger.threshold:
                     method = "keyword"
-                elif text_match(scores.text, trigger.name):
+                elif (final or not whole) and text_match(scores.text, trigger.name, at_start=whole, at_end=final):
                     method = "text"
                 if method is None:
                     continue
@@ -440,7 +486,9 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default %(default)s)")
     parser.add_argument("--trigger", action="append", help="default trigger (repeatable; default: openclaw, claude, computer)")
     parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, help="default keyword score threshold (default %(default)s)")
-    parser.add_argument("--interval-ms", type=int, default=500, help="re-score while speech goes on, every (default %(default)s)")
+    parser.add_argument("--interval-ms", type=int, default=500, help="re-score a new segment every (default %(default)s)")
+    parser.add_argument("--early-ms", type=int, default=2000, help="for its first (default %(default)s)")
+    parser.add_argument("--late-interval-ms", type=int, default=1000, help="then every (default %(default)s)")
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")
     parser.add_argument("--log-format", default="%(levelname)s|%(name)s|%(message)s", help="Python logging format")

@@ -29,6 +29,11 @@ class TextMatchTests(unittest.TestCase):
     def test_case_and_diacritics_are_ignored(self):
         self.assertTrue(wake.text_match("CLAUDÉ.", "claude"))
 
+    def test_a_window_cut_from_running_speech_has_no_start_or_end_pause(self):
+        self.assertFalse(wake.text_match("computer is slow", "computer", at_start=False))
+        self.assertFalse(wake.text_match("I asked the computer", "computer", at_end=False))
+        self.assertTrue(wake.text_match("and so, computer, what time", "computer", at_start=False, at_end=False))
+
     def test_empty_inputs(self):
         self.assertFalse(wake.text_match("", "computer"))
         self.assertFalse(wake.text_match("Computer.", "  "))
