@@ -1,4 +1,5 @@
 import ClawTalkDevices
+import ClawTalkSupport
 import Synchronization
 
 /// The node's audio path as `clawtalk run` composes it (capture engine → front end, playback
@@ -13,7 +14,7 @@ final class BenchNode: Sendable {
 
     /// The current frame handler, shared with the pump task.
     private final class Handler: Sendable {
-        let body = Mutex<(@Sendable (FrontEndFrame, ContinuousClock.Instant) -> Void)?>(nil)
+        let body = Mutex<ClosureBox<@Sendable (FrontEndFrame, ContinuousClock.Instant) -> Void>?>(nil)
     }
     private let pump: Task<Void, Never>
 
@@ -33,7 +34,7 @@ final class BenchNode: Sendable {
         pump = Task.detached(priority: .high) {
             for await frame in frames {
                 let now = ContinuousClock.now
-                handler.body.withLock { $0 }?(frame, now)
+                handler.body.withLock { $0 }?.call(frame, now)
             }
         }
         try frontEnd.start(capture.frames())
@@ -42,7 +43,8 @@ final class BenchNode: Sendable {
 
     /// Calls `body` with every front-end frame and its arrival time until ``unobserve()``.
     func observe(_ body: @escaping @Sendable (FrontEndFrame, ContinuousClock.Instant) -> Void) {
-        handler.body.withLock { $0 = body }
+        let box = ClosureBox(body)
+        handler.body.withLock { $0 = box }
     }
 
     /// Stops calling the frame handler.

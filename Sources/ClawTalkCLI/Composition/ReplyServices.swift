@@ -24,7 +24,7 @@ final class ReplyServices: GatewaySessionObserver {
     let relay: GatewayRelayTranscriber
     private let logger: Logger
     private let configSync = Mutex<Task<Void, Never>?>(nil)
-    private let configListener = Mutex<(@Sendable (TalkConfig) async -> Void)?>(nil)
+    private let configListener = Mutex<ClosureBox<@Sendable (TalkConfig) async -> Void>?>(nil)
     private let currentOperator = Mutex<OperatorSession?>(nil)
 
     /// The pipeline for `settings`, playing through `audio`, with `local` espeak-ng.
@@ -49,7 +49,8 @@ final class ReplyServices: GatewaySessionObserver {
 
     /// Also tells `listener` each `talk.config` read (Talk mode's idle timeout and barge-in).
     func onTalkConfig(_ listener: @escaping @Sendable (TalkConfig) async -> Void) {
-        configListener.withLock { $0 = listener }
+        let box = ClosureBox(listener)
+        configListener.withLock { $0 = box }
     }
 
     /// Speaks replies until cancelled; a barge-in's interruption goes into the next prompt.
@@ -121,7 +122,7 @@ final class ReplyServices: GatewaySessionObserver {
             let config = try TalkConfig(json: try await session.call(OperatorMethod.talkConfig.rawValue))
             await delivery.updateTalkConfig(config)
             await speech.updateTalkConfig(config)
-            await configListener.withLock({ $0 })?(config)
+            await configListener.withLock({ $0 })?.call(config)
             logger.info(
                 "talk.config",
                 [

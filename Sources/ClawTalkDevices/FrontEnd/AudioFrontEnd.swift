@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Synchronization
 
 /// The one consumer of captured audio: echo cancellation against the node's own playback, the
@@ -69,7 +70,8 @@ public final class AudioFrontEnd: Sendable {
         let fanout = FrameFanout<FrontEndFrame>()
         let preRoll: Mutex<PreRollBuffer>
         let errors = Atomic<Int>(0)
-        let outputLatency = Mutex<(@Sendable () -> Duration?)?>(nil)
+        /// Boxed: a closure read from a `Mutex` per frame would nest thunks (see ``ClosureBox``).
+        let outputLatency = Mutex<ClosureBox<@Sendable () -> Duration?>?>(nil)
 
         init(core: sending FrontEndProcessor, preRollMilliseconds: Int) {
             self.core = Mutex(core)
@@ -113,7 +115,13 @@ public final class AudioFrontEnd: Sendable {
     /// Takes the echo delay's output part from `playback`'s measured latency from now on (the
     /// controller is held weakly).
     public func attach(_ playback: PlaybackController) {
-        shared.outputLatency.withLock { $0 = { [weak playback] in playback?.outputLatency } }
+        attach(outputLatency: { [weak playback] in playback?.outputLatency })
+    }
+
+    /// Takes the echo delay's output part from `source`, called once per frame.
+    public func attach(outputLatency source: @escaping @Sendable () -> Duration?) {
+        let box = ClosureBox(source)
+        shared.outputLatency.withLock { $0 = box }
     }
 
     // MARK: - Processing
@@ -158,7 +166,7 @@ public final class AudioFrontEnd: Sendable {
 
     private static func process(_ frame: CapturedFrame, shared: Shared) throws -> FrontEndFrame {
         let latencySource = shared.outputLatency.withLock { $0 }
-        let outputLatency = latencySource?()
+        let outputLatency = latencySource?.call()
         let result: FrontEndFrame
         do {
             result = try shared.core.withLock { try $0.process(frame, outputLatency: outputLatency) }

@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// ``AudioFrontEnd`` behaviour without a sound server: half-duplex, the clean stage, streams,
@@ -173,6 +174,27 @@ struct AudioFrontEndTests {
         let thirty = try frontEnd.process(
             CapturedFrame(samples: [Int16](repeating: 0, count: 480), timestampNanoseconds: 3, sequence: 2))
         #expect(thirty.aec.count == 480 && thirty.clean.count == 480)
+    }
+
+    @Test("the output-latency source is called the same way on every frame (no closure re-wrapped per read)")
+    func latencySourceDoesNotGrowPerFrame() throws {
+        // A closure kept in a Mutex and read per frame came back re-wrapped in thunks each time:
+        // its call stack grew by two frames per audio frame (idle CPU rising with uptime).
+        let frontEnd = try AudioFrontEnd()
+        let depths = Mutex<[Int]>([])
+        frontEnd.attach(outputLatency: {
+            depths.withLock { $0.append(Thread.callStackSymbols.count) }
+            return .milliseconds(40)
+        })
+        for sequence in 0..<400 {
+            _ = try frontEnd.process(
+                CapturedFrame(
+                    samples: [Int16](repeating: 0, count: 160), timestampNanoseconds: UInt64(sequence + 1) * 10_000_000,
+                    sequence: UInt64(sequence)))
+        }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 400)
+        #expect(Set(seen).count == 1, "call depth went from \(seen.first ?? 0) to \(seen.last ?? 0)")
     }
 
     @Test("settings from the config file's processing.* section")
