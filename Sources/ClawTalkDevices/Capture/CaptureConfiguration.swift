@@ -16,7 +16,8 @@ public struct CaptureConfiguration: Sendable, Equatable {
     public var streamBufferFrames: Int
     /// Audio kept for ``CaptureEngine/preRoll()`` in milliseconds (default 500; at least 300).
     public var preRollMilliseconds: Int
-    /// How often the consumer drains the ring (default 10 ms).
+    /// Least time between two drains of the ring (default zero: each frame as it arrives; a
+    /// longer one batches frames, as a slow consumer would).
     public var drainInterval: Duration
     /// How often the chosen source's presence is checked off the audio thread (default 2 s).
     public var deviceCheckInterval: Duration
@@ -30,7 +31,7 @@ public struct CaptureConfiguration: Sendable, Equatable {
     /// Creates a configuration; see each property for its default.
     public init(
         source: String? = nil, frameMilliseconds: Int = 20, ringFrames: Int = 50, streamBufferFrames: Int = 25,
-        preRollMilliseconds: Int = 500, drainInterval: Duration = .milliseconds(10),
+        preRollMilliseconds: Int = 500, drainInterval: Duration = .zero,
         deviceCheckInterval: Duration = .seconds(2), retryInitialDelay: Duration = .milliseconds(500),
         retryMaximumDelay: Duration = .seconds(5), startTimeout: Duration = .seconds(10)
     ) {

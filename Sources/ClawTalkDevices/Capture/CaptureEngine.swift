@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import Dispatch
 import Foundation
+import ClawTalkSupport
 import Synchronization
 
 /// Captures 16 kHz mono s16 audio in 20 ms frames from the chosen source (by name or
@@ -16,8 +17,9 @@ import Synchronization
 /// - **Watcher thread** (only when a source is chosen): lists the server's sources every
 ///   ``CaptureConfiguration/deviceCheckInterval`` and tells the capture thread whether the
 ///   chosen one is present.
-/// - **Consumer task**: drains the ring every ``CaptureConfiguration/drainInterval``, keeps the
-///   pre-roll (``preRoll()``) and yields to every ``frames()`` stream.
+/// - **Drain thread** (`clawtalk.capture.drain`): sleeps until the capture thread signals a frame
+///   (no polling: one wake-up per frame, none while the device is silent or gone), then drains
+///   the ring, keeps the pre-roll (``preRoll()``) and yields to every ``frames()`` stream.
 ///
 /// Device changes (details in ``CaptureLoop``): when the chosen source goes away (a read error,
 /// or it is no longer listed: PulseAudio 14+ quietly moves its streams to the default source) the
@@ -40,7 +42,7 @@ public final class CaptureEngine: Sendable {
 
     private enum Lifecycle {
         case idle
-        case running(consumer: Task<Void, Never>)
+        case running
         case stopped
     }
 
@@ -59,7 +61,7 @@ public final class CaptureEngine: Sendable {
 
     deinit {
         shared.stopRequested.store(true, ordering: .relaxed)
-        if case .running(let consumer) = lifecycle.withLock({ $0 }) { consumer.cancel() }
+        shared.framesReady.signal()
         shared.closeSubscribers()
     }
 
@@ -88,9 +90,12 @@ public final class CaptureEngine: Sendable {
                 lifecycle = .stopped
                 throw timeout.error
             }
-            let consumer = Task.detached(priority: .high) { [ring, shared, configuration] in
-                await Self.drain(ring: ring, shared: shared, interval: configuration.drainInterval)
+            let drainer = Thread { [ring, shared, configuration] in
+                Self.drain(ring: ring, shared: shared, interval: configuration.drainInterval)
             }
+            drainer.name = "clawtalk.capture.drain"
+            drainer.qualityOfService = .userInteractive
+            drainer.start()
             if let query = configuration.source {
                 let watcher = SourceWatcher(
                     backend: backend, shared: shared, query: query, interval: configuration.deviceCheckInterval)
@@ -98,7 +103,7 @@ public final class CaptureEngine: Sendable {
                 thread.name = "clawtalk.capture.watch"
                 thread.start()
             }
-            lifecycle = .running(consumer: consumer)
+            lifecycle = .running
         }
     }
 
@@ -114,10 +119,11 @@ public final class CaptureEngine: Sendable {
                 return
             case .idle:
                 shared.stopRequested.store(true, ordering: .relaxed)
-            case .running(let consumer):
+            case .running:
                 shared.stopRequested.store(true, ordering: .relaxed)
                 _ = shared.threadFinished.wait(timeout: .now() + .seconds(1))
-                consumer.cancel()
+                shared.framesReady.signal()
+                _ = shared.drainFinished.wait(timeout: .now() + .seconds(1))
             }
             shared.closeSubscribers()
             shared.setStatus(.stopped, device: nil)
@@ -196,20 +202,19 @@ public final class CaptureEngine: Sendable {
         }
     }
 
-    /// The consumer task: drains the ring into the pre-roll and the subscribers.
-    private static func drain(ring: FrameRing, shared: CaptureShared, interval: Duration) async {
-        while !Task.isCancelled, !shared.isStopping {
-            while let (samples, stamp) = ring.read().map({ ($0.samples, $0.stamp) }) {
+    /// The drain thread: waits for frames, then moves them into the pre-roll and the subscribers.
+    private static func drain(ring: FrameRing, shared: CaptureShared, interval: Duration) {
+        defer { shared.drainFinished.signal() }
+        let pause = interval.inSeconds
+        while !shared.isStopping {
+            _ = shared.framesReady.wait(timeout: .now() + .milliseconds(250))
+            while !shared.isStopping, let (samples, stamp) = ring.read().map({ ($0.samples, $0.stamp) }) {
                 shared.preRoll.withLock { $0.append(samples) }
                 shared.publish(
                     CapturedFrame(
                         samples: samples, timestampNanoseconds: stamp.timestampNanoseconds, sequence: stamp.sequence))
             }
-            do {
-                try await Task.sleep(for: interval)
-            } catch {
-                return
-            }
+            if pause > 0 { Thread.sleep(forTimeInterval: pause) }
         }
     }
 }

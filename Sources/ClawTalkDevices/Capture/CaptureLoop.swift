@@ -108,6 +108,7 @@ struct CaptureLoop {
         shared.rmsBits.store(rms.bitPattern, ordering: .relaxed)
         shared.peakBits.store((Double(peak) / 32768).bitPattern, ordering: .relaxed)
         ring.write(frame, stamp: FrameRing.Stamp(timestampNanoseconds: now, sequence: sequence))
+        shared.framesReady.signal()
         sequence &+= 1
         shared.frames.wrappingAdd(1, ordering: .relaxed)
         if framesSinceOpen == 0 { backoff.reset() }

@@ -29,6 +29,11 @@ final class CaptureShared: Sendable {
     let firstOpenSignal = DispatchSemaphore(value: 0)
     /// Signalled once when the capture thread has closed its stream and returned.
     let threadFinished = DispatchSemaphore(value: 0)
+    /// Signalled by the capture thread after each frame it writes to the ring (and by stop): the
+    /// drain thread sleeps on it instead of polling. A signal without a waiter is an atomic add.
+    let framesReady = DispatchSemaphore(value: 0)
+    /// Signalled once when the drain thread has delivered its last frame and returned.
+    let drainFinished = DispatchSemaphore(value: 0)
 
     init(chosenName: String?, preRoll: PreRollBuffer) {
         self.chosenName = Mutex(chosenName)
