@@ -44,6 +44,15 @@ struct StatusVoiceTests {
         }
         await service.setPhase(.thinking)
         #expect(try file.read()?.voice?.levelDBFS == -50)
+        // Drift below 3 dB (room noise) is written at most every 2 s: the idle service does not
+        // rewrite its status file five times a second.
+        let drift = ContinuousClock.now
+        await service.setInputLevel(dbfs: -51)
+        await service.setInputLevel(dbfs: -52)
+        if ContinuousClock.now - drift < .seconds(2) {
+            #expect(try file.read()?.voice?.levelDBFS == -50)
+        }
+        await service.setPhase(.thinking)
 
         let report = StatusReport.gather(
             service: try file.read(), deviceId: nil, configuredURL: nil, store: nil)
