@@ -1,7 +1,7 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Dispatch
 import Foundation
-import ClawTalkSupport
 import Synchronization
 
 /// Captures 16 kHz mono s16 audio in 20 ms frames from the chosen source (by name or
