@@ -35,8 +35,12 @@ enum ControlSocketClient {
         }
         UnixSocket.setTimeout(fd, option: SO_SNDTIMEO, .seconds(2))
         UnixSocket.setTimeout(fd, option: SO_RCVTIMEO, timeout)
-        guard UnixSocket.writeAll(fd, request.line()) else { throw UnixSocket.systemError("send") }
+        // A server that refuses this peer answers and closes without reading the request, so
+        // the write may fail (EPIPE) with the refusal already waiting: read it before giving up.
+        let sent = UnixSocket.writeAll(fd, request.line())
+        let sendError = sent ? nil : UnixSocket.systemError("send")
         let (line, complete) = UnixSocket.readLine(fd)
+        if let sendError, line.isEmpty { throw sendError }
         if line.isEmpty, !complete {
             if errno == EAGAIN || errno == EWOULDBLOCK { throw .timedOut }
             throw .badAnswer

@@ -1,3 +1,5 @@
+import ClawTalkAudio
+
 /// The stage-1 wake engine the node runs: every trigger goes to the engine chosen for it by
 /// ``Selection`` (microWakeWord where a model exists; the Whisper keyword scorer for the rest when
 /// one is configured, with PocketSphinx keyphrase spotting taking its triggers while it does not
@@ -69,6 +71,10 @@ public final class KeywordSpotter: WakeEngine {
         public var scorer: WhisperKeywordEngine.Configuration?
         /// Called when the scorer's connection comes or goes.
         public var onScorerLink: (@Sendable (WhisperKeywordEngine.LinkEvent) -> Void)?
+        /// Seconds of audio without an answering scorer before PocketSphinx is loaded to take its
+        /// triggers (5): a supervised scorer answers within about 3 s of the node's start, and
+        /// PocketSphinx, never loaded then, keeps some 30 MB out of the node's memory.
+        public var fallbackDelay: Double = 5
 
         /// A configuration; `resolver` must use the dictionary of `pocketSphinxModel`.
         public init(
@@ -129,15 +135,19 @@ public final class KeywordSpotter: WakeEngine {
         return engines
     }
 
-    /// Whether PocketSphinx spots now: always without a scorer, else while the scorer does not
-    /// answer.
+    /// Whether PocketSphinx spots now: always without a scorer, else once the scorer has not
+    /// answered for ``Configuration/fallbackDelay``, until it answers.
     public var isFallingBack: Bool { pocketSphinx != nil && scorer?.isConnected != true }
+    /// Whether the PocketSphinx engine is loaded.
+    public var hasPocketSphinx: Bool { pocketSphinx != nil }
 
     private var microWakeWord: MicroWakeWordEngine?
     private var scorer: WhisperKeywordEngine?
     private var pocketSphinx: PocketSphinxKeywordEngine?
     /// Whether PocketSphinx was fed the previous samples.
     private var pocketSphinxFed = false
+    /// Samples since the scorer last answered (or since the start).
+    private var unansweredSamples = 0
     /// Samples fed since the start: an engine created by ``setTriggers(_:)`` starts at this time.
     private var position = 0
 
@@ -170,7 +180,16 @@ public final class KeywordSpotter: WakeEngine {
         position += samples.count
         var hits: [WakeHit] = []
         if let microWakeWord { hits += try microWakeWord.process(samples) }
-        if let scorer { hits += try scorer.process(samples) }
+        if let scorer {
+            hits += try scorer.process(samples)
+            unansweredSamples = scorer.isConnected ? 0 : unansweredSamples + samples.count
+            let delay = Int(configuration.fallbackDelay * Double(PocketSphinxDecoder.format.sampleRate))
+            if pocketSphinx == nil, !plan.pocketSphinx.isEmpty, unansweredSamples >= delay {
+                pocketSphinx = try makePocketSphinx(plan)
+                pocketSphinx?.skip(start)
+                pocketSphinxFed = true
+            }
+        }
         if let pocketSphinx {
             if scorer?.isConnected == true {
                 pocketSphinx.skip(samples.count)
@@ -199,6 +218,7 @@ public final class KeywordSpotter: WakeEngine {
         for engine in engines { try engine.reset() }
         position = 0
         pocketSphinxFed = false
+        unansweredSamples = 0
     }
 
     private func apply(_ triggers: [String]) throws {
@@ -233,18 +253,26 @@ public final class KeywordSpotter: WakeEngine {
                 pocketSphinx = nil
             } else if let pocketSphinx {
                 try pocketSphinx.setTriggers(newPlan.pocketSphinx)
-            } else {
-                let scored = Set(newPlan.scorer.map(TriggerText.key))
-                let engine = try PocketSphinxKeywordEngine(
-                    triggers: newPlan.pocketSphinx,
-                    options: .init(
-                        thresholds: configuration.thresholds.filter { !scored.contains(TriggerText.key($0.key)) },
-                        model: configuration.pocketSphinxModel),
-                    resolver: configuration.resolver)
+            } else if newPlan.scorer.isEmpty {
+                // Without a scorer PocketSphinx is stage 1 itself; with one it loads only when
+                // needed (process).
+                let engine = try makePocketSphinx(newPlan)
                 engine.skip(position)
                 pocketSphinx = engine
             }
         }
         plan = newPlan
+    }
+
+    /// PocketSphinx for `plan`'s triggers; the scorer's own thresholds (probabilities) are not
+    /// PocketSphinx thresholds, so its triggers keep PocketSphinx's defaults.
+    private func makePocketSphinx(_ plan: Plan) throws -> PocketSphinxKeywordEngine {
+        let scored = Set(plan.scorer.map(TriggerText.key))
+        return try PocketSphinxKeywordEngine(
+            triggers: plan.pocketSphinx,
+            options: .init(
+                thresholds: configuration.thresholds.filter { !scored.contains(TriggerText.key($0.key)) },
+                model: configuration.pocketSphinxModel),
+            resolver: configuration.resolver)
     }
 }

@@ -93,14 +93,16 @@ struct WhisperKeywordEngineTests {
     @Test func theSpotterFallsBackToPocketSphinxWhileNoScorerAnswersAndLogsItOnce() throws {
         let events = Mutex<[WhisperKeywordEngine.LinkEvent]>([])
         let closed = WhisperKeywordEngine.Configuration(port: closedLoopbackPort())
-        let spotter = try KeywordSpotter(
-            triggers: ["computer"],
-            configuration: .init(
-                models: [], runtime: nil, resolver: try WakeTestSupport.resolver(), scorer: closed,
-                onScorerLink: { event in events.withLock { $0.append(event) } }))
+        var configuration = KeywordSpotter.Configuration(
+            models: [], runtime: nil, resolver: try WakeTestSupport.resolver(), scorer: closed,
+            onScorerLink: { event in events.withLock { $0.append(event) } })
+        configuration.fallbackDelay = 0.5
+        let spotter = try KeywordSpotter(triggers: ["computer"], configuration: configuration)
         #expect(spotter.plan.scorer == ["computer"])
+        #expect(!spotter.hasPocketSphinx, "loaded only once the scorer has not answered for a while")
         let samples = try Self.clip("Computer.", padAfter: 3)
         let hits = try WakeTestSupport.run(spotter, samples)
+        #expect(spotter.hasPocketSphinx)
         #expect(spotter.isFallingBack)
         #expect(hits.contains { $0.engine == PocketSphinxKeywordEngine.engineName })
         // Retried every 2 s of audio, reported once.
@@ -118,6 +120,7 @@ struct WhisperKeywordEngineTests {
                 scorer: .init(host: server.host, port: server.port)))
         let hits = try WakeTestSupport.run(spotter, try Self.clip("Computer."))
         #expect(!spotter.isFallingBack)
+        #expect(!spotter.hasPocketSphinx, "the scorer answered: PocketSphinx never loaded")
         #expect(hits.map(\.engine) == [WhisperKeywordEngine.engineName])
     }
 }
