@@ -125,11 +125,7 @@ struct SupervisedWhisperRigTests {
         home.sttPort = closedLoopbackPort()  // free: nothing of the user's answers here
         defer { home.remove() }
         // The private data directory points at the installed server and model (read only).
-        try FileManager.default.createDirectory(atPath: home.data + "/clawtalk", withIntermediateDirectories: true)
-        for piece in ["venv", "models"] {
-            try FileManager.default.createSymbolicLink(
-                atPath: home.data + "/clawtalk/" + piece, withDestinationPath: installed + "/clawtalk/" + piece)
-        }
+        try home.linkInstalledServers(from: installed)
         let directory = try TempDirectory(prefix: "ptt-whisper")
         let clip = try SpokenClip.wav(
             "please set a timer for ten minutes", padBefore: 0.3, padAfter: 1.5, in: directory)

@@ -29,6 +29,16 @@ struct TemporaryHome {
         }
     }
 
+    /// Points this home's data directory at the venv and models that scripts/setup installed in
+    /// `dataHome` (read only), so `clawtalk run` here starts the real servers.
+    func linkInstalledServers(from dataHome: String) throws {
+        try FileManager.default.createDirectory(atPath: data + "/clawtalk", withIntermediateDirectories: true)
+        for piece in ["venv", "models"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: data + "/clawtalk/" + piece, withDestinationPath: dataHome + "/clawtalk/" + piece)
+        }
+    }
+
     /// Environment overrides pointing XDG at this home.
     var environment: [String: String] {
         [

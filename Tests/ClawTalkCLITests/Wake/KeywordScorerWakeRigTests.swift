@@ -22,11 +22,7 @@ struct KeywordScorerWakeRigTests {
         home.sttPort = closedLoopbackPort()
         home.wakeScorerPort = closedLoopbackPort()
         defer { home.remove() }
-        try FileManager.default.createDirectory(atPath: home.data + "/clawtalk", withIntermediateDirectories: true)
-        for piece in ["venv", "models"] {
-            try FileManager.default.createSymbolicLink(
-                atPath: home.data + "/clawtalk/" + piece, withDestinationPath: installed + "/clawtalk/" + piece)
-        }
+        try home.linkInstalledServers(from: installed)
         let directory = try TempDirectory(prefix: "scorer-wake")
         let clip = try SpokenClip.wav(
             #"computer <break time="800ms"/> what time is it"#, padBefore: 0.5, padAfter: 0.5, in: directory)
