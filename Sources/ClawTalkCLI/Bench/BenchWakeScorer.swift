@@ -20,7 +20,7 @@ struct BenchWakeScorer {
         else { return BenchWakeScorer() }
         let client = WyomingClient(host: wake.scorerHost, port: wake.scorerPort, connectTimeout: .seconds(1))
         if let info = try? await client.describe(timeout: .seconds(2)),
-            info.wake.contains(where: { $0.name == WyomingServerProcess.Configuration.Program.clawtalkWake.rawValue })
+            WyomingServerProcess.Configuration.Program.clawtalkWake.isOffered(by: info)
         {
             notice("keyword scorer: \(info.summary ?? "clawtalk-wake") at \(wake.scorerHost):\(wake.scorerPort)")
             return BenchWakeScorer(configuration: configuration)

@@ -39,13 +39,7 @@ struct ProcessSampler {
         guard fields.count > 18, let user = Double(fields[11]), let system = Double(fields[12]),
             let threads = Int(fields[17])
         else { return nil }
-        var rss = 0.0
-        if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = line.split(separator: " ").compactMap({ Double($0) }).first
-        {
-            rss = kilobytes / 1024
-        }
+        let rss = ResourceUsage.rssMiB(status: "/proc/\(pid)/status") ?? 0
         return Reading(pid: pid, name: name, cpuSeconds: (user + system) / ticks, rssMiB: rss, threads: threads)
     }
 

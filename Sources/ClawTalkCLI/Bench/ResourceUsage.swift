@@ -20,7 +20,12 @@ enum ResourceUsage {
 
     /// Current resident set size in MiB (VmRSS), nil if unreadable.
     static func currentRSSMiB() -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        rssMiB(status: "/proc/self/status")
+    }
+
+    /// VmRSS in MiB from a `/proc/<pid>/status` file, nil if unreadable.
+    static func rssMiB(status path: String) -> Double? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kilobytes = line.split(separator: " ").compactMap({ Double($0) }).first
         else { return nil }

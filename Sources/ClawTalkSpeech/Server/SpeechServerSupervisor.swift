@@ -205,11 +205,7 @@ public actor SpeechServerSupervisor {
         guard role.mode != .off else { return false }
         let client = WyomingClient(host: role.host, port: role.port, connectTimeout: probeTimeout)
         guard let info = try? await client.describe(timeout: probeTimeout) else { return false }
-        switch server.program {
-        case .fasterWhisper: return !info.asr.isEmpty
-        case .clawtalkWake:
-            return info.wake.contains { $0.name == WyomingServerProcess.Configuration.Program.clawtalkWake.rawValue }
-        }
+        return server.program.isOffered(by: info)
     }
 
     private func publish(_ role: SpeechServerStatus.Role, ready: Bool, pid: Int32? = nil, detail: String) {

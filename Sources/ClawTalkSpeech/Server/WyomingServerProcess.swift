@@ -21,6 +21,16 @@ public final class WyomingServerProcess: Sendable {
             case fasterWhisper = "wyoming-faster-whisper"
             /// `clawtalk-wake`: the Whisper keyword scorer (`python/clawtalk_wake.py`).
             case clawtalkWake = "clawtalk-wake"
+
+            /// Whether a server that described itself as `info` can stand in for this program:
+            /// any speech-to-text server for `wyoming-faster-whisper`, only `clawtalk-wake` itself
+            /// for the keyword scorer (another wake service cannot score arbitrary triggers).
+            public func isOffered(by info: WyomingInfo) -> Bool {
+                switch self {
+                case .fasterWhisper: !info.asr.isEmpty
+                case .clawtalkWake: info.wake.contains { $0.name == rawValue }
+                }
+            }
         }
 
         /// Which program ``executable`` is (it decides the arguments).

@@ -21,6 +21,20 @@ enum EndToEnd {
         return (gateway, url)
     }
 
+    /// A listening gateway with token `s3cret` that approves loopback pairing, and `home`'s
+    /// environment pointed at it in node-only mode (no operator connection).
+    static func nodeOnlyGateway(for home: TemporaryHome) async throws -> (TestGateway, [String: String]) {
+        let (gateway, url) = try await gateway { configuration in
+            configuration.auth = .token("s3cret")
+            configuration.autoApproveLoopback = true
+        }
+        var environment = home.environment
+        environment["CLAWTALK_GATEWAY_URL"] = url
+        environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+        environment["CLAWTALK_GATEWAY_OPERATOR_ENABLED"] = "false"
+        return (gateway, environment)
+    }
+
     /// The first harness event matching `predicate`, or a test failure after `timeout`.
     static func event(
         _ gateway: TestGateway, timeout: Duration = .seconds(30),

@@ -129,15 +129,9 @@ struct SupervisedWhisperRigTests {
         let directory = try TempDirectory(prefix: "ptt-whisper")
         let clip = try SpokenClip.wav(
             "please set a timer for ten minutes", padBefore: 0.3, padAfter: 1.5, in: directory)
-        let (gateway, url) = try await EndToEnd.gateway { configuration in
-            configuration.auth = .token("s3cret")
-            configuration.autoApproveLoopback = true
-        }
+        let (gateway, nodeEnvironment) = try await EndToEnd.nodeOnlyGateway(for: home)
         defer { Task { await gateway.stopListening() } }
-        var environment = home.environment
-        environment["CLAWTALK_GATEWAY_URL"] = url
-        environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
-        environment["CLAWTALK_GATEWAY_OPERATOR_ENABLED"] = "false"
+        var environment = nodeEnvironment
         environment["CLAWTALK_WAKE_ENABLED"] = "false"
         let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
         defer { run.kill() }

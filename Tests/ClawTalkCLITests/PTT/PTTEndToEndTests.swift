@@ -26,15 +26,8 @@ struct PTTEndToEndTests {
     @Test func runDeclaresAndAnswersTalkPTTAndServesTheControlSocket() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let (gateway, url) = try await EndToEnd.gateway { configuration in
-            configuration.auth = .token("s3cret")
-            configuration.autoApproveLoopback = true
-        }
+        let (gateway, environment) = try await EndToEnd.nodeOnlyGateway(for: home)
         defer { Task { await gateway.stopListening() } }
-        var environment = home.environment
-        environment["CLAWTALK_GATEWAY_URL"] = url
-        environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
-        environment["CLAWTALK_GATEWAY_OPERATOR_ENABLED"] = "false"
         let run = try RunningBinary(["run"], environment: environment)
         defer { run.kill() }
 

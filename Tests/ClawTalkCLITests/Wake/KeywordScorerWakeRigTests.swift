@@ -26,15 +26,8 @@ struct KeywordScorerWakeRigTests {
         let directory = try TempDirectory(prefix: "scorer-wake")
         let clip = try SpokenClip.wav(
             #"computer <break time="800ms"/> what time is it"#, padBefore: 0.5, padAfter: 0.5, in: directory)
-        let (gateway, url) = try await EndToEnd.gateway { configuration in
-            configuration.auth = .token("s3cret")
-            configuration.autoApproveLoopback = true
-        }
+        let (gateway, environment) = try await EndToEnd.nodeOnlyGateway(for: home)
         defer { Task { await gateway.stopListening() } }
-        var environment = home.environment
-        environment["CLAWTALK_GATEWAY_URL"] = url
-        environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
-        environment["CLAWTALK_GATEWAY_OPERATOR_ENABLED"] = "false"
         let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
         defer { run.kill() }
         _ = try await EndToEnd.connected(gateway)
