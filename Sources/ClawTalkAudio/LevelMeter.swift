@@ -19,6 +19,22 @@ public enum LevelMeter {
         return (sum / Double(samples.count)).squareRoot() / 32768
     }
 
+    /// Root mean square of `samples` around their mean (the DC offset taken out), in full scale:
+    /// what a high-pass filter would leave of a block's level.
+    public static func acRMS(_ samples: UnsafeBufferPointer<Int16>) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        var sum = 0.0
+        var squares = 0.0
+        for sample in samples {
+            let value = Double(sample)
+            sum += value
+            squares += value * value
+        }
+        let count = Double(samples.count)
+        let mean = sum / count
+        return max(squares / count - mean * mean, 0).squareRoot() / 32768
+    }
+
     /// Root mean square of `samples` in full scale (0 for an empty block).
     public static func rms(_ samples: [Int16]) -> Double {
         samples.withUnsafeBufferPointer { rms($0) }

@@ -1,16 +1,20 @@
 internal import CPulse
 
-/// Owner of one pa_mainloop and its pa_context: a blocking, short-lived connection for queries.
+/// Owner of one pa_mainloop and its pa_context, driven by the thread that uses it: short-lived
+/// for device queries (``listDevices()``), long-lived under a ``PulseCaptureStream``.
 ///
 /// Library rules: a pa_mainloop is single-threaded and everything happens inside
 /// pa_mainloop_dispatch on the calling thread, so callbacks are plain C functions that find their
 /// state through the userdata pointer (an unretained ``PulseDeviceCollector``, kept alive by the
-/// caller while the loop runs). Used from one thread, for one call, then released.
+/// caller while the loop runs). Used from one thread at a time, never concurrently. No thread of
+/// its own: nothing runs, and nothing wakes, between the owner's calls.
 final class PulseContext {
-    private let mainloop: OpaquePointer
-    private let context: OpaquePointer
+    let mainloop: OpaquePointer
+    let context: OpaquePointer
+    /// Which server, for error messages.
+    let serverDescription: String
+    /// The deadline of the connection and of ``listDevices()``.
     private let deadline: ContinuousClock.Instant
-    private let serverDescription: String
 
     /// Connects (without autospawn) and waits until the context is ready or `timeout` passes.
     init(server: String?, timeout: Duration) throws {
@@ -28,7 +32,7 @@ final class PulseContext {
         guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
             throw unavailable(pa_context_errno(context))
         }
-        try iterate(waitingFor: "connecting") {
+        try iterate(waitingFor: "connecting", deadline: deadline) {
             switch pa_context_get_state(context) {
             case PA_CONTEXT_READY: return true
             case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: throw unavailable(pa_context_errno(context))
@@ -64,7 +68,7 @@ final class PulseContext {
             throw AudioDeviceError.io("\(what) request failed: \(PulseSimple.message(pa_context_errno(context)))")
         }
         defer { pa_operation_unref(operation) }
-        try iterate(waitingFor: what) {
+        try iterate(waitingFor: what, deadline: deadline) {
             if pa_context_get_state(context) != PA_CONTEXT_READY {
                 throw unavailable(pa_context_errno(context))
             }
@@ -72,8 +76,10 @@ final class PulseContext {
         }
     }
 
-    /// Dispatches events until `done` returns true, failing at the deadline.
-    private func iterate(waitingFor what: String, until done: () throws -> Bool) throws {
+    /// Dispatches events until `done` returns true, failing at `deadline`.
+    func iterate(
+        waitingFor what: String, deadline: ContinuousClock.Instant, until done: () throws -> Bool
+    ) throws {
         while try !done() {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
@@ -91,7 +97,31 @@ final class PulseContext {
         }
     }
 
-    private func unavailable(_ code: Int32) -> AudioDeviceError {
+    /// Dispatches every event that is already due, without waiting. Throws when the loop fails.
+    func dispatchPending() throws {
+        while true {
+            let dispatched = pa_mainloop_iterate(mainloop, 0, nil)
+            guard dispatched >= 0 else {
+                throw AudioDeviceError.io("\(serverDescription): main loop failed")
+            }
+            if dispatched == 0 { return }
+        }
+    }
+
+    /// Waits up to `microseconds` for events and dispatches them.
+    func waitForEvents(microseconds: Int32) throws {
+        guard pa_mainloop_prepare(mainloop, microseconds) >= 0,
+            pa_mainloop_poll(mainloop) >= 0,
+            pa_mainloop_dispatch(mainloop) >= 0
+        else {
+            throw AudioDeviceError.io("\(serverDescription): main loop failed")
+        }
+    }
+
+    /// The context's last error as text.
+    var lastError: String { PulseSimple.message(pa_context_errno(context)) }
+
+    func unavailable(_ code: Int32) -> AudioDeviceError {
         .serverUnavailable("\(serverDescription): \(PulseSimple.message(code))")
     }
 }

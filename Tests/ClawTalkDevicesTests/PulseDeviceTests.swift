@@ -19,10 +19,11 @@ struct PulseDeviceTests {
     /// Captures `milliseconds` from `source` on a thread while `body` runs on this one, starting
     /// `body` after `preRollMilliseconds` so the capture begins with a stretch of silence.
     private func capture(
-        from source: String, milliseconds: Int, preRollMilliseconds: Int, during body: () throws -> Void
+        from source: String, milliseconds: Int, preRollMilliseconds: Int, paced: Bool = false,
+        during body: () throws -> Void
     ) throws -> [Int16] {
         let format = AudioFormat.speech
-        let stream = try PulseCaptureStream(format: format, device: source)
+        let stream = try PulseCaptureStream(format: format, device: source, pacedReads: paced)
         let result = CaptureResult()
         let done = DispatchSemaphore(value: 0)
         let total = format.sampleCount(milliseconds: milliseconds)
@@ -92,12 +93,14 @@ struct PulseDeviceTests {
         }
     }
 
-    @Test("a 1 kHz tone played to vspk arrives at vmic")
-    func toneLoopback() throws {
+    @Test(
+        "a 1 kHz tone played to vspk arrives at vmic, whole, with prompt and with paced reads",
+        arguments: [false, true])
+    func toneLoopback(paced: Bool) throws {
         let tone = TestSignals.tone(frequency: 1000, seconds: 0.5, sampleRate: 16000, amplitude: 0.3)
         var playbackLatency: UInt64 = 0
         // 3 s of capture for a 0.5 s tone: room for a playback that starts late on a busy machine.
-        let captured = try capture(from: "vmic", milliseconds: 3000, preRollMilliseconds: 300) {
+        let captured = try capture(from: "vmic", milliseconds: 3000, preRollMilliseconds: 300, paced: paced) {
             let speaker = try PulsePlaybackStream(format: .speech, device: "vspk")
             try tone.withUnsafeBufferPointer { all in
                 for start in stride(from: 0, to: all.count, by: 320) {
@@ -152,6 +155,42 @@ struct PulseDeviceTests {
         #expect(flushed <= drained - 20, "flush should have dropped most of the queued 500 ms")
         // That flush does not wait for the queue to play is what the counts show; its duration
         // (printed) is the machine's business.
+    }
+
+    @Test("a paced read of a source that delivers nothing fails after the stall limit, and the stream recovers")
+    func stalledSource() throws {
+        let stream = try PulseCaptureStream(format: .speech, device: "vmic", pacedReads: true, stallLimit: .seconds(1))
+        var frame = [Int16](repeating: 0, count: 320)
+        try frame.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
+        try Self.pactl("suspend-source", "vmic", "1")
+        defer { try? Self.pactl("suspend-source", "vmic", "0") }
+        var failure: (any Error)?
+        for _ in 0..<200 where failure == nil {
+            do {
+                try frame.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
+            } catch {
+                failure = error
+            }
+        }
+        print("stalled read: \(failure.map { "\($0)" } ?? "none")")
+        #expect(failure.map { "\($0)".contains("no audio from the source") } == true)
+        stream.close()
+        try Self.pactl("suspend-source", "vmic", "0")
+        let again = try PulseCaptureStream(format: .speech, device: "vmic", pacedReads: true)
+        try frame.withUnsafeMutableBufferPointer { try again.read(into: $0) }
+        again.close()
+    }
+
+    /// Runs `pactl` with `arguments` on the rig's server.
+    static func pactl(_ arguments: String...) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["pactl"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw AudioDeviceError.io("pactl \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
     }
 
     @Test("capture latency is reported and bounded")

@@ -24,7 +24,8 @@ final class BenchNode: Sendable {
         source: String, sink: String, blockMilliseconds: Int = 20, frontEnd settings: FrontEndSettings = .init()
     ) throws {
         capture = CaptureEngine(
-            configuration: CaptureConfiguration(source: source, frameMilliseconds: blockMilliseconds))
+            configuration: CaptureConfiguration(source: source, frameMilliseconds: blockMilliseconds),
+            backend: PulseCaptureBackend(pacedReads: true))
         frontEnd = try AudioFrontEnd(settings: settings)
         playback = PlaybackController(
             sink: sink, settings: PlaybackSettings(streamName: "clawtalk bench node"), renderTap: frontEnd.renderTap)
@@ -37,7 +38,7 @@ final class BenchNode: Sendable {
                 handler.body.withLock { $0 }?.call(frame, now)
             }
         }
-        try frontEnd.start(capture.frames())
+        try frontEnd.start(on: capture)
         try capture.start()
     }
 

@@ -262,18 +262,44 @@ final class BenchSession {
                 reason:
                     "not measured: needs a whole service turn; eou.latency, stt.finalize and tts.ttfa.* are its parts"))
         metrics += await measureAll("wake.self_trigger") {
-            let reply = try await self.readText(
-                seconds: self.options.exposureSeconds ?? (self.options.quick ? 30 : 3600))
+            let exposure = self.options.exposureSeconds ?? (self.options.quick ? 30 : 3600)
+            let reply = try await self.readText(seconds: exposure)
             var result: [BenchMetric] = []
-            let stt = try ConfigLoader(environment: self.context.environment).load().settings.stt
-            for settings in [FrontEndSettings(echoCancellation: .off), FrontEndSettings()] {
-                // As `run` wakes: stage-1 hits verified by Whisper when the Wyoming server answers.
-                let verifier = try? await WakeDetectorFactory.wyomingVerifier(stt: stt, option: "self-trigger")
-                if verifier == nil { self.progress("bench: self-trigger without the Whisper verifier (no server)\n") }
-                result += try await bench.selfTrigger(
-                    reply: reply, detector: TwoStageWakeDetector(engine: try self.spotter(), verifier: verifier),
-                    verified: verifier != nil, frontEnd: settings)
+            let settings = try ConfigLoader(environment: self.context.environment).load().settings
+            // As `run` wakes: the keyword scorer (started here if none answers) takes the triggers
+            // without a model, unverified; other stage-1 hits are verified by Whisper when the
+            // Wyoming server answers.
+            let scorer = await BenchWakeScorer.prepare(
+                wake: settings.wake, selection: .auto, thresholds: settings.wake.thresholds,
+                environment: self.context.environment
+            ) { self.progress("bench: \($0)\n") }
+            var factory = try WakeDetectorFactory.load(
+                selection: .auto, thresholds: settings.wake.thresholds, environment: self.context.environment
+            ) { self.progress("bench: \($0)\n") }
+            factory.scorer = scorer.configuration
+            // The goal is for the echo path with AEC, which the service listens to while it speaks;
+            // without AEC the service does not listen while it speaks (half-duplex), so that
+            // condition is a shorter look at the engines alone (at most 10 minutes).
+            let conditions = [
+                (FrontEndSettings(echoCancellation: .off), min(exposure, 600)), (FrontEndSettings(), exposure),
+            ]
+            do {
+                for (frontEnd, seconds) in conditions {
+                    let verifier = try? await WakeDetectorFactory.wyomingVerifier(
+                        stt: settings.stt, option: "self-trigger")
+                    if verifier == nil {
+                        self.progress("bench: self-trigger without the Whisper verifier (no server)\n")
+                    }
+                    result += try await bench.selfTrigger(
+                        reply: Array(reply.prefix(Int(seconds * 16_000))),
+                        detector: try factory.detector(triggers: self.triggers, verifier: verifier),
+                        verified: verifier != nil, frontEnd: frontEnd)
+                }
+            } catch {
+                await scorer.stop()
+                throw error
             }
+            await scorer.stop()
             return result
         }
         return metrics

@@ -67,7 +67,7 @@ public struct RecordCommand: Command {
         let target = Int((seconds * Double(AudioFormat.speech.sampleRate)).rounded())
         var configuration = CaptureConfiguration(source: micDevice ?? settings.mic.device)
         configuration.streamBufferFrames = 250
-        let engine = CaptureEngine(configuration: configuration)
+        let engine = CaptureEngine(configuration: configuration, backend: PulseCaptureBackend(pacedReads: true))
         var frontEnd: AudioFrontEnd?
         if !raw {
             var processing = FrontEndSettings(processing: settings.processing, mic: settings.mic)
@@ -76,7 +76,7 @@ public struct RecordCommand: Command {
         }
         let rawFrames = raw ? engine.frames() : nil
         let processed = frontEnd?.frames()
-        if let frontEnd { try frontEnd.start(engine.frames()) }
+        if let frontEnd { try frontEnd.start(on: engine) }
         do {
             try engine.start()
         } catch {

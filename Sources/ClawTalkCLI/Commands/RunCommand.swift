@@ -213,6 +213,10 @@ public struct RunCommand: Command {
         ptt: PTTController, talk: TalkModeController, levels: VoiceStatusTap, into gateway: GatewayService
     ) async {
         var last: VoiceActivity.Phase = .idle
+        var lastLevel = -200.0
+        // Polls since anything changed: after 2 s of an idle phase and a steady level the poll
+        // slows from 10 to 2.5 per second (idle CPU); the first change speeds it up again.
+        var quietPolls = 0
         while !Task.isCancelled {
             let phase: VoiceActivity.Phase
             switch await ptt.state {
@@ -226,13 +230,24 @@ public struct RunCommand: Command {
                 case .speaking: phase = .speaking
                 }
             }
+            var changed = phase != .idle
             if phase != last {
                 last = phase
                 await gateway.setPhase(phase)
             }
-            if let level = levels.takeLevel() { await gateway.setInputLevel(dbfs: level) }
-            if let transcript = levels.takeTranscript() { await gateway.setLastTranscript(transcript) }
-            try? await Task.sleep(for: .milliseconds(100))
+            if let level = levels.takeLevel() {
+                if abs(level - lastLevel) >= 3 {
+                    lastLevel = level
+                    changed = true
+                }
+                await gateway.setInputLevel(dbfs: level)
+            }
+            if let transcript = levels.takeTranscript() {
+                changed = true
+                await gateway.setLastTranscript(transcript)
+            }
+            quietPolls = changed ? 0 : quietPolls + 1
+            try? await Task.sleep(for: .milliseconds(quietPolls >= 20 ? 400 : 100))
         }
     }
 

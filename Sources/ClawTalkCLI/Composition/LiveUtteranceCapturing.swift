@@ -111,7 +111,7 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
     private func runningEngine() async throws -> CaptureEngine {
         let engine = self.engine.withLock { engine in
             if let engine { return engine }
-            let created = CaptureEngine(configuration: configuration)
+            let created = CaptureEngine(configuration: configuration, backend: PulseCaptureBackend(pacedReads: true))
             engine = created
             return created
         }
@@ -121,7 +121,7 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
                     do {
                         try engine.start()
                         // Idempotent: a running front end ignores a second start.
-                        try self.frontEnd?.start(engine.frames())
+                        try self.frontEnd?.start(on: engine)
                         continuation.resume()
                     } catch {
                         continuation.resume(throwing: error)

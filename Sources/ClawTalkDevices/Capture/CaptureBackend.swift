@@ -21,18 +21,25 @@ public protocol CaptureInputStream: AnyObject {
 
 extension PulseCaptureStream: CaptureInputStream {}
 
-/// The production backend: pa_simple record streams on the default server and
+/// The production backend: ``PulseCaptureStream``s on the default server and
 /// ``PulseDeviceCatalog`` listings.
 public struct PulseCaptureBackend: CaptureBackend {
     /// Lists devices (its `server` should match the streams', i.e. nil = default).
     public var catalog: PulseDeviceCatalog
     /// The stream name the server shows (e.g. in pavucontrol).
     public var streamName: String
+    /// Paced reads (``PulseCaptureStream/pacedReads``): about one wake-up per frame instead of one
+    /// per server packet. The node's microphone uses them; measuring harnesses read promptly.
+    public var pacedReads: Bool
 
     /// Creates the backend.
-    public init(catalog: PulseDeviceCatalog = PulseDeviceCatalog(), streamName: String = "clawtalk capture") {
+    public init(
+        catalog: PulseDeviceCatalog = PulseDeviceCatalog(), streamName: String = "clawtalk capture",
+        pacedReads: Bool = false
+    ) {
         self.catalog = catalog
         self.streamName = streamName
+        self.pacedReads = pacedReads
     }
 
     /// Opens a ``PulseCaptureStream`` with `frameMilliseconds` fragments.
@@ -40,7 +47,8 @@ public struct PulseCaptureBackend: CaptureBackend {
         -> any CaptureInputStream
     {
         try PulseCaptureStream(
-            format: format, device: source, fragmentMilliseconds: frameMilliseconds, streamName: streamName)
+            format: format, device: source, fragmentMilliseconds: frameMilliseconds, streamName: streamName,
+            pacedReads: pacedReads)
     }
 
     /// The catalog's device list.

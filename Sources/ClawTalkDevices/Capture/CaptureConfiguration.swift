@@ -19,6 +19,9 @@ public struct CaptureConfiguration: Sendable, Equatable {
     /// Least time between two drains of the ring (default zero: each frame as it arrives; a
     /// longer one batches frames, as a slow consumer would).
     public var drainInterval: Duration
+    /// How often quiet frames are handed over while the attached consumer is idle (default
+    /// 100 ms; see ``CaptureFrameConsumer``).
+    public var idleDrainInterval: Duration
     /// How often the chosen source's presence is checked off the audio thread (default 2 s).
     public var deviceCheckInterval: Duration
     /// First wait after no source could be opened (default 500 ms); doubles per failure.
@@ -32,6 +35,7 @@ public struct CaptureConfiguration: Sendable, Equatable {
     public init(
         source: String? = nil, frameMilliseconds: Int = 20, ringFrames: Int = 50, streamBufferFrames: Int = 25,
         preRollMilliseconds: Int = 500, drainInterval: Duration = .zero,
+        idleDrainInterval: Duration = .milliseconds(100),
         deviceCheckInterval: Duration = .seconds(2), retryInitialDelay: Duration = .milliseconds(500),
         retryMaximumDelay: Duration = .seconds(5), startTimeout: Duration = .seconds(10)
     ) {
@@ -41,6 +45,7 @@ public struct CaptureConfiguration: Sendable, Equatable {
         self.streamBufferFrames = streamBufferFrames
         self.preRollMilliseconds = preRollMilliseconds
         self.drainInterval = drainInterval
+        self.idleDrainInterval = idleDrainInterval
         self.deviceCheckInterval = deviceCheckInterval
         self.retryInitialDelay = retryInitialDelay
         self.retryMaximumDelay = retryMaximumDelay

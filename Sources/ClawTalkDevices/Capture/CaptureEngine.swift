@@ -19,7 +19,13 @@ import Synchronization
 ///   chosen one is present.
 /// - **Drain thread** (`clawtalk.capture.drain`): sleeps until the capture thread signals a frame
 ///   (no polling: one wake-up per frame, none while the device is silent or gone), then drains
-///   the ring, keeps the pre-roll (``preRoll()``) and yields to every ``frames()`` stream.
+///   the ring, keeps the pre-roll (``preRoll()``), runs the attached ``CaptureFrameConsumer``
+///   (the front end) on each frame and yields to every ``frames()`` stream.
+/// - **Idle batching**: while the consumer reports itself idle, the capture thread signals only
+///   frames louder than the level the consumer named, and the drain thread otherwise wakes once
+///   per ``CaptureConfiguration/idleDrainInterval`` (100 ms) and takes the frames in one batch.
+///   Silence then costs ten wake-ups a second instead of fifty, downstream included; the first
+///   loud frame is delivered as soon as it is captured.
 ///
 /// Device changes (details in ``CaptureLoop``): when the chosen source goes away (a read error,
 /// or it is no longer listed: PulseAudio 14+ quietly moves its streams to the default source) the
@@ -62,7 +68,9 @@ public final class CaptureEngine: Sendable {
     deinit {
         shared.stopRequested.store(true, ordering: .relaxed)
         shared.framesReady.signal()
+        shared.watcherWake.signal()
         shared.closeSubscribers()
+        shared.consumer.withLock { $0 }?.captureEnded()
     }
 
     /// Resolves the chosen source, starts the capture thread and waits until its first stream is
@@ -91,7 +99,9 @@ public final class CaptureEngine: Sendable {
                 throw timeout.error
             }
             let drainer = Thread { [ring, shared, configuration] in
-                Self.drain(ring: ring, shared: shared, interval: configuration.drainInterval)
+                Self.drain(
+                    ring: ring, shared: shared, interval: configuration.drainInterval,
+                    idleInterval: configuration.idleDrainInterval)
             }
             drainer.name = "clawtalk.capture.drain"
             drainer.qualityOfService = .userInteractive
@@ -121,6 +131,7 @@ public final class CaptureEngine: Sendable {
                 shared.stopRequested.store(true, ordering: .relaxed)
             case .running:
                 shared.stopRequested.store(true, ordering: .relaxed)
+                shared.watcherWake.signal()
                 _ = shared.threadFinished.wait(timeout: .now() + .seconds(1))
                 shared.framesReady.signal()
                 _ = shared.drainFinished.wait(timeout: .now() + .seconds(1))
@@ -129,6 +140,39 @@ public final class CaptureEngine: Sendable {
             shared.setStatus(.stopped, device: nil)
             lifecycle = .stopped
         }
+        let consumer = shared.consumer.withLock { consumer in
+            defer { consumer = nil }
+            return consumer
+        }
+        consumer?.captureEnded()
+    }
+
+    /// Runs `consumer` on the drain thread for every frame from now on (replacing any other),
+    /// until ``detach(_:)`` or ``stop()``, which call its ``CaptureFrameConsumer/captureEnded()``.
+    /// Attaching to a stopped engine ends the consumer at once.
+    public func attach(_ consumer: any CaptureFrameConsumer) {
+        let stopped = lifecycle.withLock { $0 == .stopped }
+        guard !stopped else {
+            consumer.captureEnded()
+            return
+        }
+        let previous = shared.consumer.withLock { current in
+            defer { current = consumer }
+            return current
+        }
+        if let previous, previous !== consumer { previous.captureEnded() }
+    }
+
+    /// Stops running `consumer` (if it is the attached one) and ends it; frames are then
+    /// delivered one by one again.
+    public func detach(_ consumer: any CaptureFrameConsumer) {
+        let removed = shared.consumer.withLock { current -> Bool in
+            guard let attached = current, attached === consumer else { return false }
+            current = nil
+            return true
+        }
+        shared.idleWakeLevelBits.store(0, ordering: .relaxed)
+        if removed { consumer.captureEnded() }
     }
 
     /// A new stream of captured frames, buffering the newest
@@ -202,17 +246,27 @@ public final class CaptureEngine: Sendable {
         }
     }
 
-    /// The drain thread: waits for frames, then moves them into the pre-roll and the subscribers.
-    private static func drain(ring: FrameRing, shared: CaptureShared, interval: Duration) {
+    /// The drain thread: waits for frames, then moves them into the pre-roll, the consumer and the
+    /// subscribers. While the consumer is idle it also wakes once per `idleInterval` by itself,
+    /// since the capture thread then signals only loud frames.
+    private static func drain(ring: FrameRing, shared: CaptureShared, interval: Duration, idleInterval: Duration) {
         defer { shared.drainFinished.signal() }
         let pause = interval.inSeconds
+        let idleWait = DispatchTimeInterval.nanoseconds(Int(max(idleInterval.inSeconds, 0.001) * 1e9))
         while !shared.isStopping {
-            _ = shared.framesReady.wait(timeout: .now() + .milliseconds(250))
+            let idle = shared.idleWakeLevelBits.load(ordering: .relaxed) != 0
+            _ = shared.framesReady.wait(timeout: .now() + (idle ? idleWait : .milliseconds(250)))
+            let consumer = shared.consumer.withLock { $0 }
             while !shared.isStopping, let (samples, stamp) = ring.read().map({ ($0.samples, $0.stamp) }) {
                 shared.preRoll.withLock { $0.append(samples) }
-                shared.publish(
-                    CapturedFrame(
-                        samples: samples, timestampNanoseconds: stamp.timestampNanoseconds, sequence: stamp.sequence))
+                let frame = CapturedFrame(
+                    samples: samples, timestampNanoseconds: stamp.timestampNanoseconds, sequence: stamp.sequence)
+                if let consumer {
+                    let level = consumer.consume(frame)
+                    shared.idleWakeLevelBits.store(
+                        level.map { max($0, .leastNormalMagnitude).bitPattern } ?? 0, ordering: .relaxed)
+                }
+                shared.publish(frame)
             }
             if pause > 0 { Thread.sleep(forTimeInterval: pause) }
         }

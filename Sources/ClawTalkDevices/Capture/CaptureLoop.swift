@@ -97,18 +97,26 @@ struct CaptureLoop {
 
     private mutating func deliver(_ frame: UnsafeBufferPointer<Int16>) {
         let now = MonotonicTime.nanoseconds()
+        var sum = 0.0
         var sumOfSquares = 0.0
         var peak = 0
         for sample in frame {
             let value = Int(sample)
+            sum += Double(value)
             sumOfSquares += Double(value * value)
             peak = max(peak, abs(value))
         }
-        let rms = (sumOfSquares / Double(max(frame.count, 1))).squareRoot() / 32768
+        let count = Double(max(frame.count, 1))
+        let rms = (sumOfSquares / count).squareRoot() / 32768
+        // The level without DC, as the front end judges quiet (a DC offset is not sound).
+        let mean = sum / count
+        let acRMS = max(sumOfSquares / count - mean * mean, 0).squareRoot() / 32768
         shared.rmsBits.store(rms.bitPattern, ordering: .relaxed)
         shared.peakBits.store((Double(peak) / 32768).bitPattern, ordering: .relaxed)
         ring.write(frame, stamp: FrameRing.Stamp(timestampNanoseconds: now, sequence: sequence))
-        shared.framesReady.signal()
+        // An idle consumer takes quiet frames in batches; anything louder wakes it at once.
+        let idleLevel = Double(bitPattern: shared.idleWakeLevelBits.load(ordering: .relaxed))
+        if idleLevel == 0 || acRMS >= idleLevel { shared.framesReady.signal() }
         sequence &+= 1
         shared.frames.wrappingAdd(1, ordering: .relaxed)
         if framesSinceOpen == 0 { backoff.reset() }

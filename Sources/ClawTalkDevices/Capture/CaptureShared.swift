@@ -34,6 +34,13 @@ final class CaptureShared: Sendable {
     let framesReady = DispatchSemaphore(value: 0)
     /// Signalled once when the drain thread has delivered its last frame and returned.
     let drainFinished = DispatchSemaphore(value: 0)
+    /// Signalled by stop: the device watcher sleeps on it between checks.
+    let watcherWake = DispatchSemaphore(value: 0)
+    /// The synchronous consumer run on the drain thread (``CaptureEngine/attach(_:)``).
+    let consumer = Mutex<(any CaptureFrameConsumer)?>(nil)
+    /// `Double.bitPattern` of the RMS below which the capture thread does not wake the drain
+    /// thread (the consumer is idle); 0 = wake it for every frame.
+    let idleWakeLevelBits = Atomic<UInt64>(0)
 
     init(chosenName: String?, preRoll: PreRollBuffer) {
         self.chosenName = Mutex(chosenName)

@@ -1,5 +1,5 @@
 import ClawTalkAudio
-import Foundation
+import Dispatch
 import Synchronization
 
 /// The device watcher's loop, on its own thread: every check interval it lists the server's
@@ -33,14 +33,10 @@ struct SourceWatcher {
         }
     }
 
-    /// Waits one interval in slices of at most 20 ms, returning early when stop is requested.
+    /// Waits one interval, returning early when stop is requested (stop signals the semaphore).
     private func wait() {
-        let deadline = ContinuousClock.now + interval
-        while !shared.isStopping {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { return }
-            let (seconds, attoseconds) = min(remaining, .milliseconds(20)).components
-            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
-        }
+        let (seconds, attoseconds) = interval.components
+        let nanoseconds = max(seconds, 0) * 1_000_000_000 + max(attoseconds, 0) / 1_000_000_000
+        _ = shared.watcherWake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
     }
 }

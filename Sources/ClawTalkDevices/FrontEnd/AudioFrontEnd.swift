@@ -46,10 +46,13 @@ import Synchronization
 /// device test `echoDelayMatchesTheMeasuredEchoPath` checks the estimate against the measured
 /// echo path (within 10 ms) and that the delay handed over never exceeds it.
 ///
-/// Threads and tasks: ``start(_:)`` runs a task that processes the capture stream; ``process(_:)``
-/// does the same for one frame synchronously (tests, files). The processing state sits behind a
-/// lock held for the processing of one frame. Lifecycle: ``start(_:)`` once, ``stop()`` once; the
-/// ``frames()`` streams finish at stop or when the capture stream ends.
+/// Threads and tasks: ``start(on:)`` (the node) runs the processing on the capture engine's drain
+/// thread, with no task hop per frame, and lets the engine batch quiet frames once nothing has
+/// happened for a second (no speech, no echo, no far end: ``CaptureFrameConsumer``); ``start(_:)``
+/// runs a task that processes any frame stream; ``process(_:)`` does one frame synchronously
+/// (tests, files). The processing state sits behind a lock held for the processing of one frame.
+/// Lifecycle: one start, ``stop()`` once; the ``frames()`` streams finish at stop or when the
+/// capture ends.
 public final class AudioFrontEnd: Sendable {
     /// The settings this front end was created with.
     public let settings: FrontEndSettings
@@ -61,11 +64,12 @@ public final class AudioFrontEnd: Sendable {
     private enum Lifecycle {
         case idle
         case running(Task<Void, Never>)
+        case attached(CaptureEngine)
         case stopped
     }
 
-    /// What the processing task shares with the front end.
-    private final class Shared: Sendable {
+    /// What the processing task (or the capture engine's drain thread) shares with the front end.
+    private final class Shared: CaptureFrameConsumer {
         let core: Mutex<FrontEndProcessor>
         let fanout = FrameFanout<FrontEndFrame>()
         let preRoll: Mutex<PreRollBuffer>
@@ -76,6 +80,15 @@ public final class AudioFrontEnd: Sendable {
         init(core: sending FrontEndProcessor, preRollMilliseconds: Int) {
             self.core = Mutex(core)
             preRoll = Mutex(PreRollBuffer(milliseconds: preRollMilliseconds, format: .speech))
+        }
+
+        func consume(_ frame: CapturedFrame) -> Double? {
+            _ = try? AudioFrontEnd.process(frame, shared: self)
+            return core.withLock { $0.idleWakeLevel }
+        }
+
+        func captureEnded() {
+            fanout.close()
         }
     }
 
@@ -93,7 +106,11 @@ public final class AudioFrontEnd: Sendable {
     }
 
     deinit {
-        if case .running(let task) = lifecycle.withLock({ $0 }) { task.cancel() }
+        switch lifecycle.withLock({ $0 }) {
+        case .running(let task): task.cancel()
+        case .attached(let engine): engine.detach(shared)
+        case .idle, .stopped: break
+        }
         shared.fanout.close()
     }
 
@@ -126,13 +143,29 @@ public final class AudioFrontEnd: Sendable {
 
     // MARK: - Processing
 
+    /// Processes `engine`'s frames on its drain thread (``CaptureEngine/attach(_:)``); the
+    /// ``frames()`` streams finish when the engine stops. Starting a running front end does
+    /// nothing; a stopped one throws ``AudioDeviceError/io(_:)``.
+    public func start(on engine: CaptureEngine) throws {
+        let attach = try lifecycle.withLock { lifecycle -> Bool in
+            switch lifecycle {
+            case .running, .attached: return false
+            case .stopped: throw AudioDeviceError.io("the audio front end was stopped; create a new one")
+            case .idle:
+                lifecycle = .attached(engine)
+                return true
+            }
+        }
+        if attach { engine.attach(shared) }
+    }
+
     /// Starts processing `capture` (e.g. ``CaptureEngine/frames()``) on a task; the ``frames()``
     /// streams finish when it ends. Starting a running front end does nothing; a stopped one
     /// throws ``AudioDeviceError/io(_:)``.
     public func start(_ capture: AsyncStream<CapturedFrame>) throws {
         try lifecycle.withLock { lifecycle in
             switch lifecycle {
-            case .running: return
+            case .running, .attached: return
             case .stopped: throw AudioDeviceError.io("the audio front end was stopped; create a new one")
             case .idle: break
             }
@@ -149,9 +182,14 @@ public final class AudioFrontEnd: Sendable {
 
     /// Stops processing and finishes every ``frames()`` stream. Calling it again does nothing.
     public func stop() {
-        lifecycle.withLock { lifecycle in
-            if case .running(let task) = lifecycle { task.cancel() }
-            lifecycle = .stopped
+        let previous = lifecycle.withLock { lifecycle in
+            defer { lifecycle = .stopped }
+            return lifecycle
+        }
+        switch previous {
+        case .running(let task): task.cancel()
+        case .attached(let engine): engine.detach(shared)
+        case .idle, .stopped: break
         }
         shared.fanout.close()
     }
@@ -203,12 +241,12 @@ public final class AudioFrontEnd: Sendable {
         let counts = shared.core.withLock { core in
             (
                 core.framesProcessed, core.farEndFramesFed, core.silenceFramesFed, core.staleFarEndFrames,
-                core.lastEchoDelayMilliseconds
+                core.lastEchoDelayMilliseconds, core.bypassedFrames
             )
         }
         return FrontEndStats(
             frames: counts.0, errors: shared.errors.load(ordering: .relaxed), farEndFrames: farEnd.accepted,
             farEndDropped: farEnd.dropped, farEndFed: counts.1, silenceFed: counts.2, farEndStale: counts.3,
-            streamDrops: shared.fanout.drops, echoDelayMilliseconds: counts.4)
+            streamDrops: shared.fanout.drops, echoDelayMilliseconds: counts.4, idleBypassFrames: counts.5)
     }
 }

@@ -35,6 +35,8 @@ final class FrontEndProcessor {
     private(set) var silenceFramesFed = 0
     private(set) var staleFarEndFrames = 0
     private(set) var lastEchoDelayMilliseconds = 0
+    /// Audio processed since the last speech, echo or far-end frame, in nanoseconds.
+    private(set) var quietNanoseconds: UInt64 = 0
 
     /// Creates both stages; throws ``AudioDeviceError/processing(_:)`` for settings the library rejects.
     init(settings: FrontEndSettings, farEnd: FarEndBuffer) throws {
@@ -70,9 +72,18 @@ final class FrontEndProcessor {
         }
         let delay = echoDelayMilliseconds(outputLatency: outputLatency)
         lastEchoDelayMilliseconds = delay
+        farEndRecentlyFed = false
         let parts = count / apmFrameSamples
         let partNanoseconds = UInt64(apmFrameSamples) * 1_000_000_000 / UInt64(settings.echoStage.sampleRate)
         var aec = frame.samples
+        if canBypass(frame.samples) {
+            // Idle: nothing to cancel; the DC blocker stands in for the echo stage's high-pass.
+            bypassedFrames += 1
+            aec.withUnsafeMutableBufferPointer { dcBlocker.process($0) }
+            let clean = try cleaned(aec, parts: parts)
+            return finish(frame, aec: aec, clean: clean, parts: parts, partNanoseconds: partNanoseconds, delay: delay)
+        }
+        dcBlocker.reset()
         try aec.withUnsafeMutableBufferPointer { buffer in
             for part in 0..<parts {
                 // The capture time of this 10 ms part's last sample, on the capture clock.
@@ -84,16 +95,31 @@ final class FrontEndProcessor {
                 _ = try echoStage.processCapture(slice, delayMs: delay)
             }
         }
+        let clean = try cleaned(aec, parts: parts)
+        return finish(frame, aec: aec, clean: clean, parts: parts, partNanoseconds: partNanoseconds, delay: delay)
+    }
+
+    /// The clean stage's output for `aec` (the same samples when there is no clean stage).
+    private func cleaned(_ aec: [Int16], parts: Int) throws -> [Int16] {
         var clean = aec
-        if let cleanStage {
-            try clean.withUnsafeMutableBufferPointer { buffer in
-                for part in 0..<parts {
-                    let slice = UnsafeMutableBufferPointer(
-                        rebasing: buffer[part * apmFrameSamples..<(part + 1) * apmFrameSamples])
-                    _ = try cleanStage.processCapture(slice, delayMs: 0)
-                }
+        guard let cleanStage else { return clean }
+        try clean.withUnsafeMutableBufferPointer { buffer in
+            for part in 0..<parts {
+                let slice = UnsafeMutableBufferPointer(
+                    rebasing: buffer[part * apmFrameSamples..<(part + 1) * apmFrameSamples])
+                _ = try cleanStage.processCapture(slice, delayMs: 0)
             }
         }
+        return clean
+    }
+
+    /// Voice activity, the energy gate, echo activity and the idle clock for one processed frame.
+    private func finish(
+        _ frame: CapturedFrame, aec: [Int16], clean: [Int16], parts: Int, partNanoseconds: UInt64, delay: Int
+    ) -> FrontEndFrame {
+        var aec = aec
+        var clean = clean
+        let count = aec.count
         if detector.frameSamples != count {
             detector = SpeechDetector(frameSamples: count, sampleRate: settings.echoStage.sampleRate)
         }
@@ -108,16 +134,50 @@ final class FrontEndProcessor {
             clean = aec
         }
         framesProcessed += 1
+        let active = gateDecision.isSpeech || speech.isSpeech || echoActive || farEndRecentlyFed
+        quietNanoseconds = active ? 0 : quietNanoseconds + UInt64(parts) * partNanoseconds
         return FrontEndFrame(
             aec: aec, clean: clean, timestampNanoseconds: frame.timestampNanoseconds, sequence: frame.sequence,
             isSpeech: speech.isSpeech && (settings.echoControlled || !echoActive), rms: gateDecision.rms,
             noiseFloor: gate.noiseFloor, energyGateSpeech: gateDecision.isSpeech, echoActive: echoActive)
     }
 
+    /// After this much audio without speech, echo or far-end frames the front end is idle: the
+    /// capture engine may then hand over quiet frames in batches (``idleWakeLevel``).
+    static let idleAfter: UInt64 = 1_000_000_000
+
+    /// The level that ends an idle spell at once, or nil when not idle: twice the noise floor, at
+    /// least half the gates' −60 dBFS minimum, so every frame that a speech gate could call speech
+    /// (the wake segmenter's 2.5× the floor included) arrives without batching delay.
+    var idleWakeLevel: Double? {
+        guard quietNanoseconds >= Self.idleAfter else { return nil }
+        return max(EnergyGate.minimumSpeechRMS / 2, gate.noiseFloor * 2)
+    }
+
+    /// True when a real far-end frame (not the idle silence) was fed during the last frame.
+    private var farEndRecentlyFed = false
+    /// The DC blocker of bypassed frames (its state restarts with each idle spell).
+    private var dcBlocker = DCBlocker()
+    /// Frames that skipped the echo stage because the front end was idle.
+    private(set) var bypassedFrames = 0
+
+    /// Idle bypass: after ``idleAfter`` without speech, echo or far end, a frame whose level
+    /// without its DC offset is below ``idleWakeLevel`` and that has no far-end audio waiting
+    /// skips the echo stage. There is no echo to cancel: the canceller has been fed silence for a
+    /// second already. Its render and capture calls are skipped together, so it stays aligned, as
+    /// after a pause; the first louder frame, or far-end audio, goes through it again. The clean
+    /// stage (noise suppression, gain control: off by default) keeps running on the bypassed
+    /// frames, so its noise estimate follows the room.
+    private func canBypass(_ samples: [Int16]) -> Bool {
+        guard let level = idleWakeLevel, farEnd.peek(reader) == nil else { return false }
+        return samples.withUnsafeBufferPointer { LevelMeter.acRMS($0) } < level
+    }
+
     /// Feeds the canceller every far-end frame written up to `end` (capture clock); when the far
     /// end is idle, one frame of silence instead, so render and capture keep the same pace.
     private func feedFarEnd(upTo end: UInt64) throws {
         var fed = 0
+        defer { if fed > 0 { farEndRecentlyFed = true } }
         while let stamp = farEnd.peek(reader), stamp <= end {
             defer { farEnd.take(reader) }
             if end - stamp > Self.farEndStaleLimit {
@@ -156,3 +216,32 @@ final class FrontEndProcessor {
 /// One owner at a time (the front end's lock).
 @available(*, unavailable)
 extension FrontEndProcessor: Sendable {}
+
+/// A first-order DC blocker (pole 0.995, about 13 Hz at 16 kHz), for frames that skip the APM's
+/// high-pass filter. It starts each run from the first block's mean, so the offset does not ring
+/// through as a step (which a speech gate would hear).
+struct DCBlocker {
+    private var lastInput = 0.0
+    private var lastOutput = 0.0
+    private var primed = false
+
+    mutating func process(_ samples: UnsafeMutableBufferPointer<Int16>) {
+        if !primed, !samples.isEmpty {
+            primed = true
+            lastInput = samples.reduce(0.0) { $0 + Double($1) } / Double(samples.count)
+        }
+        for index in samples.indices {
+            let input = Double(samples[index])
+            let output = input - lastInput + 0.995 * lastOutput
+            lastInput = input
+            lastOutput = output
+            samples[index] = Int16(clamping: Int(output.rounded()))
+        }
+    }
+
+    mutating func reset() {
+        lastInput = 0
+        lastOutput = 0
+        primed = false
+    }
+}

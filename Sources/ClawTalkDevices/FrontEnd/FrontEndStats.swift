@@ -18,11 +18,14 @@ public struct FrontEndStats: Sendable, Equatable, CustomStringConvertible {
     public var streamDrops: Int
     /// The echo delay last handed to the canceller, in milliseconds.
     public var echoDelayMilliseconds: Int
+    /// Capture frames that skipped the echo stage because the front end was idle.
+    public var idleBypassFrames: Int
 
     /// Creates a snapshot.
     public init(
         frames: Int = 0, errors: Int = 0, farEndFrames: Int = 0, farEndDropped: Int = 0, farEndFed: Int = 0,
-        silenceFed: Int = 0, farEndStale: Int = 0, streamDrops: Int = 0, echoDelayMilliseconds: Int = 0
+        silenceFed: Int = 0, farEndStale: Int = 0, streamDrops: Int = 0, echoDelayMilliseconds: Int = 0,
+        idleBypassFrames: Int = 0
     ) {
         self.frames = frames
         self.errors = errors
@@ -33,12 +36,13 @@ public struct FrontEndStats: Sendable, Equatable, CustomStringConvertible {
         self.farEndStale = farEndStale
         self.streamDrops = streamDrops
         self.echoDelayMilliseconds = echoDelayMilliseconds
+        self.idleBypassFrames = idleBypassFrames
     }
 
     /// One line: `frames=… errors=… farEnd=…/dropped … delay=… ms`.
     public var description: String {
         "frames=\(frames) errors=\(errors) farEnd=\(farEndFrames) farEndDropped=\(farEndDropped) "
             + "farEndFed=\(farEndFed) silenceFed=\(silenceFed) farEndStale=\(farEndStale) "
-            + "streamDrops=\(streamDrops) echoDelay=\(echoDelayMilliseconds)ms"
+            + "streamDrops=\(streamDrops) echoDelay=\(echoDelayMilliseconds)ms idleBypass=\(idleBypassFrames)"
     }
 }
