@@ -125,7 +125,7 @@ let package = Package(
         // `clawtalk bench` (the gateway with fixed reply delays).
         .target(
             name: "ClawTalkTesting",
-            dependencies: ["ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop"],
+            dependencies: ["ClawTalkAudio", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop"],
             swiftSettings: strict
         ),
         .target(
@@ -174,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClawTalkTestingTests",
-            dependencies: ["ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport"],
+            dependencies: ["ClawTalkAudio", "ClawTalkTesting", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport"],
             swiftSettings: strict
         ),
         .testTarget(

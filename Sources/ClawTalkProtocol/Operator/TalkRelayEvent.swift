@@ -1,7 +1,9 @@
-/// One `talk.event` of a relay session, read leniently (talk-contract §9.1). The relay form is
-/// `{relaySessionId, type, …, talkEvent?}`; transcripts are `{type:"transcript", role, text,
-/// final}` with `talkEvent.type` `transcript.delta` or `transcript.done`. Events of other
-/// sessions (PTT `capture.*` events have no `relaySessionId`) read as nil.
+/// One `talk.event` of a relay session, read leniently (talk-contract §9.1). Current upstream keys
+/// events by `transcriptionSessionId` and types them `ready | partial | transcript | error |
+/// inputAudio` (`{transcriptionSessionId, type:"transcript", text, final:true}`); older builds
+/// used `{relaySessionId, type, …, talkEvent?}` with `talkEvent.type` `transcript.delta` or
+/// `transcript.done`. Both are read. Events of other sessions (PTT `capture.*` events carry
+/// neither key) read as nil.
 public enum TalkRelayEvent: Sendable, Hashable {
     /// The session is ready for audio.
     case ready(relaySessionId: String)
@@ -11,7 +13,7 @@ public enum TalkRelayEvent: Sendable, Hashable {
     case error(relaySessionId: String, message: String)
     /// The session ended on the gateway's side.
     case closed(relaySessionId: String)
-    /// Any other relay event (audio, tool calls, marks).
+    /// Any other relay event (`inputAudio` acknowledgements, audio, tool calls, marks).
     case other(relaySessionId: String, type: String)
 
     /// Reads a `talk.event` payload; nil when it is not a relay event.
@@ -19,7 +21,9 @@ public enum TalkRelayEvent: Sendable, Hashable {
         guard let object = json?.objectValue else { return nil }
         let nested = object["talkEvent"]
         guard
-            let id = object["relaySessionId"]?.nonEmptyStringValue
+            let id = object["transcriptionSessionId"]?.nonEmptyStringValue
+                ?? object["relaySessionId"]?.nonEmptyStringValue
+                ?? nested?["transcriptionSessionId"]?.nonEmptyStringValue
                 ?? (object["type"] == nil ? nil : nested?["sessionId"]?.nonEmptyStringValue)
         else { return nil }
         let type = object["type"]?.stringValue ?? nested?["type"]?.stringValue ?? ""
@@ -27,6 +31,10 @@ public enum TalkRelayEvent: Sendable, Hashable {
         switch type {
         case "ready", "session.ready":
             self = .ready(relaySessionId: id)
+        case "partial":
+            let text = object["text"]?.stringValue ?? nested?["payload"]?["text"]?.stringValue ?? ""
+            self = .transcript(
+                relaySessionId: id, role: object["role"]?.stringValue ?? "user", text: text, final: false)
         case "transcript", "transcript.delta", "transcript.done":
             let text = object["text"]?.stringValue ?? nested?["payload"]?["text"]?.stringValue ?? ""
             let final =

@@ -55,11 +55,16 @@ public struct TalkSessionCreateParams: Sendable, Hashable, Codable {
 public struct TalkSessionCreated: Sendable, Hashable {
     /// The session to append to and close.
     public var sessionId: String
-    /// The id relay events carry (`sessionId` when absent).
+    /// The id relay events carry: `transcriptionSessionId` (current upstream), else
+    /// `relaySessionId` (older builds), else `sessionId`.
     public var relaySessionId: String
-    /// Input encoding the gateway expects (`pcm16` when absent).
+    /// Every id this session's events may carry (`sessionId`, `transcriptionSessionId`,
+    /// `relaySessionId`): events are matched by any of them.
+    public var eventSessionIds: Set<String>
+    /// Input encoding the gateway expects, as stated (`pcm16` when absent; current upstream
+    /// states `g711_ulaw`).
     public var inputEncoding: String
-    /// Input sample rate the gateway expects (24000 when absent).
+    /// Input sample rate the gateway expects (24000 when absent; current upstream states 8000).
     public var inputSampleRateHz: Int
     /// Provider, informational.
     public var provider: String?
@@ -70,7 +75,10 @@ public struct TalkSessionCreated: Sendable, Hashable {
     public init(json: WireJSON?) throws(ProtocolError) {
         let reader = try PayloadReader(json, what: "talk.session.create")
         sessionId = try reader.requiredString("sessionId")
-        relaySessionId = reader.string("relaySessionId") ?? sessionId
+        let transcriptionId = reader.string("transcriptionSessionId")
+        let relayId = reader.string("relaySessionId")
+        relaySessionId = transcriptionId ?? relayId ?? sessionId
+        eventSessionIds = Set([sessionId, transcriptionId, relayId].compactMap { $0 })
         let audio = reader["audio"]
         inputEncoding = audio?["inputEncoding"]?.stringValue ?? "pcm16"
         inputSampleRateHz = audio?["inputSampleRateHz"]?.intValue ?? 24_000
@@ -79,8 +87,10 @@ public struct TalkSessionCreated: Sendable, Hashable {
     }
 }
 
-/// `talk.session.appendAudio` params `{sessionId, audioBase64, timestamp}`: pcm16 LE mono 24 kHz;
-/// `timestamp` is an integer number of milliseconds (the chunk's start in the session's audio).
+/// `talk.session.appendAudio` params `{sessionId, audioBase64, timestamp}`: the audio in the
+/// session's stated encoding and rate (G.711 μ-law 8 kHz upstream today, pcm16 LE on older
+/// builds); `timestamp` is an integer number of milliseconds (the chunk's start in the session's
+/// audio).
 public struct TalkSessionAppendAudioParams: Sendable, Hashable, Codable {
     /// The session.
     public var sessionId: String

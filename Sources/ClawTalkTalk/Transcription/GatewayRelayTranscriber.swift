@@ -14,13 +14,20 @@ import Synchronization
 ///    `talk.session.appendAudio`, and whose `talk.catalog` reports transcription ready;
 /// 2. `talk.session.create {mode:"transcription", transport:"gateway-relay", brain:"none",
 ///    language?}` (20 s), then the relay's `ready` event (12 s);
-/// 3. the audio resampled to the session's rate (24 kHz), plus 600 ms of silence so the relay's
-///    own endpointing closes the last segment, as pcm16 LE in 20 ms `appendAudio` chunks with
+/// 3. the audio in the format the session states (`audio.inputEncoding` and
+///    `inputSampleRateHz`; ``RelayAudioFormat``): G.711 μ-law at 8 kHz on current upstream, A-law,
+///    or pcm16 LE at the stated rate on older builds; resampled, plus 600 ms of silence so an
+///    older relay's own endpointing closes the last segment, in 20 ms `appendAudio` chunks with
 ///    integer millisecond `timestamp`s, at most 4 in flight (each 8 s);
-/// 4. the `transcript.done` texts of the `user` role, once the relay has been quiet for
+/// 4. `talk.session.close`: upstream commits the audio on close and delivers the final
+///    transcripts after it (a drain of up to 5 s), so waiting for a final before closing could
+///    wait forever;
+/// 5. the final texts of the `user` role, once the relay has been quiet for
 ///    ``Configuration/settle`` after the last one (or ``Configuration/quietLimit`` without any
-///    transcript at all: nothing was said); partial text only if no final ever came;
-/// 5. `talk.session.close` in every case.
+///    transcript at all: nothing was said); partial text only if no final ever came.
+///
+/// Events are matched by `transcriptionSessionId` (current upstream) or `relaySessionId`
+/// (older builds). A stated format the node cannot produce is a fallback, logged with the format.
 ///
 /// Every failure throws ``SpeechError/sttEngineUnavailable(engine:reason:)`` naming the step,
 /// so a ``FallbackTranscriber`` re-transcribes the same audio locally: nothing said is lost.
@@ -42,7 +49,7 @@ public final class GatewayRelayTranscriber: Transcriber {
         public var settle: Duration = .milliseconds(500)
         /// With no transcript event at all, give up this long after the last chunk (3 s).
         public var quietLimit: Duration = .seconds(3)
-        /// Longest wait for finals after the last chunk (8 s).
+        /// Longest wait for finals after the close (8 s: upstream drains for up to 5 s).
         public var finalLimit: Duration = .seconds(8)
         /// How long a `talk.catalog` answer is trusted (60 s).
         public var catalogLifetime: Duration = .seconds(60)
@@ -101,24 +108,18 @@ public final class GatewayRelayTranscriber: Transcriber {
         } catch {
             throw unavailable("talk.session.create failed: \(error)")
         }
-        turn.bind(created.relaySessionId)
+        turn.bind(created.eventSessionIds)
         logger.info(
             "stt.relay.session",
             [
                 "sessionId": .string(created.sessionId), "provider": .string(created.provider ?? "-"),
-                "rate": .int(created.inputSampleRateHz),
+                "encoding": .string(created.inputEncoding), "rate": .int(created.inputSampleRateHz),
             ])
-        do {
-            let text = try await run(created, audio: audio, session: session, turn: turn)
-            await close(created, session: session)
-            return Transcript(
-                text: text.trimmingCharacters(in: .whitespacesAndNewlines), engine: name,
-                model: [created.provider, created.model].compactMap { $0 }.joined(separator: " ").nilIfEmpty,
-                audioSeconds: audio.duration, processingTime: .now - started)
-        } catch {
-            await close(created, session: session)
-            throw error
-        }
+        let text = try await run(created, audio: audio, session: session, turn: turn)
+        return Transcript(
+            text: text.trimmingCharacters(in: .whitespacesAndNewlines), engine: name,
+            model: [created.provider, created.model].compactMap { $0 }.joined(separator: " ").nilIfEmpty,
+            audioSeconds: audio.duration, processingTime: .now - started)
     }
 
     // MARK: - Steps
@@ -156,29 +157,40 @@ public final class GatewayRelayTranscriber: Transcriber {
         }
     }
 
+    /// Everything after create; the session is closed on every path (after the audio on success).
     private func run(
         _ created: TalkSessionCreated, audio: PCMBuffer, session: OperatorSession, turn: RelayTurn
     ) async throws -> String {
-        guard created.inputEncoding == "pcm16", (8_000...48_000).contains(created.inputSampleRateHz) else {
-            throw unavailable("unsupported relay input \(created.inputEncoding) at \(created.inputSampleRateHz) Hz")
-        }
-        try await wait(until: configuration.readyTimeout, turn: turn, step: "ready") { $0.ready }
-        let samples: [Int16]
         do {
-            samples = try Resampler.resample(audio, to: created.inputSampleRateHz).samples
+            guard
+                let format = RelayAudioFormat(encoding: created.inputEncoding, sampleRate: created.inputSampleRateHz)
+            else {
+                throw unavailable(
+                    "unsupported relay input \(created.inputEncoding) at \(created.inputSampleRateHz) Hz")
+            }
+            try await wait(until: configuration.readyTimeout, turn: turn, step: "ready") { $0.ready }
+            let samples: [Int16]
+            do {
+                samples = try Resampler.resample(audio, to: format.sampleRate).samples
+            } catch {
+                throw unavailable("resampling for the relay failed: \(error)")
+            }
+            let padding = Int(Double(format.sampleRate) * configuration.trailingSilence.inSeconds)
+            try await append(
+                samples + [Int16](repeating: 0, count: padding), format: format, to: created, session: session)
         } catch {
-            throw unavailable("resampling for the relay failed: \(error)")
+            await close(created, session: session)
+            throw error
         }
-        let rate = created.inputSampleRateHz
-        let padding = Int(Double(rate) * configuration.trailingSilence.inSeconds)
-        try await append(samples + [Int16](repeating: 0, count: padding), rate: rate, to: created, session: session)
+        await close(created, session: session)
         return try await finals(turn)
     }
 
     /// Sends 20 ms chunks in order, awaiting at most ``Configuration/maxInFlight`` answers at once.
-    private func append(_ samples: [Int16], rate: Int, to created: TalkSessionCreated, session: OperatorSession)
-        async throws
-    {
+    private func append(
+        _ samples: [Int16], format: RelayAudioFormat, to created: TalkSessionCreated, session: OperatorSession
+    ) async throws {
+        let rate = format.sampleRate
         let chunk = rate / 50
         let method = OperatorMethod.talkSessionAppendAudio.rawValue
         let limit = max(configuration.maxInFlight, 1)
@@ -190,7 +202,7 @@ public final class GatewayRelayTranscriber: Transcriber {
                     let end = min(offset + chunk, samples.count)
                     let params = try WireJSON(
                         encoding: TalkSessionAppendAudioParams(
-                            sessionId: created.sessionId, audioBase64: Self.base64(samples[offset..<end]),
+                            sessionId: created.sessionId, audioBase64: format.base64(samples[offset..<end]),
                             timestamp: Int64(offset) * 1000 / Int64(rate)))
                     if inFlight == limit {
                         try await group.next()
@@ -208,7 +220,7 @@ public final class GatewayRelayTranscriber: Transcriber {
         }
     }
 
-    /// Waits for the final transcripts (see the type's step 4).
+    /// Waits for the final transcripts after the close (see the type's step 5).
     private func finals(_ turn: RelayTurn) async throws -> String {
         let appendedAt = ContinuousClock.now
         while true {
@@ -258,17 +270,6 @@ public final class GatewayRelayTranscriber: Transcriber {
 
     private func unavailable(_ reason: String) -> SpeechError {
         .sttEngineUnavailable(engine: name, reason: reason)
-    }
-
-    static func base64(_ samples: ArraySlice<Int16>) -> String {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(samples.count * 2)
-        for sample in samples {
-            let value = UInt16(bitPattern: sample)
-            bytes.append(UInt8(value & 0xff))
-            bytes.append(UInt8(value >> 8))
-        }
-        return Data(bytes).base64EncodedString()
     }
 }
 

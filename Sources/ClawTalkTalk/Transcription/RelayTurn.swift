@@ -7,7 +7,7 @@ import Synchronization
 final class RelayTurn: Sendable {
     private struct State {
         var events: [TalkRelayEvent] = []
-        var sessionId: String?
+        var sessionIds: Set<String> = []
         var disconnected: String?
         var lastEventAt: ContinuousClock.Instant?
     }
@@ -18,7 +18,7 @@ final class RelayTurn: Sendable {
     func receive(_ event: TalkRelayEvent) {
         state.withLock { state in
             state.events.append(event)
-            if event.relaySessionId == state.sessionId { state.lastEventAt = .now }
+            if state.sessionIds.contains(event.relaySessionId) { state.lastEventAt = .now }
         }
     }
 
@@ -27,11 +27,11 @@ final class RelayTurn: Sendable {
         state.withLock { $0.disconnected = reason }
     }
 
-    /// Names the session whose events count.
-    func bind(_ sessionId: String) {
+    /// Names the session whose events count, by every id its events may carry.
+    func bind(_ sessionIds: Set<String>) {
         state.withLock { state in
-            state.sessionId = sessionId
-            if state.events.contains(where: { $0.relaySessionId == sessionId }) { state.lastEventAt = .now }
+            state.sessionIds = sessionIds
+            if state.events.contains(where: { sessionIds.contains($0.relaySessionId) }) { state.lastEventAt = .now }
         }
     }
 
@@ -50,8 +50,8 @@ final class RelayTurn: Sendable {
         state.withLock { state in
             var snapshot = Snapshot(lastEventAt: state.lastEventAt)
             if let reason = state.disconnected { snapshot.error = "operator connection lost: \(reason)" }
-            guard let id = state.sessionId else { return snapshot }
-            for event in state.events where event.relaySessionId == id {
+            guard !state.sessionIds.isEmpty else { return snapshot }
+            for event in state.events where state.sessionIds.contains(event.relaySessionId) {
                 switch event {
                 case .ready: snapshot.ready = true
                 case .transcript(_, let role, let text, let final) where role == "user":

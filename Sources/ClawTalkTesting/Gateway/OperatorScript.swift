@@ -87,9 +87,18 @@ public struct OperatorScript: Sendable {
 
     /// Whether `talk.catalog` reports the transcription relay as ready.
     public var transcriptionReady = true
-    /// What the emulated transcription relay hears in one speech segment (24 kHz mono samples);
-    /// the default answers ``relayTranscript`` whatever was said. Tests can plug a real engine.
-    public var relayTranscriber: @Sendable ([Int16]) async -> String = { _ in "" }
+    /// Which transcription relay the gateway emulates (default: current upstream's).
+    public var relayForm = TestRelayForm.current
+    /// What the emulated transcription relay hears in one speech segment (mono samples at the
+    /// given rate: 8000 for ``TestRelayForm/current``, 24000 for ``TestRelayForm/legacy``); the
+    /// default answers ``relayTranscript`` whatever was said. Tests can plug a real engine.
+    public var relayTranscriber: @Sendable ([Int16], _ sampleRate: Int) async -> String = { _, _ in "" }
+    /// ``TestRelayForm/current``: the `audio.inputEncoding` the session states, when not
+    /// `g711_ulaw` (to test a format the client cannot produce; the audio is still read as μ-law).
+    public var relayStatedEncoding: String?
+    /// ``TestRelayForm/current``: how long after `talk.session.close` the finals come (upstream
+    /// drains for up to 5 s).
+    public var relayDrainDelayMs = 100
     /// The default relay's answer when ``relayTranscriber`` is not replaced (and returns "").
     public var relayTranscript = "hello from the relay"
     /// Delay before each `talk.session.appendAudio` is answered (exposes the client's in-flight limit).

@@ -1,11 +1,19 @@
+import ClawTalkAudio
 import ClawTalkProtocol
 import Foundation
 
-/// The emulated transcription relay (talk-contract §9.1, §11 item 8): `talk.session.create` in
-/// `transcription` mode answers the session and sends `ready`; `appendAudio` must carry base64
-/// pcm16 (an even byte count) with an integer `timestamp` for an open session of the same
-/// connection; each speech segment (300 ms of silence ends it) is transcribed by the script and
-/// sent as `transcript.delta` then `transcript.done` (`talk.event`, relay form); `close` ends it.
+/// The emulated transcription relay (talk-contract §9.1, §11 item 8), in the script's
+/// ``OperatorScript/relayForm``:
+/// - **current** (upstream today): `talk.session.create` in `transcription` mode answers
+///   `{sessionId, transcriptionSessionId, audio:{inputEncoding:"g711_ulaw", inputSampleRateHz:
+///   8000}}` and sends `{transcriptionSessionId, type:"ready"}`; each `appendAudio` (base64 μ-law
+///   bytes, integer `timestamp`) is decoded and acknowledged with `{type:"inputAudio",
+///   byteLength}`; on `close` the audio is committed: after ``OperatorScript/relayDrainDelayMs``
+///   each speech segment is transcribed by the script and sent as `{type:"partial", text}` then
+///   `{type:"transcript", text, final:true}`;
+/// - **legacy**: pcm16 LE at 24 kHz (an even byte count), events keyed by `relaySessionId` in the
+///   `talkEvent` form, each segment (300 ms of silence ends it) transcribed while audio comes in;
+///   `close` ends it.
 extension TestGateway {
     func handleRelayCall(_ id: Int, _ requestId: String, method: String, params: WireJSON) {
         switch method {
@@ -23,6 +31,10 @@ extension TestGateway {
             relaySessions[sessionId] = session
             relaySegmenters[sessionId] = nil
             respond(id, requestId, ["ok": true])
+            guard session.form == .current else { return }
+            // Upstream commits the audio on close and drains the provider's finals afterwards.
+            var segmenter = RelaySpeechSegmenter(sampleRate: session.sampleRate)
+            drainRelay(segmenter.append(session.audio) + segmenter.flush(), sessionId: sessionId, connection: id)
         default:
             respondError(id, requestId, ErrorShape(code: "INVALID_REQUEST", message: "unknown method: \(method)"))
         }
@@ -49,27 +61,50 @@ extension TestGateway {
             return
         }
         let sessionId = "relay-\(WireID.make())"
+        let form = script.relayForm
+        let rate = form == .current ? 8_000 : 24_000
         relaySessions[sessionId] = TestRelaySession(
-            sessionId: sessionId, ordinal: relaySessions.count, connection: id, params: params)
-        relaySegmenters[sessionId] = RelaySpeechSegmenter()
-        respond(
-            id, requestId,
-            [
-                "sessionId": .string(sessionId), "relaySessionId": .string(sessionId), "provider": "test",
-                "model": "test-stt", "transport": "gateway-relay",
-                "audio": [
-                    "inputEncoding": "pcm16", "inputSampleRateHz": 24_000, "outputEncoding": "pcm16",
-                    "outputSampleRateHz": 24_000,
-                ],
-                "expiresAt": .integer(clock.nowMs() + (params["ttlMs"]?.int64Value ?? 600_000)),
-            ])
-        if script.relaySendsReady {
-            sendBroadcast(
-                id, "talk.event",
+            sessionId: sessionId, form: form, sampleRate: rate, ordinal: relaySessions.count, connection: id,
+            params: params)
+        relaySegmenters[sessionId] = RelaySpeechSegmenter(sampleRate: rate)
+        let expiresAt = WireJSON.integer(clock.nowMs() + (params["ttlMs"]?.int64Value ?? 600_000))
+        switch form {
+        case .current:
+            respond(
+                id, requestId,
                 [
-                    "relaySessionId": .string(sessionId), "type": "ready",
-                    "talkEvent": ["sessionId": .string(sessionId), "type": "session.ready", "mode": "transcription"],
+                    "sessionId": .string(sessionId), "transcriptionSessionId": .string(sessionId), "provider": "test",
+                    "model": "test-stt", "transport": "gateway-relay", "mode": "transcription",
+                    "audio": [
+                        "inputEncoding": .string(script.relayStatedEncoding ?? "g711_ulaw"), "inputSampleRateHz": 8_000,
+                    ],
+                    "expiresAt": expiresAt,
                 ])
+            if script.relaySendsReady {
+                sendBroadcast(id, "talk.event", ["transcriptionSessionId": .string(sessionId), "type": "ready"])
+            }
+        case .legacy:
+            respond(
+                id, requestId,
+                [
+                    "sessionId": .string(sessionId), "relaySessionId": .string(sessionId), "provider": "test",
+                    "model": "test-stt", "transport": "gateway-relay",
+                    "audio": [
+                        "inputEncoding": "pcm16", "inputSampleRateHz": 24_000, "outputEncoding": "pcm16",
+                        "outputSampleRateHz": 24_000,
+                    ],
+                    "expiresAt": expiresAt,
+                ])
+            if script.relaySendsReady {
+                sendBroadcast(
+                    id, "talk.event",
+                    [
+                        "relaySessionId": .string(sessionId), "type": "ready",
+                        "talkEvent": [
+                            "sessionId": .string(sessionId), "type": "session.ready", "mode": "transcription",
+                        ],
+                    ])
+            }
         }
     }
 
@@ -83,43 +118,96 @@ extension TestGateway {
             respondError(id, requestId, Self.invalidParams("talk.session.appendAudio", "timestamp must be an integer"))
             return
         }
-        guard let bytes = Data(base64Encoded: params["audioBase64"]?.stringValue ?? ""), bytes.count % 2 == 0 else {
-            respondError(id, requestId, Self.invalidParams("talk.session.appendAudio", "audio is not base64 pcm16"))
+        guard let bytes = Data(base64Encoded: params["audioBase64"]?.stringValue ?? ""),
+            session.form == .current || bytes.count % 2 == 0
+        else {
+            let what = session.form == .current ? "base64 μ-law" : "base64 pcm16"
+            respondError(id, requestId, Self.invalidParams("talk.session.appendAudio", "audio is not \(what)"))
             return
         }
-        let samples = bytes.withUnsafeBytes { raw in
-            (0..<(bytes.count / 2)).map {
-                Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))
+        let samples: [Int16]
+        switch session.form {
+        case .current:
+            samples = G711.decodeMuLaw(bytes)
+        case .legacy:
+            samples = bytes.withUnsafeBytes { raw in
+                (0..<(bytes.count / 2)).map {
+                    Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))
+                }
             }
         }
+        session.bytes += bytes.count
         session.audio.append(contentsOf: samples)
         session.timestamps.append(timestamp)
         session.chunkSamples.append(samples.count)
         session.inFlight += 1
         session.maxInFlight = max(session.maxInFlight, session.inFlight)
         relaySessions[sessionId] = session
-        for segment in relaySegmenters[sessionId]?.append(samples) ?? [] {
-            transcribeRelaySegment(segment, sessionId: sessionId, connection: id)
+        switch session.form {
+        case .current:
+            // Segmented at close (the commit); acknowledged with `inputAudio` after the answer.
+            break
+        case .legacy:
+            for segment in relaySegmenters[sessionId]?.append(samples) ?? [] {
+                transcribeRelaySegment(segment, sessionId: sessionId, connection: id)
+            }
         }
         let delay = script.relayAppendDelayMs
+        let byteLength = bytes.count
         Task {
             if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
-            self.finishAppend(id, requestId, sessionId: sessionId)
+            self.finishAppend(id, requestId, sessionId: sessionId, byteLength: byteLength)
         }
     }
 
-    private func finishAppend(_ id: Int, _ requestId: String, sessionId: String) {
+    private func finishAppend(_ id: Int, _ requestId: String, sessionId: String, byteLength: Int) {
         relaySessions[sessionId]?.inFlight -= 1
         respond(id, requestId, ["ok": true])
+        guard relaySessions[sessionId]?.form == .current else { return }
+        sendBroadcast(
+            id, "talk.event",
+            [
+                "transcriptionSessionId": .string(sessionId), "type": "inputAudio",
+                "byteLength": .integer(Int64(byteLength)),
+            ])
     }
 
     private func transcribeRelaySegment(_ segment: [Int16], sessionId: String, connection id: Int) {
         let transcriber = script.relayTranscriber
         let fallback = script.relayTranscript
         Task {
-            let heard = await transcriber(segment)
+            let heard = await transcriber(segment, 24_000)
             self.sendRelayTranscript(heard.isEmpty ? fallback : heard, sessionId: sessionId, connection: id)
         }
+    }
+
+    /// Current form, after close: the committed segments' partials and finals, in order.
+    private func drainRelay(_ segments: [[Int16]], sessionId: String, connection id: Int) {
+        let transcriber = script.relayTranscriber
+        let fallback = script.relayTranscript
+        let delay = script.relayDrainDelayMs
+        Task {
+            if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+            for segment in segments {
+                let heard = await transcriber(segment, 8_000)
+                self.sendCurrentTranscript(heard.isEmpty ? fallback : heard, sessionId: sessionId, connection: id)
+            }
+        }
+    }
+
+    private func sendCurrentTranscript(_ text: String, sessionId: String, connection id: Int) {
+        let words = text.split(separator: " ")
+        let partial = words.prefix(max(1, words.count / 2)).joined(separator: " ")
+        sendBroadcast(
+            id, "talk.event",
+            ["transcriptionSessionId": .string(sessionId), "type": "partial", "text": .string(partial)])
+        sendBroadcast(
+            id, "talk.event",
+            [
+                "transcriptionSessionId": .string(sessionId), "type": "transcript", "text": .string(text),
+                "final": true,
+            ])
+        relaySessions[sessionId]?.finals.append(text)
     }
 
     private func sendRelayTranscript(_ text: String, sessionId: String, connection id: Int) {
