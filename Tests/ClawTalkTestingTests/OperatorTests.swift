@@ -74,6 +74,22 @@ import Testing
         #expect(response["error"]?["details"]?["missingScope"] == "operator.admin")
     }
 
+    @Test func voiceWakeRoutingSetIsGoneAndRoutingIsReadOnly() async throws {  // §14
+        let (gateway, _) = Fixture.gateway()
+        var builder = ConnectBuilder.operator(Fixture.identity(62))
+        builder.scopes = ["operator.read", "operator.write"]
+        let result = try await connected(gateway, builder)
+        let methods = try #require(result.hello?["features"]?["methods"]?.stringArrayValue)
+        #expect(!methods.contains("voicewake.routing.set"))
+        #expect(methods.contains("voicewake.routing.get"))
+        let set = try await result.client.call("voicewake.routing.set", ["config": ["version": 1]])
+        #expect(set["error"]?["code"] == "INVALID_REQUEST")
+        #expect(set["error"]?["message"] == "unknown method: voicewake.routing.set")
+        let get = try await result.client.call("voicewake.routing.get", [:])
+        #expect(get["ok"] == true)
+        #expect(get["payload"]?["config"]?["version"] == 1)
+    }
+
     @Test func droppedMethodsAreUnlistedAndUnknown() async throws {  // 41
         let dropped = ["talk.speak", "tts.speak", "voicewake.routing.get", "talk.session.create"]
         let (gateway, _) = Fixture.gateway { config in config.methods.removeAll { dropped.contains($0) } }

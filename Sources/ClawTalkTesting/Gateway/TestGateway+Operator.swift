@@ -30,7 +30,6 @@ extension TestGateway {
         "talk.mode": .closed(["enabled": .boolean, "phase": .string()], required: ["enabled"]),
         "tts.speak": .closed(["text": .nonEmptyString], required: ["text"]),
         "voicewake.set": .closed(["triggers": .array(.string())], required: ["triggers"]),
-        "voicewake.routing.set": .closed(["config": .record(.any)], required: ["config"]),
         "talk.session.create": .closed(
             [
                 "mode": .string(oneOf: ["realtime", "stt-tts", "transcription"]),
@@ -136,10 +135,6 @@ extension TestGateway {
             after { self.setVoiceWakeTriggers(self.voiceWakeTriggers) }
             return .ok(["triggers": .array(voiceWakeTriggers.map(WireJSON.string))])
         case "voicewake.routing.get":
-            return .ok(["config": voiceWakeRouting])
-        case "voicewake.routing.set":
-            voiceWakeRouting = params["config"] ?? [:]
-            after { self.setVoiceWakeRouting(self.voiceWakeRouting) }
             return .ok(["config": voiceWakeRouting])
         case "tts.status":
             return .ok(["enabled": true, "provider": "test"])
