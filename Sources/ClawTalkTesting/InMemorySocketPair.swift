@@ -73,6 +73,16 @@ public final class InMemorySocket: GatewaySocket {
             continuation.finish()
         }
     }
+
+    /// Drops the connection without a close frame: the server end sees `.failed` (what a real
+    /// gateway reports as 1006). No-op once either end closed.
+    public func drop() {
+        guard state.markClosed() else { return }
+        outbound.yield(.failed("connection dropped"))
+        outbound.finish()
+        ownInbound.yield(.closed(code: nil, reason: "connection dropped"))
+        ownInbound.finish()
+    }
 }
 
 /// The server end of an ``InMemorySocketPair``, driven by a test gateway.

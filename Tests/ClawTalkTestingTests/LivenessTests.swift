@@ -44,9 +44,9 @@ import Testing
         #expect(await gateway.recordedFrames(connection: id).filter { $0.direction == .sent }.count == sentAtStall)
         await gateway.resume(connection: id)
         _ = try await result.client.event("tick")
-        result.client.socket.close(code: 4000, reason: "tick watchdog")
+        result.client.socket.close(code: 4000, reason: "tick timeout")
         let expected = TestGatewayEvent.closed(
-            connection: result.client.connection, code: 4000, reason: "tick watchdog")
+            connection: result.client.connection, code: 4000, reason: "tick timeout")
         #expect(try await gateway.waitForEvent { $0 == expected } == expected)
         #expect(try await attempt(gateway).ok)
     }

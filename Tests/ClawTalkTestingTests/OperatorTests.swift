@@ -22,6 +22,9 @@ import Testing
         var description: String { "\(method) with \(scopes)" }
     }
 
+    /// `talk.session.create` params the test gateway's relay accepts.
+    static let relay: WireJSON = ["mode": "transcription", "transport": "gateway-relay"]
+
     static let scopeRows: [ScopeRow] = [
         ScopeRow(scopes: ["operator.read"], method: "talk.config", params: [:], missing: nil),
         ScopeRow(scopes: ["operator.read"], method: "voicewake.get", params: [:], missing: nil),
@@ -32,12 +35,32 @@ import Testing
             scopes: ["operator.read"], method: "chat.send",
             params: ["sessionKey": "main", "message": "hi", "idempotencyKey": "k"], missing: "operator.write"),
         ScopeRow(scopes: ["operator.read"], method: "agent", params: ["message": "hi"], missing: "operator.write"),
-        ScopeRow(scopes: ["operator.read"], method: "talk.speak", params: ["text": "hi"], missing: "operator.write"),
+        ScopeRow(scopes: ["operator.read"], method: "talk.speak", params: ["text": "hi"], missing: "operator.talk"),
         ScopeRow(scopes: ["operator.read"], method: "tts.speak", params: ["text": "hi"], missing: "operator.write"),
         ScopeRow(
             scopes: ["operator.read"], method: "voicewake.set", params: ["triggers": ["hey"]], missing: "operator.write"
         ),
-        ScopeRow(scopes: ["operator.read"], method: "talk.mode", params: ["enabled": true], missing: "operator.write"),
+        ScopeRow(scopes: ["operator.read"], method: "talk.mode", params: ["enabled": true], missing: "operator.talk"),
+        ScopeRow(scopes: ["operator.read"], method: "talk.session.create", params: relay, missing: "operator.talk"),
+        ScopeRow(
+            scopes: ["operator.read"], method: "talk.session.close", params: ["sessionId": "s"],
+            missing: "operator.talk"
+        ),
+        // §14: operator.write satisfies operator.talk.
+        ScopeRow(scopes: ["operator.write"], method: "talk.speak", params: ["text": "hi"], missing: nil),
+        ScopeRow(scopes: ["operator.write"], method: "talk.mode", params: ["enabled": true], missing: nil),
+        ScopeRow(scopes: ["operator.write"], method: "talk.session.create", params: relay, missing: nil),
+        // operator.talk on its own grants the talk methods, not what needs operator.write.
+        ScopeRow(
+            scopes: ["operator.read", "operator.talk"], method: "talk.speak", params: ["text": "hi"], missing: nil),
+        ScopeRow(
+            scopes: ["operator.read", "operator.talk"], method: "talk.mode", params: ["enabled": true], missing: nil),
+        ScopeRow(
+            scopes: ["operator.read", "operator.talk"], method: "chat.send",
+            params: ["sessionKey": "main", "message": "hi", "idempotencyKey": "k"], missing: "operator.write"),
+        ScopeRow(
+            scopes: ["operator.read", "operator.talk"], method: "tts.speak", params: ["text": "hi"],
+            missing: "operator.write"),
         ScopeRow(scopes: ["operator.write"], method: "talk.config", params: [:], missing: nil),
         ScopeRow(
             scopes: ["operator.read", "operator.write"], method: "talk.config", params: ["includeSecrets": true],
@@ -72,6 +95,22 @@ import Testing
         let client = try await operatorClient(gateway)
         let response = try await client.call("talk.mode", ["enabled": true])
         #expect(response["error"]?["details"]?["missingScope"] == "operator.admin")
+    }
+
+    @Test func voiceWakeRoutingSetIsGoneAndRoutingIsReadOnly() async throws {  // §14
+        let (gateway, _) = Fixture.gateway()
+        var builder = ConnectBuilder.operator(Fixture.identity(62))
+        builder.scopes = ["operator.read", "operator.write"]
+        let result = try await connected(gateway, builder)
+        let methods = try #require(result.hello?["features"]?["methods"]?.stringArrayValue)
+        #expect(!methods.contains("voicewake.routing.set"))
+        #expect(methods.contains("voicewake.routing.get"))
+        let set = try await result.client.call("voicewake.routing.set", ["config": ["version": 1]])
+        #expect(set["error"]?["code"] == "INVALID_REQUEST")
+        #expect(set["error"]?["message"] == "unknown method: voicewake.routing.set")
+        let get = try await result.client.call("voicewake.routing.get", [:])
+        #expect(get["ok"] == true)
+        #expect(get["payload"]?["config"]?["version"] == 1)
     }
 
     @Test func droppedMethodsAreUnlistedAndUnknown() async throws {  // 41

@@ -57,5 +57,9 @@ final class StampingSocket: GatewaySocket {
         inner.close(code: code, reason: reason)
     }
 
+    func drop() {
+        inner.drop()
+    }
+
     var observedCertificateSHA256: String? { inner.observedCertificateSHA256 }
 }

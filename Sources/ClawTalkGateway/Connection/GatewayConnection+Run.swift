@@ -112,9 +112,8 @@ extension GatewayConnection {
     }
 
     /// Starts the closing handshake of the current socket. Its reader ends when the peer
-    /// answers, so the close frame is on the wire before the socket is released (released
-    /// sockets are torn down at once); the socket's tasks are cancelled after
-    /// ``closeGracePeriod`` if the peer does not answer.
+    /// answers, so the close frame is on the wire before the socket is dropped; the socket's
+    /// tasks are cancelled after ``closeGracePeriod`` if the peer does not answer.
     private func closeGracefully(code: Int, reason: String) {
         guard let socket = currentSocket, let task = socketTask else {
             socketTask?.cancel()
@@ -128,7 +127,8 @@ extension GatewayConnection {
         }
     }
 
-    /// How long a closing socket waits for the peer's close before it is torn down.
+    /// How long a closing socket waits for the peer's close before it is dropped (the stop
+    /// close and the watchdog's 4000 close; gateway-protocol §4.3.2 allows at most 1 s).
     static let closeGracePeriod: Duration = .seconds(1)
 
     /// Runs a store operation, logging (not propagating) its failure.

@@ -54,14 +54,43 @@ extension GatewayConnection {
     }
 
     /// One task group per socket: reader and watchdog live and die together.
+    ///
+    /// When the tick watchdog fires, the reader is kept for the closing handshake (§4.3.2): the
+    /// 4000 close goes out through the socket's write queue like any frame, and the group waits
+    /// for the reader to see the peer's close or the socket end, at most ``closeGracePeriod``,
+    /// before it is torn down. A peer that went quiet may still read, so it gets the code.
     private func supervise(_ socket: any GatewaySocket, epoch: Int) async -> SocketEnd {
         await withTaskGroup(of: SocketEnd.self) { group in
             group.addTask { await self.readLoop(socket, epoch: epoch) }
             group.addTask { await self.watchdog() }
             let first = await group.next() ?? .cancelled
+            if case .watchdog = first {
+                startWatchdogClose(socket, epoch: epoch)
+                let clock = clock
+                group.addTask {
+                    try? await clock.sleep(for: Self.closeGracePeriod)
+                    return .cancelled
+                }
+                // The reader's end (the peer answered or the socket ended) or the bound, first.
+                _ = await group.next()
+            }
             group.cancelAll()
             return first
         }
+    }
+
+    /// The close code and reason the tick watchdog sends (gateway-protocol §4.3.2, §5).
+    static let watchdogClose = (code: 4000, reason: "tick timeout")
+
+    /// The tick watchdog fired: frames that still arrive are no longer acted on, and the 4000
+    /// close is queued behind whatever the socket is still sending.
+    private func startWatchdogClose(_ socket: any GatewaySocket, epoch: Int) {
+        let silence = now() - lastInbound
+        logger.warning(
+            "gateway.watchdog.expired",
+            ["epoch": .int(epoch), "silentMs": .int(Backoff.milliseconds(silence))])
+        handshake = .idle
+        socket.close(code: Self.watchdogClose.code, reason: Self.watchdogClose.reason)
     }
 
     /// The pin for this dial: CLI/config first, else the stored one.
@@ -126,17 +155,18 @@ extension GatewayConnection {
         }
     }
 
-    /// Closes what is left of the socket, fails its pending requests, tells subscribers.
+    /// Closes what is left of the socket and drops it, fails its pending requests, tells
+    /// subscribers.
     private func teardown(_ socket: any GatewaySocket, end: SocketEnd, epoch: Int) {
         switch end {
         case .watchdog:
-            logger.warning("gateway.watchdog.expired", ["epoch": .int(epoch)])
-            socket.close(code: 4000, reason: "tick watchdog")
+            break  // its close went out in supervise(_:epoch:), before the wait for the peer
         case .closed, .failed, .pinMismatch:
             break
         default:
             socket.close(code: 1000, reason: "client closing")
         }
+        socket.drop()
         let wasLive = link != nil
         currentSocket = nil
         link = nil

@@ -11,8 +11,12 @@ public protocol GatewaySocket: AnyObject, Sendable {
     var inbound: AsyncStream<GatewaySocketEvent> { get }
     /// Queues one text message; throws when the socket is no longer open.
     func send(text: String) throws
-    /// Starts a graceful close with `code` (1000 normal, 4000 watchdog, …).
+    /// Starts a graceful close with `code` (1000 normal, 4000 watchdog, …): the close frame is
+    /// queued behind the messages already sent; never blocks.
     func close(code: Int, reason: String)
+    /// Drops the connection at once, without a closing handshake (or after one the peer did not
+    /// finish in time). No-op once the socket has ended; ``inbound`` ends.
+    func drop()
     /// SHA-256 (lowercase hex) of the peer's leaf certificate, for `wss://`; nil otherwise.
     var observedCertificateSHA256: String? { get }
 }

@@ -75,4 +75,8 @@ final class WebSocketGatewaySocket: GatewaySocket {
     func close(code: Int, reason: String) {
         client.close(code: code, reason: reason)
     }
+
+    func drop() {
+        client.shutdown()
+    }
 }

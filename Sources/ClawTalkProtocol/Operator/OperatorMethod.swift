@@ -31,10 +31,8 @@ public enum OperatorMethod: String, Sendable, Hashable, CaseIterable {
     case voiceWakeGet = "voicewake.get"
     /// Replace the global wake-word list.
     case voiceWakeSet = "voicewake.set"
-    /// Read wake routing.
+    /// Read wake routing (there is no setter: `voicewake.routing.set` is gone upstream, §14).
     case voiceWakeRoutingGet = "voicewake.routing.get"
-    /// Replace wake routing.
-    case voiceWakeRoutingSet = "voicewake.routing.set"
 
     /// Client-side timeout in milliseconds (talk-contract §8); `talk.speak` depends on the
     /// text (see ``TalkSpeakParams/timeoutMs(forCharacterCount:)``), others use the generic

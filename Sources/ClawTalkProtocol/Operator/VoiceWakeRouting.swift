@@ -1,5 +1,6 @@
 /// Which session a wake command goes to, per trigger (talk-contract §6.2): the `config` of
-/// `voicewake.routing.get`, `voicewake.routing.set` and the `voicewake.routing.changed` event,
+/// `voicewake.routing.get` and the `voicewake.routing.changed` event (clawtalk only reads it;
+/// `voicewake.routing.set` is gone upstream, gateway-protocol §14),
 /// `{version:1, defaultTarget, routes:[{trigger, target}], updatedAtMs}`.
 ///
 /// Read leniently: a route with an unusable trigger or target is skipped, an unusable default

@@ -151,14 +151,16 @@ extension TestGateway {
         return issued
     }
 
-    /// `operator.admin` grants every scope; `operator.write` implies `operator.read`.
+    /// Every requested scope is covered by `granted` (``scopeSatisfied(_:by:)``).
     static func scopesAllow(_ requested: [String], granted: Set<String>) -> Bool {
         requested.allSatisfy { scopeSatisfied($0, by: granted) }
     }
 
+    /// Whether `granted` covers `scope`: `operator.admin` covers everything, and `operator.write`
+    /// covers `operator.read` and `operator.talk` (gateway-protocol §14).
     static func scopeSatisfied(_ scope: String, by granted: Set<String>) -> Bool {
         granted.contains(scope) || granted.contains("operator.admin")
-            || (scope == "operator.read" && granted.contains("operator.write"))
+            || (["operator.read", "operator.talk"].contains(scope) && granted.contains("operator.write"))
     }
 
     /// Issues (or replaces) the device token for (deviceId, role); `token` fixes its value (e.g.

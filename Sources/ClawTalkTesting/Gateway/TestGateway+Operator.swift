@@ -30,7 +30,6 @@ extension TestGateway {
         "talk.mode": .closed(["enabled": .boolean, "phase": .string()], required: ["enabled"]),
         "tts.speak": .closed(["text": .nonEmptyString], required: ["text"]),
         "voicewake.set": .closed(["triggers": .array(.string())], required: ["triggers"]),
-        "voicewake.routing.set": .closed(["config": .record(.any)], required: ["config"]),
         "talk.session.create": .closed(
             [
                 "mode": .string(oneOf: ["realtime", "stt-tts", "transcription"]),
@@ -45,7 +44,10 @@ extension TestGateway {
         "talk.session.close": .closed(["sessionId": .nonEmptyString], required: ["sessionId"]),
     ]
 
-    /// The scope a call needs (checklist 40).
+    /// The scope a call needs (checklist 40, as current upstream has it, gateway-protocol §14):
+    /// `talk.session.*`, `talk.client.*`, `talk.speak` and `talk.mode` need `operator.talk`,
+    /// which `operator.write` satisfies (``scopeSatisfied(_:by:)``); `talk.mode` needs
+    /// `operator.admin` only in the ``TestGatewayConfiguration/talkModeRequiresAdmin`` mode.
     func requiredScope(_ method: String, params: WireJSON?) -> String {
         switch method {
         case "talk.config":
@@ -53,7 +55,11 @@ extension TestGateway {
         case "voicewake.get", "voicewake.routing.get", "chat.history", "tts.status", "tts.providers", "talk.catalog":
             "operator.read"
         case "talk.mode":
-            configuration.talkModeRequiresAdmin ? "operator.admin" : "operator.write"
+            configuration.talkModeRequiresAdmin ? "operator.admin" : "operator.talk"
+        case "talk.speak":
+            "operator.talk"
+        case _ where method.hasPrefix("talk.session.") || method.hasPrefix("talk.client."):
+            "operator.talk"
         default:
             "operator.write"
         }
@@ -136,10 +142,6 @@ extension TestGateway {
             after { self.setVoiceWakeTriggers(self.voiceWakeTriggers) }
             return .ok(["triggers": .array(voiceWakeTriggers.map(WireJSON.string))])
         case "voicewake.routing.get":
-            return .ok(["config": voiceWakeRouting])
-        case "voicewake.routing.set":
-            voiceWakeRouting = params["config"] ?? [:]
-            after { self.setVoiceWakeRouting(self.voiceWakeRouting) }
             return .ok(["config": voiceWakeRouting])
         case "tts.status":
             return .ok(["enabled": true, "provider": "test"])

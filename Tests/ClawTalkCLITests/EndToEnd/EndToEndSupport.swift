@@ -63,12 +63,20 @@ enum EndToEnd {
     static func closeCode(_ gateway: TestGateway, connection: Int, timeout: Duration = .seconds(30)) async throws
         -> Int?
     {
+        try await close(gateway, connection: connection, timeout: timeout).code
+    }
+
+    /// The close code (nil: the connection ended without a close frame) and reason the gateway
+    /// saw for `connection`.
+    static func close(_ gateway: TestGateway, connection: Int, timeout: Duration = .seconds(30)) async throws
+        -> (code: Int?, reason: String)
+    {
         let event = try await self.event(gateway, timeout: timeout) {
             if case .closed(connection, _, _) = $0 { return true }
             return false
         }
-        if case .closed(_, let code, _) = event { return code }
-        return nil
+        if case .closed(_, let code, let reason) = event { return (code, reason) }
+        return (nil, "")
     }
 
     /// The device identity the binary created in `home`.

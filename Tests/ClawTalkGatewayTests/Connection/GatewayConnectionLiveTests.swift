@@ -149,11 +149,12 @@ struct GatewayConnectionLiveTests {
         }
     }
 
-    @Test("tick watchdog: silence > 2 × tickIntervalMs closes with 4000 and reconnects")
+    @Test("tick watchdog: silence > 2 × tickIntervalMs closes with 4000 \"tick timeout\" and reconnects")
     func watchdog() async throws {
         try await connected(hello: TestHello.payload(tickIntervalMs: 2_000)) { connection, dialer, peer in
             let close = try await peer.nextClose()
             #expect(close.code == 4000)
+            #expect(close.reason == "tick timeout")
             let next = try await dialer.nextPeer()
             try await next.acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }

@@ -24,7 +24,7 @@ struct GatewayConnectionStopTests {
         try await Fixtures.waitForState(connection) { $0.isConnected }
         await connection.stop()
         try await withTimeout(.seconds(2)) { await runner.value }
-        let firstClose = socket.closes.withLock { $0.first }
+        let firstClose = socket.closes.first
         #expect(firstClose == 1000)
         #expect(await connection.state == .stopped)
     }

@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkProtocol
 import ClawTalkSpeech
+import ClawTalkTesting
 import Testing
 
 @testable import ClawTalkTalk

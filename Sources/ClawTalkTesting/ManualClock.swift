@@ -1,12 +1,32 @@
 import Synchronization
 
 /// A clock that moves only when the test advances it; sleepers wake in deadline order.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+///
+/// For components that take `any Clock<Duration>`: their timers fire exactly when the test says
+/// so, which makes "before the deadline" and "after the deadline" deterministic on a busy machine.
+public final class ManualClock: Clock, Sendable {
+    /// A point on the manual time line: an offset from the clock's creation.
+    public struct Instant: InstantProtocol {
+        /// Time since the clock was created.
+        public var offset: Duration
+
+        /// An instant at `offset` from the start.
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        /// This instant moved by `duration`.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Earlier first.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    /// A wait in ``waitForSleeper(until:)`` that was not satisfied within 30 s of real time.
+    public struct WaitTimedOut: Error, CustomStringConvertible {
+        /// What was waited for and what was there.
+        public let description: String
     }
 
     private struct Sleeper {
@@ -23,10 +43,16 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .nanoseconds(1) }
+    /// A clock at offset zero.
+    public init() {}
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    /// The current manual time.
+    public var now: Instant { state.withLock { $0.now } }
+    /// One nanosecond.
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// Suspends until the test advances the clock to `deadline` (or past it); throws on cancellation.
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state in
             state.next += 1
             return state.next
@@ -57,7 +83,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time forward and wakes every sleeper that is due.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -69,33 +95,17 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Deadlines of the current sleepers, as offsets from the start.
-    var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline.offset) } }
+    public var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline.offset) } }
 
     /// Waits (real time, up to 30 s) until someone sleeps until `offset` from the start.
-    func waitForSleeper(until offset: Duration) async throws {
+    /// - Throws: ``WaitTimedOut``.
+    public func waitForSleeper(until offset: Duration) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while !sleeperDeadlines.contains(offset) {
             guard ContinuousClock.now < deadline else {
-                throw WaitError(description: "no sleeper until \(offset); sleepers: \(sleeperDeadlines)")
+                throw WaitTimedOut(description: "no sleeper until \(offset); sleepers: \(sleeperDeadlines)")
             }
             try await Task.sleep(for: .milliseconds(1))
         }
     }
-}
-
-/// A condition was not reached in time.
-struct WaitError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Polls `condition` (real time, up to `timeout`).
-func eventually(
-    timeout: Duration = .seconds(30), _ condition: @Sendable () async -> Bool
-) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try await Task.sleep(for: .milliseconds(2))
-    }
-    return await condition()
 }

@@ -1,0 +1,171 @@
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSupport
+import ClawTalkTesting
+import Foundation
+import Testing
+
+/// The tick watchdog's close (gateway-protocol §4.3.2): 4000 "tick timeout" is written to the
+/// socket before it is torn down, the peer gets at most 1 s to answer, then the connection is
+/// dropped, pending requests fail and the node reconnects.
+@Suite("Gateway connection: tick watchdog close", .timeLimit(.minutes(1)))
+struct GatewayConnectionWatchdogTests {
+    /// A node connection over `dialer` with a 2 s tick (watchdog 4 s on the 25× clock: 160 ms).
+    private func stubborn(
+        clock: FastClock = FastClock(),
+        _ body: (GatewayConnection, StubbornDialer) async throws -> Void
+    ) async throws {
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = StubbornDialer()
+        let configuration = GatewayConnectionConfiguration(
+            endpoint: Fixtures.localEndpoint, role: .node(NodeSurface()), client: ClientMetadata(version: "0.1.0"))
+        let connection = GatewayConnection(
+            configuration: configuration, dialer: dialer, identity: try Fixtures.identity(), store: store,
+            clock: clock, jitter: .none)
+        try await withRunning(connection) { try await body(connection, dialer) }
+    }
+
+    @Test("a peer that never answers the 4000 close is dropped after the bound; pending requests fail; reconnect")
+    func unansweredClose() async throws {
+        try await stubborn { connection, dialer in
+            let peer = try await dialer.peers.next()
+            let socket = try await dialer.sockets.next()
+            try await peer.acceptConnect(hello: TestHello.payload(tickIntervalMs: 2_000))
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+            let pending = Task { try await connection.request(method: "node.event", timeout: .seconds(600)) }
+            _ = try await peer.nextRequest(method: "node.event")
+
+            let next = try await dialer.peers.next()
+            // The close first, with the spec's code and reason; then (no answer came) the drop.
+            #expect(socket.recorded == [.close(code: 4000, reason: "tick timeout"), .drop])
+            // The peer saw the connection end without a close frame: that is the drop, not the close.
+            #expect(try await peer.nextClose() == (nil, "connection dropped"))
+            await #expect(throws: GatewayError.closed(reason: "tick watchdog")) { try await pending.value }
+
+            try await next.acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+            #expect(await connection.epoch == 2)
+        }
+    }
+
+    @Test("the socket is dropped only after the peer answered the 4000 close, inside the bound")
+    func answeredClose() async throws {
+        // A manual clock: the 1 s bound cannot run out unless the test advances it.
+        let clock = ManualClock()
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let dialer = StubbornDialer()
+        let configuration = GatewayConnectionConfiguration(
+            endpoint: Fixtures.localEndpoint, role: .node(NodeSurface()), client: ClientMetadata(version: "0.1.0"))
+        let connection = GatewayConnection(
+            configuration: configuration, dialer: dialer, identity: try Fixtures.identity(), store: store,
+            clock: clock, jitter: .none)
+        let runner = Task { await connection.run() }
+        let peer = try await dialer.peers.next()
+        let socket = try await dialer.sockets.next()
+        try await peer.acceptConnect(hello: TestHello.payload(tickIntervalMs: 2_000))
+        try await Fixtures.waitForState(connection) { $0.isConnected }
+        // Until live the watchdog looks every 250 ms; live, it sleeps until 2 × 2 s of silence.
+        try await clock.waitForSleeper(until: .milliseconds(250))
+        clock.advance(by: .milliseconds(250))
+        try await clock.waitForSleeper(until: .seconds(4))
+        clock.advance(by: .milliseconds(3_750))
+        try await Self.eventually { socket.closes == [4000] }
+        // While the peer has not answered, the socket is neither dropped nor replaced.
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(socket.recorded == [.close(code: 4000, reason: "tick timeout")])
+        #expect(dialer.sockets.queued.isEmpty)
+
+        socket.answer()
+        try await Self.eventually { socket.recorded.last == .drop }
+        #expect(socket.recorded == [.close(code: 4000, reason: "tick timeout"), .answered, .drop])
+        #expect(try await peer.nextClose() == (4000, "tick timeout"))
+        // The reconnect follows the normal backoff (1 s without jitter).
+        try await clock.waitForSleeper(until: .seconds(5))
+        clock.advance(by: .seconds(1))
+        let next = try await dialer.peers.next()
+        let nextSocket = try await dialer.sockets.next()
+        try await next.acceptConnect()
+        try await Fixtures.waitForState(connection) { $0.isConnected }
+
+        await connection.stop()
+        try await Self.eventually { nextSocket.closes == [1000] }
+        nextSocket.answer()
+        await runner.value
+    }
+
+    @Test("frames arriving while the watchdog's close is pending are not acted on")
+    func framesAfterTheClose() async throws {
+        // Real time here (watchdog 2 × 100 ms, the close bound 1 s): the peer answers the request
+        // after the close went out, normally well inside the bound. If it is later than that, the
+        // pair is dropped and the answer is lost: the expectation holds either way.
+        try await stubborn(clock: FastClock(factor: 1)) { connection, dialer in
+            let peer = try await dialer.peers.next()
+            let socket = try await dialer.sockets.next()
+            try await peer.acceptConnect(hello: TestHello.payload(tickIntervalMs: 100))
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+            let pending = Task { try await connection.request(method: "node.event", timeout: .seconds(600)) }
+            let request = try await peer.nextRequest(method: "node.event")
+            try await Self.eventually { !socket.closes.isEmpty }
+            #expect(socket.closes == [4000])
+            peer.respond(to: request, payload: ["ok": true])
+            await #expect(throws: GatewayError.closed(reason: "tick watchdog")) { try await pending.value }
+            try await dialer.peers.next().acceptConnect()
+            try await Fixtures.waitForState(connection) { $0.isConnected }
+        }
+    }
+
+    @Test("over a loopback WebSocket the stalled test gateway records 4000 \"tick timeout\", then the node reconnects")
+    func loopback() async throws {
+        var gatewayConfiguration = TestGatewayConfiguration()
+        gatewayConfiguration.autoApproveLoopback = true
+        gatewayConfiguration.policy.tickIntervalMs = 500
+        let gateway = TestGateway(configuration: gatewayConfiguration)
+        let url = try await gateway.listen()
+        let (store, directory) = try Fixtures.store()
+        defer { directory.remove() }
+        let configuration = GatewayConnectionConfiguration(
+            endpoint: try GatewayEndpoint.parse(url), role: .node(NodeSurface()),
+            client: ClientMetadata(version: "0.1.0"))
+        let connection = GatewayConnection(
+            configuration: configuration, dialer: WebSocketDialer(), identity: try Fixtures.identity(), store: store,
+            jitter: .none)
+        try await withRunning(connection) {
+            let first = try await Self.connected(gateway, number: 1)
+            await gateway.stall(connection: first)
+            let closed = try await gateway.waitForEvent(timeout: .seconds(30)) {
+                if case .closed(first, _, _) = $0 { return true }
+                return false
+            }
+            // A bare TCP drop would be recorded without a code (1006 at a real gateway).
+            #expect(closed == .closed(connection: first, code: 4000, reason: "tick timeout"))
+            let second = try await Self.connected(gateway, number: 2)
+            #expect(second != first)
+        }
+        await gateway.stopListening()
+    }
+
+    /// Polls `condition` (real time, up to 30 s); a test failure when it never holds.
+    private static func eventually(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw TestGatewayError.timedOut("condition") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// The connection id of the `number`-th node `hello-ok` (1-based).
+    private static func connected(_ gateway: TestGateway, number: Int) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let ids = await gateway.observedEvents.compactMap { event -> Int? in
+                if case .connected(let id, "node", _) = event { return id }
+                return nil
+            }
+            if ids.count >= number { return ids[number - 1] }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestGatewayError.timedOut("node connection \(number)")
+    }
+}
