@@ -54,6 +54,35 @@ struct OperatorTests {
         #expect(throws: ProtocolError.self) { try ChatEvent(json: ["runId": "r"]) }
     }
 
+    @Test("chat event: deltaText and replace of newer gateways (§4.3)")
+    func chatEventRewriteMarks() throws {
+        let marked = try ChatEvent(
+            json: WireJSON(
+                parsing: #"""
+                    {"runId":"r","sessionKey":"main","seq":4,"state":"delta","deltaText":"It is sunny.","replace":true,
+                     "message":{"role":"assistant","content":[{"type":"text","text":"It is sunny."}]}}
+                    """#))
+        #expect(marked.deltaText == "It is sunny.")
+        #expect(marked.replace == true)
+        let legacy = try ChatEvent(json: ["runId": "r", "state": "delta", "replace": "yes"])
+        #expect(legacy.deltaText == nil)
+        #expect(legacy.replace == nil)
+    }
+
+    @Test("agent event: data.delta and data.replace (§4.3)")
+    func agentEventRewriteMarks() throws {
+        let event = try AgentEvent(
+            json: WireJSON(
+                parsing: #"{"runId":"r","stream":"assistant","data":{"text":"Hi","delta":"Hi","replace":true}}"#))
+        #expect(event.data.delta == "Hi" && event.data.replace == true)
+        #expect(event.isAssistantUpdate)
+        let deltaOnly = try AgentEvent(
+            json: WireJSON(parsing: #"{"runId":"r","stream":"assistant","data":{"delta":"x"}}"#))
+        #expect(deltaOnly.isAssistantUpdate && deltaOnly.assistantText == nil)
+        let tool = try AgentEvent(json: WireJSON(parsing: #"{"runId":"r","stream":"tool","data":{"text":"x"}}"#))
+        #expect(!tool.isAssistantUpdate)
+    }
+
     struct AgentCase: Sendable, CustomTestStringConvertible {
         var payload: String
         var lifecycleEnd: Bool

@@ -168,6 +168,38 @@ import Testing
         #expect(messages.last?["content"]?[0]?["text"] == "It is sunny.")
     }
 
+    @Test(arguments: [TestGatewayConfiguration.ChatDeltaForm.cumulative, .marked])
+    func aRestartedReplyIsSentInTheChosenForm(form: TestGatewayConfiguration.ChatDeltaForm) async throws {  // §4.3
+        let (gateway, _) = Fixture.gateway { $0.chatDeltaForm = form }
+        let client = try await operatorClient(gateway)
+        await gateway.enqueueChatRun([
+            .delta("Let me"), .agentText("Let me"), .delta("Let me check."), .agentText("Let me check."),
+            .delta("It is sunny."), .agentText("It is sunny."),
+        ])
+        _ = try await client.call(
+            "chat.send", try WireJSON(encoding: ChatSendParams(sessionKey: "main", message: "weather?")))
+        var chat: [ChatEvent] = []
+        var agent: [AgentEvent] = []
+        while chat.count + agent.count < 6 {
+            let frame = try await client.nextFrame()
+            if frame["event"] == "chat" { chat.append(try ChatEvent(json: frame["payload"])) }
+            if frame["event"] == "agent" { agent.append(try AgentEvent(json: frame["payload"])) }
+        }
+        // Texts stay cumulative either way; a restart is a text that does not extend the last one.
+        #expect(chat.map(\.text) == ["Let me", "Let me check.", "It is sunny."])
+        #expect(agent.map(\.assistantText) == ["Let me", "Let me check.", "It is sunny."])
+        switch form {
+        case .cumulative:
+            #expect(chat.allSatisfy { $0.deltaText == nil && $0.replace == nil })
+            #expect(agent.allSatisfy { $0.data.delta == nil && $0.data.replace == nil })
+        case .marked:
+            #expect(chat.map(\.deltaText) == ["Let me", " check.", "It is sunny."])
+            #expect(chat.map(\.replace) == [nil, nil, true])
+            #expect(agent.map(\.data.delta) == ["Let me", " check.", "It is sunny."])
+            #expect(agent.map(\.data.replace) == [nil, nil, true])
+        }
+    }
+
     @Test(arguments: [
         [ChatScriptStep.aborted], [.error("model overloaded")], [],
     ])

@@ -46,6 +46,12 @@ public struct AgentEvent: Sendable, Hashable, Encodable {
         streamKind == .assistant ? data.text : nil
     }
 
+    /// Whether this is an `assistant` stream event carrying any text (``AgentEventData/text`` or
+    /// ``AgentEventData/delta``) or a `replace` mark.
+    public var isAssistantUpdate: Bool {
+        streamKind == .assistant && (data.text != nil || data.delta != nil || data.replace == true)
+    }
+
     /// A `lifecycle` event with `phase:"end"` or `status:"ok"` in the payload or its `data`:
     /// the run is done.
     public var isLifecycleEnd: Bool {
@@ -66,23 +72,32 @@ public enum AgentStream: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// `agent` event `data`, read leniently.
 public struct AgentEventData: Sendable, Hashable, Encodable {
-    /// Assistant text.
+    /// Assistant text (cumulative: everything so far).
     public var text: String?
     /// Lifecycle phase.
     public var phase: String?
     /// Lifecycle status.
     public var status: String?
+    /// Only the new part of the assistant text, when sent.
+    public var delta: String?
+    /// `replace:true`: ``text`` restarts the reply instead of extending it (UNVERIFIED upstream).
+    public var replace: Bool?
 
     /// Data with the given values.
-    public init(text: String? = nil, phase: String? = nil, status: String? = nil) {
+    public init(
+        text: String? = nil, phase: String? = nil, status: String? = nil, delta: String? = nil, replace: Bool? = nil
+    ) {
         self.text = text
         self.phase = phase
         self.status = status
+        self.delta = delta
+        self.replace = replace
     }
 
     /// Reads `data`; anything but an object reads as empty.
     public init(json: WireJSON?) {
         self.init(
-            text: json?["text"]?.stringValue, phase: json?["phase"]?.stringValue, status: json?["status"]?.stringValue)
+            text: json?["text"]?.stringValue, phase: json?["phase"]?.stringValue, status: json?["status"]?.stringValue,
+            delta: json?["delta"]?.stringValue, replace: json?["replace"]?.boolValue)
     }
 }

@@ -1,5 +1,5 @@
-/// `chat` event `{runId, sessionKey, seq, state, message}` (talk-contract §4.1), read
-/// leniently. `state` stays raw; see ``chatState``.
+/// `chat` event `{runId, sessionKey, seq, state, message, deltaText?, replace?}` (talk-contract
+/// §4.1, §4.3), read leniently. `state` stays raw; see ``chatState``.
 public struct ChatEvent: Sendable, Hashable, Encodable {
     /// The run.
     public var runId: String
@@ -13,11 +13,17 @@ public struct ChatEvent: Sendable, Hashable, Encodable {
     public var message: ChatMessage?
     /// Error text of an `error` state, when sent.
     public var errorMessage: String?
+    /// Only the text added since the gateway's previous delta of the run, when sent (newer
+    /// gateways; UNVERIFIED upstream). ``message`` stays cumulative.
+    public var deltaText: String?
+    /// `replace:true`: ``message`` restarts the reply instead of extending it (a new LLM call
+    /// inside the run; newer gateways, UNVERIFIED upstream). Nil when not sent.
+    public var replace: Bool?
 
     /// An event with the given values.
     public init(
         runId: String, sessionKey: String, seq: Int? = nil, state: String, message: ChatMessage? = nil,
-        errorMessage: String? = nil
+        errorMessage: String? = nil, deltaText: String? = nil, replace: Bool? = nil
     ) {
         self.runId = runId
         self.sessionKey = sessionKey
@@ -25,6 +31,8 @@ public struct ChatEvent: Sendable, Hashable, Encodable {
         self.state = state
         self.message = message
         self.errorMessage = errorMessage
+        self.deltaText = deltaText
+        self.replace = replace
     }
 
     /// Reads the payload; `runId` and `state` are required.
@@ -33,7 +41,8 @@ public struct ChatEvent: Sendable, Hashable, Encodable {
         self.init(
             runId: try reader.requiredString("runId"), sessionKey: reader.string("sessionKey") ?? "",
             seq: reader.int("seq"), state: try reader.requiredString("state"),
-            message: reader["message"].flatMap(ChatMessage.init(json:)), errorMessage: reader.string("errorMessage"))
+            message: reader["message"].flatMap(ChatMessage.init(json:)), errorMessage: reader.string("errorMessage"),
+            deltaText: reader.string("deltaText"), replace: reader.bool("replace"))
     }
 
     /// ``state`` as a known value.

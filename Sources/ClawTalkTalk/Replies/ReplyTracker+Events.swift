@@ -71,12 +71,11 @@ extension ReplyTracker {
             current.sawEvent = true
             switch chat.chatState {
             case .delta?:
-                current.chatText.absorb(chat.text)
                 turn = current
-                if current.lead == nil || current.lead == .chat { advance(current.chatText.text, lead: .chat) }
+                advance(chat.streamedText, from: .chat)
             case .final?:
                 turn = current
-                finish(current.id, finalText: chat.text.isEmpty ? current.heldText : chat.text)
+                finish(current.id, finalText: chat.text)
             case .aborted?:
                 turn = current
                 fail(current.id, .aborted)
@@ -92,27 +91,29 @@ extension ReplyTracker {
                 agent.seq.map { "agent:\(agent.stream):\($0)" } ?? "agent:\(agent.stream):\(agent.data.text ?? "")"
             guard current.seen.insert(key).inserted else { return }
             current.sawEvent = true
-            if let text = agent.assistantText {
-                current.agentText.absorb(text)
-                turn = current
-                if current.lead == nil || current.lead == .agent { advance(current.agentText.text, lead: .agent) }
-            } else {
-                turn = current
-            }
-            if agent.isLifecycleEnd, !current.heldText.isEmpty {
-                finish(current.id, finalText: current.heldText)
+            turn = current
+            if let piece = agent.streamedText { advance(piece, from: .agent) }
+            if agent.isLifecycleEnd, let held = turn?.reply.heldText, !held.isEmpty {
+                finish(current.id, finalText: nil)
             }
         }
     }
 
-    /// Feeds the lead stream's text to the segmenter and reports new segments.
-    private func advance(_ text: String, lead: ReplyTurn.Lead) {
-        guard var current = turn, current.incremental, !text.isEmpty else { return }
-        current.lead = lead
-        let segments = current.buffer.update(text)
+    /// Feeds one streamed piece to the turn's reply and reports the segments it made speakable.
+    private func advance(_ piece: StreamedText, from source: StreamedReply.Source) {
+        guard var current = turn else { return }
+        let step = current.reply.receive(piece, from: source)
         turn = current
-        for segment in segments {
-            publish(.segment(turn: current.id, text: segment, directive: current.buffer.directive))
+        if step.change == .rewritten {
+            logger.debug(
+                "reply.rewritten",
+                [
+                    "turn": .int(current.id), "source": .string(source.rawValue), "lead": .bool(step.fromLead),
+                    "replace": .bool(piece.replace),
+                ])
+        }
+        for segment in step.segments {
+            publish(.segment(turn: current.id, text: segment, directive: current.reply.directive))
         }
     }
 
@@ -153,5 +154,21 @@ extension ReplyTracker {
             }
             waited += timing.historyInterval
         }
+    }
+}
+
+extension ChatEvent {
+    /// The streamed piece of a `chat` delta: cumulative text, `deltaText`, `replace`.
+    var streamedText: StreamedText {
+        StreamedText(text: text, delta: deltaText, replace: replace == true)
+    }
+}
+
+extension AgentEvent {
+    /// The streamed piece of an `agent` `assistant` event (`data.text`, `data.delta`,
+    /// `data.replace`); nil for other events.
+    var streamedText: StreamedText? {
+        guard isAssistantUpdate else { return nil }
+        return StreamedText(text: data.text ?? "", delta: data.delta, replace: data.replace == true)
     }
 }

@@ -13,6 +13,9 @@ public import ClawTalkSupport
 /// - **Node-only (`voice.transcript`):** `begin(…, adoptFirstRun: true)` arms the tracker before
 ///   sending; the first `chat` run seen on that session is adopted (events through the node's
 ///   subscription are accepted whatever the session key's spelling).
+/// - What is spoken (§4.3) is decided by the turn's ``StreamedReply``: streamed text is
+///   cumulative; a text that restarts (`replace:true`, or not starting with the text held) is a
+///   rewrite whose unspoken rest is dropped, and each sentence is spoken once.
 /// - Every turn ends with `finished` (at `final`), or `failed` on `aborted`/`error`, after
 ///   ``Timing/deadline`` (120 s), when superseded by a newer turn, or when cancelled.
 ///
@@ -146,8 +149,8 @@ public actor ReplyTracker {
         nextTurnId += 1
         let id = nextTurnId
         var started = ReplyTurn(
-            id: id, sessionKey: sessionKey, prompt: prompt, sentAtMs: sentAtMs, incremental: incremental,
-            adopting: adoptFirstRun, buffer: SpeakableTextBuffer(softLimit: softLimit))
+            id: id, sessionKey: sessionKey, prompt: prompt, sentAtMs: sentAtMs, adopting: adoptFirstRun,
+            reply: StreamedReply(incremental: incremental, softLimit: softLimit))
         let clock = clock
         let timing = timing
         started.timers.append(
@@ -205,17 +208,22 @@ public actor ReplyTracker {
 
     // MARK: - Ending
 
+    /// Ends turn `id` with its final text (nil or empty: the text held).
     func finish(_ id: Int, finalText: String?) {
         guard var current = turn, current.id == id else { return }
-        let rest = current.buffer.finish(finalText)
+        let rest = current.reply.finish(finalText)
         end(current)
+        let reply = current.reply
         for segment in rest {
-            publish(.segment(turn: id, text: segment, directive: current.buffer.directive))
+            publish(.segment(turn: id, text: segment, directive: reply.directive))
         }
         logger.info(
             "reply.finished",
-            ["turn": .int(id), "runId": .string(current.runId ?? "-"), "text": .string(current.buffer.spokenText)])
-        publish(.finished(turn: id, text: current.buffer.spokenText, directive: current.buffer.directive))
+            [
+                "turn": .int(id), "runId": .string(current.runId ?? "-"), "text": .string(reply.replyText),
+                "spokenText": .string(reply.spokenText),
+            ])
+        publish(.finished(turn: id, text: reply.replyText, directive: reply.directive))
     }
 
     func fail(_ id: Int, _ reason: ReplyFailure) {

@@ -5,7 +5,9 @@ public import ClawTalkProtocol
 public enum ReplyUpdate: Sendable, Equatable {
     /// A speakable segment (directive stripped, code skipped, markup removed).
     case segment(turn: Int, text: String, directive: TalkDirective?)
-    /// The reply is complete; every segment was reported; `text` is everything speakable.
+    /// The reply is complete; every segment was reported. `text` is the reply's speakable text
+    /// as it finally read: after a rewrite (§4.3) it holds the last draft, which may differ from
+    /// what was spoken (a spoken sentence of a discarded draft cannot be taken back).
     case finished(turn: Int, text: String, directive: TalkDirective?)
     /// No (further) reply will be spoken for this turn.
     case failed(turn: Int, reason: ReplyFailure)

@@ -9,15 +9,30 @@ import ClawTalkProtocol
 ///   `softLimit` characters are buffered; a decision that needs the next character waits for it;
 /// - Markdown markup is stripped from each segment (``MarkdownStripper``).
 ///
-/// Feed the whole reply so far with ``update(_:)`` (cumulative) and the final text with
-/// ``finish(_:)``. Pure and synchronous.
+/// Feed the whole reply so far with ``update(_:rewrite:)`` (cumulative) and the final text with
+/// ``finish(_:)``. A text that does not continue what was read, or one marked as a rewrite, is a
+/// new **draft** of the reply (a new LLM call inside the run restarted it):
+///
+/// - what was read of the previous draft but not emitted (the sentence under way) is dropped;
+/// - the new draft is read from its start, and each of its segments that repeats a segment
+///   already emitted is not emitted again (see ``repeatKey(_:)``): a spoken sentence cannot be
+///   taken back, and a listener who heard it once does not want it twice. Each emitted segment
+///   stands for one repeat per draft, so a sentence the new draft says twice is spoken once more;
+/// - the directive stays the one of the first emitted segment (the reply's voice does not change
+///   mid-reply; a directive line of the new draft is still stripped). Before anything was
+///   emitted, the new draft's own directive line decides.
+///
+/// Pure and synchronous.
 struct SpeakableTextBuffer: Sendable {
     /// Cut at whitespace once this many characters are buffered.
     let softLimit: Int
     /// The directive of the reply's first line, once known.
     private(set) var directive: TalkDirective?
-    /// Segments emitted so far.
+    /// Segments emitted so far (over every draft, in order): what was handed to speech.
     private(set) var segments: [String] = []
+    /// Segments of the current draft so far, including those not emitted because an earlier
+    /// draft had already spoken them.
+    private(set) var draftSegments: [String] = []
 
     private var raw: [Character] = []
     private var position = 0
@@ -27,6 +42,8 @@ struct SpeakableTextBuffer: Sendable {
     private var pending: [Character] = []
     private var pendingAtLineStart = false
     private var nextCharStartsLine = false
+    /// Repeat keys of emitted segments the current draft may still repeat, with their counts.
+    private var repeatable: [String: Int] = [:]
 
     /// An empty buffer.
     init(softLimit: Int = 72) {
@@ -36,34 +53,52 @@ struct SpeakableTextBuffer: Sendable {
     /// Everything spoken, segments joined by spaces.
     var spokenText: String { segments.joined(separator: " ") }
 
-    /// Takes the reply so far; returns the segments that became complete.
-    mutating func update(_ text: String) -> [String] {
-        replace(with: text)
+    /// The speakable text of the current draft (the reply as it now reads), segments joined by
+    /// spaces.
+    var draftText: String { draftSegments.joined(separator: " ") }
+
+    /// Takes the reply so far (`rewrite`: it restarts the reply even if it continues the text
+    /// read, e.g. `replace:true`); returns the segments that became complete.
+    mutating func update(_ text: String, rewrite: Bool = false) -> [String] {
+        adopt(text, rewrite: rewrite)
         return process(final: false)
     }
 
     /// Takes the final reply (nil: keep the text held); returns the remaining segments.
     mutating func finish(_ text: String?) -> [String] {
-        if let text { replace(with: text) }
+        if let text { adopt(text, rewrite: false) }
         var output = process(final: true)
         if let segment = flush() { output.append(segment) }
         return output
     }
 
-    /// Adopts a new full text. Text that extends what was read continues where reading stopped;
-    /// a rewrite before anything was spoken starts over; otherwise reading continues at the
-    /// same offset (best effort).
-    private mutating func replace(with text: String) {
+    /// How segments compare when a new draft repeats one: letter case, runs of whitespace and
+    /// closing punctuation do not matter (`Sure!` repeats `sure.`).
+    static func repeatKey(_ segment: String) -> String {
+        var key = Substring(segment.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " "))
+        while let last = key.last, last.isWhitespace || ".!?…,;:".contains(last) { key.removeLast() }
+        return String(key)
+    }
+
+    /// Adopts a new full text: one that agrees with everything read so far continues where
+    /// reading stopped; anything else (or `rewrite`) starts a new draft.
+    private mutating func adopt(_ text: String, rewrite: Bool) {
         let next = Array(text)
-        if next.count >= position, next[..<position] == raw[..<position] {
-            raw = next
-        } else if segments.isEmpty {
-            self = SpeakableTextBuffer(softLimit: softLimit)
+        if !rewrite, next.count >= position, next[..<position] == raw[..<position] {
             raw = next
         } else {
-            raw = next
-            position = min(position, next.count)
+            startDraft(next)
         }
+    }
+
+    /// Reads `next` from its start as a new draft (see the type's documentation).
+    private mutating func startDraft(_ next: [Character]) {
+        var fresh = SpeakableTextBuffer(softLimit: softLimit)
+        fresh.segments = segments
+        fresh.directive = segments.isEmpty ? nil : directive
+        for segment in segments { fresh.repeatable[Self.repeatKey(segment), default: 0] += 1 }
+        fresh.raw = next
+        self = fresh
     }
 
     private mutating func process(final: Bool) -> [String] {
@@ -123,7 +158,7 @@ struct SpeakableTextBuffer: Sendable {
         }
         let line = String(raw[start..<(end ?? raw.count)])
         if let parsed = TalkDirective.parse(reply: line).directive {
-            directive = parsed
+            if segments.isEmpty { directive = parsed }
             position = end.map { $0 + 1 } ?? raw.count
         }
         return true
@@ -155,12 +190,19 @@ struct SpeakableTextBuffer: Sendable {
         return .text
     }
 
-    /// The pending characters as a segment (markup stripped), nil when nothing speakable.
+    /// The pending characters as a segment to emit (markup stripped); nil when nothing
+    /// speakable, or when the segment repeats one an earlier draft already emitted.
     private mutating func flush() -> String? {
         guard !pending.isEmpty else { return nil }
         let text = MarkdownStripper.strip(String(pending), atLineStart: pendingAtLineStart)
         pending = []
         guard !text.isEmpty else { return nil }
+        draftSegments.append(text)
+        let key = Self.repeatKey(text)
+        if let count = repeatable[key], count > 0 {
+            repeatable[key] = count - 1
+            return nil
+        }
         segments.append(text)
         return text
     }

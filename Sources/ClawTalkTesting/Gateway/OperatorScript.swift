@@ -29,7 +29,10 @@ public enum ScriptedReply: Sendable, Equatable {
     }
 }
 
-/// One step of a scripted chat run (talk-contract §4.1).
+/// One step of a scripted chat run (talk-contract §4.1, §4.3). Streamed texts are cumulative:
+/// a `delta` (or `agentText`) whose text does not extend the previous one of its stream restarts
+/// the reply (a new LLM call inside the run), marked or not as
+/// ``TestGatewayConfiguration/chatDeltaForm`` says.
 public enum ChatScriptStep: Sendable, Equatable {
     /// `chat` `state:"delta"` with this (cumulative) text.
     case delta(String)

@@ -22,6 +22,19 @@ public struct TestGatewayConfiguration: Sendable {
         }
     }
 
+    /// How streamed reply texts are sent (talk-contract §4.3).
+    public enum ChatDeltaForm: Sendable, Equatable {
+        /// Older gateways: `chat` deltas carry only the cumulative `message` and `agent` events
+        /// only `data.text`; a reply that restarts simply sends a text that does not extend the
+        /// previous one.
+        case cumulative
+        /// Newer gateways: `chat` deltas add `deltaText` (the part added since the run's previous
+        /// delta) and `agent` events `data.delta`; a text that does not extend the previous one
+        /// is marked `replace:true` (`data.replace` on `agent` events), its added part being the
+        /// whole new text.
+        case marked
+    }
+
     /// Shared-secret auth.
     public var auth: AuthMode = .none
     /// Accepted signature layouts; `.v2Only` rejects v3 signatures.
@@ -67,6 +80,8 @@ public struct TestGatewayConfiguration: Sendable {
     public var pushVoiceWakeOnNodeConnect = true
     /// Echo chat session keys in canonical form (`agent:main:<key>`) instead of as sent.
     public var canonicalChatSessionKeys = false
+    /// The form of streamed reply texts in scripted chat runs.
+    public var chatDeltaForm: ChatDeltaForm = .cumulative
     /// Device pairing requests expire after this long (5 minutes).
     public var pairingRequestLifetimeMs: Int64 = 300_000
     /// Bootstrap tokens expire this long after minting (10 minutes).

@@ -80,6 +80,33 @@ struct SpeakableTextBufferTests {
         #expect(buffer.update("Helo") == [])
         #expect(buffer.finish("Hello world.") == ["Hello world."])
     }
+
+    @Test func aNewDraftKeepsTheSpokenDirectiveButItsOwnDecidesWhenNothingWasSpoken() {
+        var spoken = SpeakableTextBuffer()
+        #expect(spoken.update("{\"voice\":\"nova\"}\nHello. The") == ["Hello."])
+        #expect(spoken.update("{\"voice\":\"echo\"}\nHello. Bye. ") == ["Bye."])
+        #expect(spoken.directive?.voice == "nova")
+        var silent = SpeakableTextBuffer()
+        #expect(silent.update("{\"voice\":\"nova\"}\nHello") == [])
+        #expect(silent.update("{\"voice\":\"echo\"}\nHi. ", rewrite: true) == ["Hi."])
+        #expect(silent.directive?.voice == "echo")
+    }
+
+    @Test func aNewDraftSpeaksEachRepeatOfASpokenSegmentOnlyOnceMore() {
+        var buffer = SpeakableTextBuffer()
+        #expect(buffer.update("Yes. No") == ["Yes."])
+        #expect(buffer.update("Yes. Maybe. Yes. ", rewrite: true) == ["Maybe.", "Yes."])
+        #expect(buffer.segments == ["Yes.", "Maybe.", "Yes."])
+        #expect(buffer.draftText == "Yes. Maybe. Yes.")
+    }
+
+    @Test(arguments: [
+        ("Sure.", "sure!"), ("It is  5 .", "it is 5"), ("Done…", "DONE?"),
+    ])
+    func repeatsCompareWithoutCaseSpacingOrClosingPunctuation(spoken: String, repeated: String) {
+        #expect(SpeakableTextBuffer.repeatKey(spoken) == SpeakableTextBuffer.repeatKey(repeated))
+        #expect(SpeakableTextBuffer.repeatKey(spoken) != SpeakableTextBuffer.repeatKey("Not \(repeated)"))
+    }
 }
 
 @Suite("Markdown stripping")
@@ -99,21 +126,6 @@ struct MarkdownStripperTests {
     ])
     func markupIsRemoved(input: String, atLineStart: Bool, expected: String) {
         #expect(MarkdownStripper.strip(input, atLineStart: atLineStart) == expected)
-    }
-}
-
-@Suite("Cumulative or incremental text (§4.3)")
-struct ReplyTextTests {
-    @Test func cumulativeTextsReplaceAndIncrementalTextsAppend() {
-        var cumulative = ReplyText()
-        for text in ["Hel", "Hello", "Hello there"] { cumulative.absorb(text) }
-        #expect(cumulative.text == "Hello there")
-        var incremental = ReplyText()
-        for text in ["Hel", "lo", " there"] { incremental.absorb(text) }
-        #expect(incremental.text == "Hello there")
-        let changedByEmpty = incremental.absorb("")
-        let changedBySame = incremental.absorb("Hello there")
-        #expect(!changedByEmpty && !changedBySame)
     }
 }
 
