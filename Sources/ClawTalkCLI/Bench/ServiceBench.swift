@@ -64,7 +64,9 @@ struct ServiceBench {
         defer { try? output.close() }
         let run = Process()
         run.executableURL = URL(fileURLWithPath: try BenchTool.ownExecutable())
-        run.arguments = ["run"]
+        // The bench's own speech in a private home: transcripts may be logged, so that a wake the
+        // read text caused can be told (printed below).
+        run.arguments = ["run", "--log-sensitive"]
         run.environment = env
         run.standardInput = FileHandle.nullDevice
         run.standardOutput = output
@@ -106,6 +108,9 @@ struct ServiceBench {
         _ = try? BenchTool.run("pkill", ["-f", "clawtalk-bench-speech"])
         let wakes = text().components(separatedBy: "wake.accepted").count - 1 - before
         let full = text()
+        for line in full.split(separator: "\n") where line.contains("wake.accepted") {
+            progress("bench service: \(line)\n")
+        }
         let scorer = full.contains("wake.scorer.connected") ? "keyword scorer" : "PocketSphinx (no scorer)"
         return Self.metrics(idle: idle, speech: talking, wakes: wakes, stage1: scorer)
     }
