@@ -12,6 +12,8 @@ struct cws_server {
     struct lws_context *ctx;  // created by open(), then owned by the service thread
     struct lws_protocols protocols[2];
     int port;
+    cws_http_fn http_handler;
+    void *http_user;
     // service thread only
     uint64_t next_id;
     cws_conn *conns;
@@ -49,6 +51,31 @@ static void drain_commands(cws_server *s) {
         cws_cmd_free(cmd);
         cmd = next;
     }
+}
+
+/// LWS_CALLBACK_HTTP: a plain request; the owner's handler decides status and JSON body.
+static int answer_http(cws_server *s, struct lws *wsi, const char *path) {
+    const char *method = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0    ? "GET"
+                         : lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 ? "POST"
+                                                                              : "OTHER";
+    int has_query = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) > 0;
+    static __thread unsigned char body[LWS_PRE + CWS_HTTP_BODY_MAX];
+    size_t body_len = 0;
+    int status = s->http_handler(s->http_user, method, path ? path : "", has_query,
+                                 (char *)body + LWS_PRE, CWS_HTTP_BODY_MAX, &body_len);
+    if (status <= 0) return -2;  // not handled
+    if (body_len > CWS_HTTP_BODY_MAX) body_len = CWS_HTTP_BODY_MAX;
+    unsigned char head[LWS_PRE + 512];
+    unsigned char *start = head + LWS_PRE, *p = start, *end = head + sizeof(head) - 1;
+    if (lws_add_http_common_headers(wsi, (unsigned int)status, "application/json; charset=utf-8",
+                                    body_len, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-store", 8, &p, end) ||
+        lws_finalize_http_header(wsi, &p, end))
+        return -1;
+    if (lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP_HEADERS) < 0) return -1;
+    if (body_len && lws_write(wsi, body + LWS_PRE, body_len, LWS_WRITE_HTTP_FINAL) < 0) return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
 static int server_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -102,6 +129,13 @@ static int server_callback(struct lws *wsi, enum lws_callback_reasons reason, vo
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         drain_commands(s);
         return 0;
+
+    case LWS_CALLBACK_HTTP:
+        if (s->http_handler) {
+            int rc = answer_http(s, wsi, in);
+            if (rc != -2) return rc;
+        }
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
 
     default:
         // Plain HTTP requests and the rest of the upgrade machinery.
@@ -157,6 +191,8 @@ cws_server *cws_server_open(const cws_server_config *cfg, cws_event_fn on_event,
         return NULL;
     }
     cws_loop_init(&s->loop, on_event, user, cfg->max_message_bytes);
+    s->http_handler = cfg->http_handler;
+    s->http_user = cfg->http_user;
     s->protocols[0].name = "clawtalk-ws";
     s->protocols[0].callback = server_callback;
     s->protocols[0].rx_buffer_size = CWS_RX_BUFFER_BYTES;

@@ -93,7 +93,7 @@ struct BinaryExitCodeTests {
         ),
         (
             ["pair", "--gateway-url", "https://gw.example.com/j/abc"],
-            "--gateway-url: https join links are not supported: run `openclaw qr` on the gateway host and paste the setup code"
+            "--gateway-url: this is a join URL, not a gateway URL: pass it to `clawtalk pair <join URL>`"
         ),
     ]
 

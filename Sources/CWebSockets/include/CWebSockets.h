@@ -123,12 +123,24 @@ void cws_client_destroy(cws_client *client);
 
 typedef struct cws_server cws_server;
 
+/// Largest plain-HTTP response body the server sends (cws_http_fn's `body` capacity).
+#define CWS_HTTP_BODY_MAX (32 * 1024)
+
+/// Answers one plain HTTP request (not a WebSocket upgrade), ON THE SERVICE THREAD: never
+/// block. `method` is "GET", "POST" or "OTHER"; `path` excludes the query, `has_query` says
+/// whether there was one. Write up to `body_cap` bytes of JSON into `body`, set `*body_len`
+/// and return the status code; return 0 to fall back to libwebsockets' default answer.
+typedef int (*cws_http_fn)(void *user, const char *method, const char *path, int has_query,
+                           char *body, size_t body_cap, size_t *body_len);
+
 /// Listening options. Strings are only read during cws_server_open.
 typedef struct cws_server_config {
     int port;                    ///< 0 = let the kernel pick a free port
     const char *tls_cert_path;   ///< PEM certificate for wss://, or NULL for ws://
     const char *tls_key_path;    ///< PEM private key (needed with tls_cert_path)
     size_t max_message_bytes;    ///< inbound limit per message; larger closes with 1009
+    cws_http_fn http_handler;    ///< NULL, or answers plain HTTP requests (JSON, no-store)
+    void *http_user;             ///< passed to http_handler
 } cws_server_config;
 
 /// Listens on 127.0.0.1 only and starts the service thread. NULL + `err` on failure.
@@ -149,6 +161,40 @@ int cws_server_close_conn(cws_server *server, uint64_t conn_id, int code, const 
 
 /// Stops listening, drops every connection without a close handshake, frees everything.
 void cws_server_destroy(cws_server *server);
+
+// ---------------------------------------------------------------------------------------------
+// One blocking HTTP(S) exchange (join-URL redemption). No service thread: every call blocks
+// the caller (bounded by timeout_ms per step) and must come from one thread, which gets
+// SIGPIPE blocked.
+
+typedef struct cws_https cws_https;
+
+/// Where to connect. Strings are only read during cws_https_connect.
+typedef struct cws_https_config {
+    int use_tls;                 ///< 1 for https://
+    const char *host;            ///< DNS name or IP literal (IPv6 without brackets)
+    int port;                    ///< 1...65535
+    const char *pin_sha256_hex;  ///< NULL, or 64 lowercase hex: accept exactly this leaf cert
+    const char *ca_file;         ///< NULL (system trust store), or a PEM file of trust anchors
+    int timeout_ms;              ///< connect timeout and per-read/write timeout
+} cws_https_config;
+
+/// Connects (and completes the TLS handshake). NULL on failure with `*kind` and `err` set:
+/// CWS_ERROR_CONNECT, CWS_ERROR_TLS_UNTRUSTED or CWS_ERROR_PIN_MISMATCH.
+cws_https *cws_https_connect(const cws_https_config *cfg, cws_error_kind *kind, char *err,
+                             size_t errlen);
+
+/// Writes all of `data`; the byte count, or -1.
+long cws_https_write(cws_https *h, const void *data, size_t len);
+
+/// Reads up to `cap` bytes: the count, 0 at the end of the stream, -1 on error or timeout.
+long cws_https_read(cws_https *h, void *buf, size_t cap);
+
+/// The peer's leaf certificate SHA-256 (64 lowercase hex), "" without TLS.
+const char *cws_https_cert_sha256(const cws_https *h);
+
+/// Closes the connection and frees it.
+void cws_https_close(cws_https *h);
 
 #ifdef __cplusplus
 }

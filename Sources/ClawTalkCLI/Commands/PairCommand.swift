@@ -1,8 +1,9 @@
 import ClawTalkGateway
+import ClawTalkProtocol
 import ClawTalkSupport
 import Foundation
 
-/// `clawtalk pair`: pairs this device with a gateway by setup code or shared secret.
+/// `clawtalk pair`: pairs this device with a gateway by join URL, setup code or shared secret.
 public struct PairCommand: Command {
     /// The command name.
     public static let name = "pair"
@@ -10,17 +11,20 @@ public struct PairCommand: Command {
     public static let abstract = "Pair this device with an OpenClaw gateway."
     /// How to get a setup code.
     public static let discussion = """
-        Run 'openclaw qr' on the gateway host (or open the Control UI "Node host" dialog) and \
-        pass the setup code it prints: the raw code, the oc-pair:// link or the whole pasted \
-        message. Without a setup code, clawtalk connects to --gateway-url with the shared \
+        Run 'openclaw devices join-code' on the gateway host and pass the join URL it prints \
+        (https://<gateway>/j/<code>, single use, about 10 minutes; http:// only to a loopback \
+        host): clawtalk fetches the setup code from it once. With a self-signed gateway \
+        certificate, add --tls-fingerprint <sha256>. Or run 'openclaw qr' (or open the Control \
+        UI "Node host" dialog) and pass the setup code it prints: the raw code, the oc-pair:// \
+        link or the whole pasted message. Without a setup code, clawtalk connects to --gateway-url with the shared \
         --token or --password. When the gateway asks for approval, clawtalk prints the request \
         id and the 'openclaw devices approve <id>' command to run on the gateway host, and waits \
         until the device is approved (or --timeout passes). The gateway becomes the current one; \
         a running 'clawtalk run' service is told to connect to it.
 
         Exit status: 0 paired (or approval pending with --no-wait), 64 invalid or expired setup \
-        code, URL or fingerprint (nothing was sent), 69 gateway unreachable, 1 refused, TLS pin \
-        mismatch or no approval in time.
+        code, used or expired join code, URL or fingerprint, 69 gateway unreachable, 1 refused, \
+        untrusted certificate, TLS pin mismatch or no approval in time.
         """
     /// Setup code, endpoint, credentials and waiting.
     public static let options: [OptionSpec] = [
@@ -29,7 +33,7 @@ public struct PairCommand: Command {
         .option("password", help: "Shared gateway password, when pairing without a setup code."),
         .option(
             "tls-fingerprint", valueName: "sha256",
-            help: "SHA-256 fingerprint of the gateway's TLS certificate to pin (wss:// only)."),
+            help: "SHA-256 fingerprint of the gateway's TLS certificate to pin (wss:// and https:// join URLs)."),
         .flag("no-wait", help: "Do not wait for the approval; 'clawtalk run' connects once approved."),
         .option(
             "timeout", valueName: "seconds", type: .int, help: "How long to wait for the approval.",
@@ -39,7 +43,9 @@ public struct PairCommand: Command {
             default: "~/.config/clawtalk/config.json5"),
         .positional(
             "setup-code", arity: .optional,
-            help: "Setup code printed by 'openclaw qr' on the gateway host (or its oc-pair:// link)."),
+            help:
+                "Join URL from 'openclaw devices join-code', or a setup code from 'openclaw qr' (or its oc-pair:// link)."
+        ),
     ]
 
     /// The setup code, if given.
@@ -102,9 +108,14 @@ public struct PairCommand: Command {
             throw CLIError.validationFailed("configuration: \(error)")
         }
         // Everything about the input is checked before any state is touched.
-        let plan = try PairingPlan.make(
-            setupCode: setupCode, gatewayURL: gatewayURL, token: token, password: password,
-            tlsFingerprint: tlsFingerprint, allowInsecureRemote: configured.gateway.allowInsecureRemote)
+        let plan: PairingPlan
+        if let setupCode, JoinURL.looksLikeJoinURL(setupCode) {
+            plan = try await joinPlan(setupCode, allowInsecureRemote: configured.gateway.allowInsecureRemote)
+        } else {
+            plan = try PairingPlan.make(
+                setupCode: setupCode, gatewayURL: gatewayURL, token: token, password: password,
+                tlsFingerprint: tlsFingerprint, allowInsecureRemote: configured.gateway.allowInsecureRemote)
+        }
         let service = try ServiceEnvironment.load(
             flags: flags, configPath: configPath, environment: context.environment, io: context.io)
         let settings = service.effective.settings
@@ -115,5 +126,22 @@ public struct PairCommand: Command {
             plan: plan, factory: factory, timeout: .seconds(timeoutSeconds), waitForApproval: !noWait,
             io: context.io, statusFile: StatusFile(environment: context.environment))
         return try await flow.run()
+    }
+
+    /// Checks the join URL (and pin) before any request, redeems it, and plans as for its
+    /// setup code.
+    private func joinPlan(_ input: String, allowInsecureRemote: Bool) async throws(CLIError) -> PairingPlan {
+        var pin: TLSFingerprint?
+        if let tlsFingerprint {
+            guard let parsed = TLSFingerprint(tlsFingerprint) else {
+                throw .invalidInput(
+                    "--tls-fingerprint is not a SHA-256 fingerprint (64 hex digits; a sha256: prefix and colons are fine)"
+                )
+            }
+            pin = parsed
+        }
+        let url = try JoinURLRedeemer.parse(input, pin: pin)
+        let code = try await JoinURLRedeemer().redeem(url, pin: pin)
+        return try PairingPlan.make(joined: code, tlsFingerprint: pin, allowInsecureRemote: allowInsecureRemote)
     }
 }

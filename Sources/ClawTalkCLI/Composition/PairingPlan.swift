@@ -43,14 +43,7 @@ struct PairingPlan: Sendable {
             } catch {
                 throw .invalidInput("\(error); nothing was sent")
             }
-            let codePin = code.tlsFingerprint.flatMap(TLSFingerprint.init)
-            if let codePin, let optionPin, codePin != optionPin {
-                throw .invalidInput("--tls-fingerprint differs from the fingerprint in the setup code")
-            }
-            plan = PairingPlan(
-                endpoints: code.endpoints, bootstrapToken: code.bootstrapToken, expiresAtMs: code.expiresAtMs,
-                secret: GatewaySecret(token: code.token, password: code.token == nil ? code.password : nil),
-                pin: codePin ?? optionPin, pinSource: codePin != nil ? .setupCode : .commandLine)
+            plan = try fromSetupCode(code, optionPin: optionPin)
         } else if let gatewayURL {
             let endpoint: GatewayEndpoint
             do {
@@ -64,6 +57,32 @@ struct PairingPlan: Sendable {
         } else {
             throw .invalidInput("give a setup code (run 'openclaw qr' on the gateway host) or --gateway-url")
         }
+        return try checked(plan, allowInsecureRemote: allowInsecureRemote)
+    }
+
+    /// The plan for the setup code a join URL stood for. `--tls-fingerprint` pinned the join
+    /// fetch; it also pins the gateway when the payload's primary URL is `wss://` (the same
+    /// rule as for a setup code), and is not applied to a `ws://` primary.
+    static func make(
+        joined code: SetupCode, tlsFingerprint: TLSFingerprint?, allowInsecureRemote: Bool
+    ) throws(CLIError) -> PairingPlan {
+        let optionPin = code.endpoint.isSecure ? tlsFingerprint : nil
+        return try checked(fromSetupCode(code, optionPin: optionPin), allowInsecureRemote: allowInsecureRemote)
+    }
+
+    private static func fromSetupCode(_ code: SetupCode, optionPin: TLSFingerprint?) throws(CLIError) -> PairingPlan {
+        let codePin = code.tlsFingerprint.flatMap(TLSFingerprint.init)
+        if let codePin, let optionPin, codePin != optionPin {
+            throw .invalidInput("--tls-fingerprint differs from the fingerprint in the setup code")
+        }
+        return PairingPlan(
+            endpoints: code.endpoints, bootstrapToken: code.bootstrapToken, expiresAtMs: code.expiresAtMs,
+            secret: GatewaySecret(token: code.token, password: code.token == nil ? code.password : nil),
+            pin: codePin ?? optionPin, pinSource: codePin != nil ? .setupCode : .commandLine)
+    }
+
+    /// The §17 checks every plan passes.
+    private static func checked(_ plan: PairingPlan, allowInsecureRemote: Bool) throws(CLIError) -> PairingPlan {
         let primary = plan.endpoints[0]
         if plan.pin != nil, !primary.isSecure {
             throw .invalidInput("--tls-fingerprint needs a wss:// gateway URL; \(primary.urlString) is plaintext")

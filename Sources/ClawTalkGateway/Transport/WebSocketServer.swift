@@ -20,14 +20,19 @@ public final class WebSocketServer: @unchecked Sendable {
     private let handle = Mutex<ServerHandle?>(nil)
     private let listeningPort = Atomic<Int>(0)
 
-    /// A stopped server; call ``start(port:tls:)``.
-    public init(maxMessageBytes: Int = WebSocketConfiguration.defaultMaxMessageBytes) {
+    /// A stopped server; call ``start(port:tls:)``. `httpHandler` answers plain HTTP requests
+    /// (not upgrades) with a JSON body; it runs on the service thread and must return at once.
+    /// Without it (or when it returns nil) libwebsockets answers them itself.
+    public init(
+        maxMessageBytes: Int = WebSocketConfiguration.defaultMaxMessageBytes,
+        httpHandler: (@Sendable (HTTPServerRequest) -> HTTPServerReply?)? = nil
+    ) {
         precondition(maxMessageBytes > 0, "maxMessageBytes must be positive")
         self.maxMessageBytes = maxMessageBytes
         let (stream, continuation) = AsyncStream.makeStream(
             of: WebSocketServerEvent.self, bufferingPolicy: .unbounded)
         self.events = stream
-        self.sink = WebSocketServerSink(continuation: continuation)
+        self.sink = WebSocketServerSink(continuation: continuation, httpHandler: httpHandler)
     }
 
     deinit {
@@ -46,11 +51,12 @@ public final class WebSocketServer: @unchecked Sendable {
             var errorBuffer = [CChar](repeating: 0, count: 256)
             let userData = Unmanaged.passUnretained(sink).toOpaque()
             let maxBytes = maxMessageBytes
+            let http: cws_http_fn? = sink.hasHTTPHandler ? WebSocketServerSink.answerHTTP : nil
             let server: OpaquePointer? = withOptionalCString(tls?.certificatePath) { cert in
                 withOptionalCString(tls?.keyPath) { key in
                     var config = cws_server_config(
                         port: Int32(clamping: port), tls_cert_path: cert, tls_key_path: key,
-                        max_message_bytes: maxBytes)
+                        max_message_bytes: maxBytes, http_handler: http, http_user: userData)
                     return cws_server_open(
                         &config,
                         { user, event in

@@ -4,7 +4,7 @@ public enum GatewayEndpointError: Error, Sendable, Hashable, CustomStringConvert
     case invalidURL(String)
     /// A scheme other than `ws`/`wss`.
     case unsupportedScheme(String)
-    /// An `https://<gateway>/j/<code>` join link, which clawtalk cannot redeem.
+    /// An `https://<gateway>/j/<code>` join link, which is not a gateway URL (`clawtalk pair` redeems it).
     case joinURLNotSupported
 
     /// One line.
@@ -15,7 +15,7 @@ public enum GatewayEndpointError: Error, Sendable, Hashable, CustomStringConvert
         case .unsupportedScheme(let scheme):
             "unsupported gateway URL scheme '\(scheme.clipped(16))': use ws:// or wss://"
         case .joinURLNotSupported:
-            "https join links are not supported: run `openclaw qr` on the gateway host and paste the setup code"
+            "this is a join URL, not a gateway URL: pass it to `clawtalk pair <join URL>`"
         }
     }
 }

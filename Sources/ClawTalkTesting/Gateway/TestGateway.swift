@@ -54,6 +54,8 @@ public actor TestGateway {
     var voiceWakeRouting: WireJSON
     var dialRequests: [GatewayDialRequest] = []
     var listener: TestGatewayListener?
+    /// Join codes served at `/j/<code>` on the listening port (read on the server's thread).
+    public nonisolated let joinCodes: TestJoinCodes
 
     /// A gateway with the given configuration, operator script, clock and nonce source.
     public init(
@@ -67,6 +69,7 @@ public actor TestGateway {
         self.clock = clock
         makeNonce = nonce
         startedAtMs = clock.nowMs()
+        joinCodes = TestJoinCodes(clock: clock)
         voiceWakeTriggers = script.voiceWakeTriggers
         voiceWakeRouting = script.voiceWakeRouting
         chatHistory = script.history

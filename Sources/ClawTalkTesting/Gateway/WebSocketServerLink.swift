@@ -90,7 +90,10 @@ extension TestGateway {
         -> String
     {
         if let listener { return listener.url }
-        let server = WebSocketServer(maxMessageBytes: max(configuration.policy.maxPayload, 65_536) * 2)
+        let joinCodes = self.joinCodes
+        let server = WebSocketServer(
+            maxMessageBytes: max(configuration.policy.maxPayload, 65_536) * 2,
+            httpHandler: { joinCodes.answer($0) })
         do {
             try server.start(port: port, tls: tls)
         } catch {
