@@ -1,5 +1,6 @@
 internal import CPulse
 public import ClawTalkAudio
+import ClawTalkSupport
 import Glibc
 
 // @unchecked Sendable: a C-owner box used by exactly one capture thread at a time (see above).
@@ -97,7 +98,7 @@ public final class PulseCaptureStream: @unchecked Sendable {
             filled += takeStaged(into: buffer, at: filled)
             guard filled < buffer.count else { break }
             let now = MonotonicTime.nanoseconds()
-            if now - lastAudioNanoseconds > stallLimit.nanoseconds {
+            if now - lastAudioNanoseconds > stallLimit.wholeNanoseconds {
                 throw AudioDeviceError.io("no audio from the source for \(stallLimit)")
             }
             if !slept {
@@ -250,12 +251,5 @@ extension AudioFormat {
     /// Nanoseconds of `samples` interleaved samples.
     fileprivate func duration(samples: Int) -> UInt64 {
         UInt64(max(samples, 0)) * 1_000_000_000 / UInt64(max(sampleRate * channels, 1))
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        return UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000)
     }
 }

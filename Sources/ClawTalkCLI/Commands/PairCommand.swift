@@ -131,15 +131,7 @@ public struct PairCommand: Command {
     /// Checks the join URL (and pin) before any request, redeems it, and plans as for its
     /// setup code.
     private func joinPlan(_ input: String, allowInsecureRemote: Bool) async throws(CLIError) -> PairingPlan {
-        var pin: TLSFingerprint?
-        if let tlsFingerprint {
-            guard let parsed = TLSFingerprint(tlsFingerprint) else {
-                throw .invalidInput(
-                    "--tls-fingerprint is not a SHA-256 fingerprint (64 hex digits; a sha256: prefix and colons are fine)"
-                )
-            }
-            pin = parsed
-        }
+        let pin = try PairingPlan.pin(option: tlsFingerprint)
         let url = try JoinURLRedeemer.parse(input, pin: pin)
         let code = try await JoinURLRedeemer().redeem(url, pin: pin)
         return try PairingPlan.make(joined: code, tlsFingerprint: pin, allowInsecureRemote: allowInsecureRemote)

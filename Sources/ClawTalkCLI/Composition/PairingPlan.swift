@@ -19,6 +19,17 @@ struct PairingPlan: Sendable {
     /// Where the pin came from.
     var pinSource: ExplicitPinSource
 
+    /// The `--tls-fingerprint` option's pin (nil without the option).
+    /// - Throws: ``CLIError/invalidInput(_:)`` for a value that is not a SHA-256 fingerprint.
+    static func pin(option: String?) throws(CLIError) -> TLSFingerprint? {
+        guard let option else { return nil }
+        guard let pin = TLSFingerprint(option) else {
+            throw .invalidInput(
+                "--tls-fingerprint is not a SHA-256 fingerprint (64 hex digits; a sha256: prefix and colons are fine)")
+        }
+        return pin
+    }
+
     /// Checks the input the way gateway-protocol §9 and §17 require.
     /// - Throws: ``CLIError/invalidInput(_:)`` (exit 64) for an invalid or expired setup code,
     ///   URL or fingerprint, or plaintext to a non-local host.
@@ -26,15 +37,7 @@ struct PairingPlan: Sendable {
         setupCode: String?, gatewayURL: String?, token: String?, password: String?, tlsFingerprint: String?,
         allowInsecureRemote: Bool, now: Date = Date()
     ) throws(CLIError) -> PairingPlan {
-        var optionPin: TLSFingerprint?
-        if let tlsFingerprint {
-            guard let pin = TLSFingerprint(tlsFingerprint) else {
-                throw .invalidInput(
-                    "--tls-fingerprint is not a SHA-256 fingerprint (64 hex digits; a sha256: prefix and colons are fine)"
-                )
-            }
-            optionPin = pin
-        }
+        let optionPin = try pin(option: tlsFingerprint)
         var plan: PairingPlan
         if let setupCode {
             let code: SetupCode

@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -211,7 +212,7 @@ struct CaptureLoop {
             } catch {
                 shared.openFailures.wrappingAdd(1, ordering: .relaxed)
                 shared.chosenAvailable.store(false, ordering: .relaxed)
-                nextSwitchAttempt = now &+ Self.nanoseconds(configuration.deviceCheckInterval)
+                nextSwitchAttempt = now &+ configuration.deviceCheckInterval.wholeNanoseconds
             }
         } else {
             fallbackReason = "\(chosenDescription) is no longer listed"
@@ -222,16 +223,9 @@ struct CaptureLoop {
                 // Keep reading the current stream (a read failure takes the reopen path); try
                 // again after one check interval rather than on every frame.
                 shared.openFailures.wrappingAdd(1, ordering: .relaxed)
-                nextSwitchAttempt = now &+ Self.nanoseconds(configuration.deviceCheckInterval)
+                nextSwitchAttempt = now &+ configuration.deviceCheckInterval.wholeNanoseconds
             }
         }
-    }
-
-    /// A duration in whole nanoseconds, negative durations as 0.
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
     }
 
     private var chosenDescription: String {

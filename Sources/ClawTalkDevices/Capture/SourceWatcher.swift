@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Dispatch
 import Synchronization
 
@@ -35,8 +36,6 @@ struct SourceWatcher {
 
     /// Waits one interval, returning early when stop is requested (stop signals the semaphore).
     private func wait() {
-        let (seconds, attoseconds) = interval.components
-        let nanoseconds = max(seconds, 0) * 1_000_000_000 + max(attoseconds, 0) / 1_000_000_000
-        _ = shared.watcherWake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        _ = shared.watcherWake.wait(timeout: .now() + .nanoseconds(Int(clamping: interval.wholeNanoseconds)))
     }
 }
