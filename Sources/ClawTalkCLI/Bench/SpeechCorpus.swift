@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkCodecs
+import ClawTalkProtocol
 import ClawTalkTalk
 import Foundation
 
@@ -114,7 +115,7 @@ struct SpeechCorpus {
         let wordsWanted = Int(size.negativeMinutes * 60 * 175 / 60)
         var words = 0
         var index = 0
-        for (name, text) in try Self.texts() {
+        for (name, text) in try Self.texts(excluding: triggers) {
             let tokens = text.split(whereSeparator: \.isWhitespace)
             var start = 0
             while start < tokens.count, words < wordsWanted {
@@ -132,8 +133,21 @@ struct SpeechCorpus {
         return clips
     }
 
-    /// The shipped texts, sorted by path (licence texts: plain English prose).
-    static func texts() throws -> [(String, String)] {
+    /// The shipped texts, sorted by path (licence texts: plain English prose), without the words
+    /// that contain a trigger: the texts are the negatives, and Apache-2.0 says "work stoppage,
+    /// computer failure" — a true "computer", which a wake there would rightly answer.
+    static func texts(excluding triggers: [String] = VoiceWakeTriggers.defaults) throws -> [(String, String)] {
+        let keys = triggers.map { $0.lowercased().filter(\.isLetter) }.filter { !$0.isEmpty }
+        return try shippedTexts().map { name, text in
+            let words = text.split(whereSeparator: \.isWhitespace).filter { word in
+                let letters = word.lowercased().filter(\.isLetter)
+                return !keys.contains { letters.contains($0) }
+            }
+            return (name, words.joined(separator: " "))
+        }
+    }
+
+    private static func shippedTexts() throws -> [(String, String)] {
         var result: [(String, String)] = []
         for folder in textFolders {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

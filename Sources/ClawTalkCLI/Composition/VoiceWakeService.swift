@@ -45,8 +45,6 @@ actor VoiceWakeService: GatewaySessionObserver {
         }
     }
 
-    /// Defaults of talk contract §6.1.
-    static let defaultTriggers = ["openclaw", "claude", "computer"]
     /// Pause between attempts to open the microphone.
     static let microphoneRetry: Duration = .seconds(5)
 
@@ -198,7 +196,7 @@ actor VoiceWakeService: GatewaySessionObserver {
     /// The persisted list of `gatewayKey`, else the defaults.
     static func fallbackTriggers(store: GatewayStore, gatewayKey: String?) -> [String] {
         guard let gatewayKey, let saved = try? store.voiceWakeTriggers(for: gatewayKey), !saved.isEmpty else {
-            return defaultTriggers
+            return VoiceWakeTriggers.defaults
         }
         return VoiceWakeTriggers.normalize(saved)
     }

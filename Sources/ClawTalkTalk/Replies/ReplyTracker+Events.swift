@@ -112,9 +112,22 @@ extension ReplyTracker {
                     "replace": .bool(piece.replace),
                 ])
         }
-        for segment in step.segments {
-            publish(.segment(turn: current.id, text: segment, directive: current.reply.directive))
+        report(step.segments, of: &current)
+        turn = current
+    }
+
+    /// Publishes what a rewrite of `current`'s reply withdrew, then `segments` (numbered from
+    /// the turn's first segment).
+    func report(_ segments: [String], of current: inout ReplyTurn) {
+        let withdrawn = current.reply.takeWithdrawals()
+        if !withdrawn.isEmpty { publish(.withdrawn(turn: current.id, segments: withdrawn)) }
+        for (offset, segment) in segments.enumerated() {
+            publish(
+                .segment(
+                    turn: current.id, index: current.reportedSegments + offset, text: segment,
+                    directive: current.reply.directive))
         }
+        current.reportedSegments += segments.count
     }
 
     /// `chat.history` fallback (§4.1): every ``Timing/historyInterval`` for up to

@@ -214,9 +214,7 @@ public actor ReplyTracker {
         let rest = current.reply.finish(finalText)
         end(current)
         let reply = current.reply
-        for segment in rest {
-            publish(.segment(turn: id, text: segment, directive: reply.directive))
-        }
+        report(rest, of: &current)
         logger.info(
             "reply.finished",
             [

@@ -16,6 +16,8 @@ struct ReplyTurn: Sendable {
     var seen: Set<String> = []
     /// An event of the run arrived (no history fallback needed).
     var sawEvent = false
+    /// Segments reported to speech so far.
+    var reportedSegments = 0
     var timers: [Task<Void, Never>] = []
 }
 

@@ -3,8 +3,12 @@ public import ClawTalkProtocol
 /// What ``ReplyTracker`` reports about the reply to a user turn, in order: speakable segments
 /// as the reply streams in, then exactly one `finished` or `failed`.
 public enum ReplyUpdate: Sendable, Equatable {
-    /// A speakable segment (directive stripped, code skipped, markup removed).
-    case segment(turn: Int, text: String, directive: TalkDirective?)
+    /// A speakable segment (directive stripped, code skipped, markup removed); `index` counts the
+    /// turn's segments from 0.
+    case segment(turn: Int, index: Int, text: String, directive: TalkDirective?)
+    /// The reply rewrote itself (§4.3) and discarded the segments at these indices: what of them
+    /// has not started playing is not to be spoken.
+    case withdrawn(turn: Int, segments: [Int])
     /// The reply is complete; every segment was reported. `text` is the reply's speakable text
     /// as it finally read: after a rewrite (§4.3) it holds the last draft, which may differ from
     /// what was spoken (a spoken sentence of a discarded draft cannot be taken back).
@@ -15,7 +19,7 @@ public enum ReplyUpdate: Sendable, Equatable {
     /// The turn the update belongs to.
     public var turn: Int {
         switch self {
-        case .segment(let turn, _, _), .finished(let turn, _, _), .failed(let turn, _): turn
+        case .segment(let turn, _, _, _), .withdrawn(let turn, _), .finished(let turn, _, _), .failed(let turn, _): turn
         }
     }
 }

@@ -18,6 +18,9 @@ import ClawTalkProtocol
 ///   already emitted is not emitted again (see ``repeatKey(_:)``): a spoken sentence cannot be
 ///   taken back, and a listener who heard it once does not want it twice. Each emitted segment
 ///   stands for one repeat per draft, so a sentence the new draft says twice is spoken once more;
+/// - the emitted segments of earlier drafts that the new draft has not repeated when it emits
+///   its first new segment (or ends) are **withdrawn** (``takeWithdrawals()``): speech drops
+///   them unless they already play;
 /// - the directive stays the one of the first emitted segment (the reply's voice does not change
 ///   mid-reply; a directive line of the new draft is still stripped). Before anything was
 ///   emitted, the new draft's own directive line decides.
@@ -42,8 +45,13 @@ struct SpeakableTextBuffer: Sendable {
     private var pending: [Character] = []
     private var pendingAtLineStart = false
     private var nextCharStartsLine = false
-    /// Repeat keys of emitted segments the current draft may still repeat, with their counts.
-    private var repeatable: [String: Int] = [:]
+    /// Repeat keys of emitted segments the current draft may still repeat, with their indices in
+    /// ``segments``.
+    private var repeatable: [String: [Int]] = [:]
+    /// Segments of earlier drafts that the current draft has not repeated (yet).
+    private var candidates: Set<Int> = []
+    /// Segments withdrawn and not yet taken (``takeWithdrawals()``).
+    private var withdrawals: [Int] = []
 
     /// An empty buffer.
     init(softLimit: Int = 72) {
@@ -69,6 +77,7 @@ struct SpeakableTextBuffer: Sendable {
         if let text { adopt(text, rewrite: false) }
         var output = process(final: true)
         if let segment = flush() { output.append(segment) }
+        withdrawCandidates()
         return output
     }
 
@@ -96,8 +105,12 @@ struct SpeakableTextBuffer: Sendable {
         var fresh = SpeakableTextBuffer(softLimit: softLimit)
         fresh.segments = segments
         fresh.directive = segments.isEmpty ? nil : directive
-        for segment in segments { fresh.repeatable[Self.repeatKey(segment), default: 0] += 1 }
+        for (index, segment) in segments.enumerated() {
+            fresh.repeatable[Self.repeatKey(segment), default: []].append(index)
+        }
         fresh.raw = next
+        fresh.candidates = Set(segments.indices)
+        fresh.withdrawals = withdrawals
         self = fresh
     }
 
@@ -199,11 +212,28 @@ struct SpeakableTextBuffer: Sendable {
         guard !text.isEmpty else { return nil }
         draftSegments.append(text)
         let key = Self.repeatKey(text)
-        if let count = repeatable[key], count > 0 {
-            repeatable[key] = count - 1
+        if var indices = repeatable[key], !indices.isEmpty {
+            candidates.remove(indices.removeFirst())
+            repeatable[key] = indices
             return nil
         }
+        withdrawCandidates()
         segments.append(text)
         return text
+    }
+
+    /// The segments of earlier drafts that the current draft did not repeat before its first new
+    /// segment (or its end) were discarded with their draft: they are withdrawn.
+    private mutating func withdrawCandidates() {
+        guard !candidates.isEmpty else { return }
+        withdrawals.append(contentsOf: candidates.sorted())
+        candidates = []
+    }
+
+    /// Segments (indices in ``segments``) discarded by a rewrite since the last call: what of
+    /// them has not started playing must not be spoken (§4.3).
+    mutating func takeWithdrawals() -> [Int] {
+        defer { withdrawals = [] }
+        return withdrawals
     }
 }

@@ -59,6 +59,9 @@ struct StreamedReply: Sendable {
     /// The directive of the reply, once known.
     var directive: TalkDirective? { buffer.directive }
 
+    /// Segments (numbered in emission order) that a rewrite discarded since the last call.
+    mutating func takeWithdrawals() -> [Int] { buffer.takeWithdrawals() }
+
     /// Everything handed to speech, segments joined by spaces.
     var spokenText: String { buffer.spokenText }
 

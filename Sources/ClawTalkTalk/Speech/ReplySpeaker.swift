@@ -3,7 +3,8 @@ public import ClawTalkSupport
 
 /// Speaks what ``ReplyTracker`` reports: the segments of a turn go, as they arrive, into one
 /// ``SpeechOutput`` session (incremental speech, §7.6); a failed or superseded turn stops its
-/// speech; a turn whose speech was stopped (barge-in, push-to-talk) is no longer tracked. The
+/// speech; a rewrite withdraws what the discarded draft had queued (``SpeechWithdrawals``); a turn
+/// whose speech was stopped (barge-in, push-to-talk) is no longer tracked. The
 /// text of each finished reply is saved for `clawtalk say --last`.
 public actor ReplySpeaker {
     /// What happened to a turn's speech, for Talk mode and status.
@@ -22,7 +23,11 @@ public actor ReplySpeaker {
     let now: @Sendable () -> Int64
     let logger: Logger
 
-    private var active: (turn: Int, input: AsyncStream<String>.Continuation, task: Task<Void, Never>)?
+    private var active:
+        (
+            turn: Int, input: AsyncStream<SpeechSegment>.Continuation, withdrawals: SpeechWithdrawals,
+            task: Task<Void, Never>
+        )?
     private var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
     private var nextSubscriberId = 0
 
@@ -66,9 +71,16 @@ public actor ReplySpeaker {
 
     private func handle(_ update: ReplyUpdate) {
         switch update {
-        case .segment(let turn, let text, let directive):
+        case .segment(let turn, let index, let text, let directive):
             if active?.turn != turn { start(turn, directive: directive) }
-            active?.input.yield(text)
+            active?.input.yield(SpeechSegment(text: text, id: index))
+        case .withdrawn(let turn, let segments):
+            if let current = active, current.turn == turn {
+                current.withdrawals.withdraw(segments)
+                logger.debug(
+                    "reply.withdrawn",
+                    ["turn": .int(turn), "segments": .string(segments.map(String.init).joined(separator: ","))])
+            }
         case .finished(let turn, let text, _):
             if active?.turn == turn { active?.input.finish() }
             save(text)
@@ -88,13 +100,15 @@ public actor ReplySpeaker {
             previous.input.finish()
             previous.task.cancel()
         }
-        let (segments, input) = AsyncStream.makeStream(of: String.self)
+        let (segments, input) = AsyncStream.makeStream(of: SpeechSegment.self)
+        let withdrawals = SpeechWithdrawals()
         let speech = speech
         let task = Task {
-            let result = await speech.speak(segments: segments, directive: directive, purpose: .reply)
+            let result = await speech.speak(
+                segments: segments, withdrawals: withdrawals, directive: directive, purpose: .reply)
             await self.spoke(turn, result)
         }
-        active = (turn, input, task)
+        active = (turn, input, withdrawals, task)
         publish(.speaking(turn: turn))
     }
 

@@ -15,11 +15,15 @@ extension SpeechOutput {
         public var maxRequestCharacters: Int
         /// Audio queued ahead of playback before the next request is made. Default 3 s.
         public var prefetchLead: Duration
+        /// Audio queued ahead of playback before the next clip joins the output stream; until
+        /// then a rewritten reply can still withdraw it (§4.3). Default 0.5 s.
+        public var handoffLead: Duration
 
         /// A configuration with the given values.
         public init(
             outputFormat: String? = "pcm_24000", fallback: TTSFallback = .eligible, espeakVoice: String = "en-us",
-            espeakRateWPM: Int = 175, maxRequestCharacters: Int = 4000, prefetchLead: Duration = .seconds(3)
+            espeakRateWPM: Int = 175, maxRequestCharacters: Int = 4000, prefetchLead: Duration = .seconds(3),
+            handoffLead: Duration = .milliseconds(500)
         ) {
             self.outputFormat = outputFormat
             self.fallback = fallback
@@ -27,6 +31,7 @@ extension SpeechOutput {
             self.espeakRateWPM = espeakRateWPM
             self.maxRequestCharacters = maxRequestCharacters
             self.prefetchLead = prefetchLead
+            self.handoffLead = handoffLead
         }
 
         /// The configuration of `tts.*` settings.

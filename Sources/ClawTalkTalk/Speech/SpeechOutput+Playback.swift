@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Synchronization
 
 /// What the producer of a speech session did.
@@ -7,6 +8,8 @@ struct SynthesisReport: Sendable {
     var engines: [SpeechEngine] = []
     /// One line per request that produced none.
     var failures: [String] = []
+    /// Segments skipped because their segment was withdrawn before synthesis.
+    var withdrawn = 0
 }
 
 /// What the player of a speech session heard.
@@ -19,6 +22,8 @@ struct PlaybackReport: Sendable {
     var error: String?
     /// Any audio was handed to the output.
     var startedAudio = false
+    /// Clips dropped because their segment was withdrawn before they played.
+    var withdrawn = 0
 
     mutating func add(_ outcome: AudioPlayback) {
         playedSeconds += outcome.playedSeconds
@@ -58,41 +63,47 @@ extension SpeechOutput {
 
         /// Seconds queued but (by wall clock) not yet played.
         var secondsAhead: Double {
-            let elapsed = ContinuousClock.now - startedAt
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            return queuedSeconds - seconds
+            queuedSeconds - (ContinuousClock.now - startedAt).inSeconds
         }
     }
 
     /// Plays the session's clips: clips of one format go into one output stream (gapless); a
-    /// format change finishes it and opens the next. A permit goes back to the producer once the
-    /// audio queued ahead is below `lead`. Ends when the clips end, an item is interrupted or
-    /// fails, or the task is cancelled (stop).
-    static func play(_ clips: AsyncStream<PCMBuffer>, audio: any AudioOutput, gate: PrefetchGate, lead: Duration)
-        async -> PlaybackReport
-    {
+    /// format change finishes it and opens the next. A clip is held back until the audio queued
+    /// ahead of it is below `handoff` — until then a rewrite can withdraw its segment
+    /// (`withdrawals`), and a withdrawn clip is dropped. A permit goes back to the producer once the audio queued ahead
+    /// is below `lead`. Ends when the clips end, an item is interrupted or fails, or the task is
+    /// cancelled (stop).
+    static func play(
+        _ clips: AsyncStream<SpeechClip>, withdrawals: SpeechWithdrawals, audio: any AudioOutput, gate: PrefetchGate,
+        lead: Duration, handoff: Duration
+    ) async -> PlaybackReport {
         var report = PlaybackReport()
         var open: OpenItem?
-        let leadSeconds = Double(lead.components.seconds) + Double(lead.components.attoseconds) * 1e-18
-        for await buffer in clips {
+        for await clip in clips {
             if Task.isCancelled { break }
-            if let item = open, item.format != buffer.format || item.ended.value {
-                item.input.finish()
-                let outcome = await item.task.value
-                report.add(outcome)
-                open = nil
-                if outcome.interrupted || outcome.error != nil { break }
+            let buffer = clip.pcm
+            if let item = open {
+                if item.format == buffer.format { await wait(item, whileAheadOver: handoff) }
+                if item.format != buffer.format || item.ended.value {
+                    item.input.finish()
+                    let outcome = await item.task.value
+                    report.add(outcome)
+                    open = nil
+                    if outcome.interrupted || outcome.error != nil { break }
+                }
+            }
+            if Task.isCancelled { break }
+            guard withdrawals.admits(clip.segment) else {
+                report.withdrawn += 1
+                gate.release()
+                continue
             }
             var item = open ?? OpenItem(format: buffer.format, audio: audio)
             report.startedAudio = true
             item.input.yield(buffer)
             item.queuedSeconds += buffer.duration
             open = item
-            // Wait while more than `lead` is queued ahead, unless the item ended meanwhile.
-            while item.secondsAhead > leadSeconds, !item.ended.value, !Task.isCancelled {
-                let excess = min(item.secondsAhead - leadSeconds, 0.1)
-                try? await Task.sleep(for: .milliseconds(max(1, Int(excess * 1000))))
-            }
+            await wait(item, whileAheadOver: lead)
             if item.ended.value {
                 item.input.finish()
                 let outcome = await item.task.value
@@ -110,5 +121,15 @@ extension SpeechOutput {
         }
         gate.close()
         return report
+    }
+
+    /// Waits while more than `limit` of `item`'s audio is queued ahead, unless it ended or the
+    /// task was cancelled.
+    private static func wait(_ item: OpenItem, whileAheadOver limit: Duration) async {
+        let seconds = limit.inSeconds
+        while item.secondsAhead > seconds, !item.ended.value, !Task.isCancelled {
+            let excess = min(item.secondsAhead - seconds, 0.1)
+            try? await Task.sleep(for: .milliseconds(max(1, Int(excess * 1000))))
+        }
     }
 }

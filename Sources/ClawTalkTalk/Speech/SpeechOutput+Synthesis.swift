@@ -9,17 +9,28 @@ import Foundation
 extension SpeechOutput {
     /// The producer of a session: every segment, cut to request size, goes down the fallback
     /// chain; each request first takes a permit from `gate` and either yields audio to `sink`
-    /// (the player returns the permit) or returns the permit itself.
-    func synthesize(
-        segments: AsyncStream<String>, directive: TalkDirective, purpose: SpeechPurpose, gate: PrefetchGate,
-        sink: AsyncStream<PCMBuffer>.Continuation
-    ) async -> SynthesisReport {
+    /// (the player returns the permit) or returns the permit itself. A segment withdrawn
+    /// (`withdrawals`) is skipped, before or after waiting for its permit.
+    func synthesize<Segments: AsyncSequence & Sendable>(
+        segments: Segments, withdrawals: SpeechWithdrawals, directive: TalkDirective, purpose: SpeechPurpose,
+        gate: PrefetchGate, sink: AsyncStream<SpeechClip>.Continuation
+    ) async -> SynthesisReport where Segments.Element == SpeechSegment, Segments.Failure == Never {
         defer { sink.finish() }
         var report = SynthesisReport()
         for await segment in segments {
-            for chunk in SpeechTextChunker.chunks(segment, limit: configuration.maxRequestCharacters) {
+            let clips = ClipSink(continuation: sink, segment: segment.id)
+            for chunk in SpeechTextChunker.chunks(segment.text, limit: configuration.maxRequestCharacters) {
+                guard withdrawals.admits(segment.id) else {
+                    report.withdrawn += 1
+                    break
+                }
                 guard !Task.isCancelled, await gate.acquire() else { return report }
-                await render(chunk, directive: directive, purpose: purpose, gate: gate, sink: sink, report: &report)
+                guard withdrawals.admits(segment.id) else {
+                    gate.release()
+                    report.withdrawn += 1
+                    break
+                }
+                await render(chunk, directive: directive, purpose: purpose, gate: gate, sink: clips, report: &report)
             }
         }
         return report
@@ -28,7 +39,7 @@ extension SpeechOutput {
     /// One request down the chain of §7.5; the caller holds a permit for it.
     private func render(
         _ text: String, directive: TalkDirective, purpose: SpeechPurpose, gate: PrefetchGate,
-        sink: AsyncStream<PCMBuffer>.Continuation, report: inout SynthesisReport
+        sink: ClipSink, report: inout SynthesisReport
     ) async {
         if let session = operatorSession, await session.isConnected {
             if purpose == .reply {
@@ -74,7 +85,7 @@ extension SpeechOutput {
     /// espeak-ng, sentence by sentence (§7.4): voice from the directive's `lang`, rate from its
     /// `rate` or `speed × 175`. The first sentence uses the caller's permit.
     private func speakLocally(
-        _ text: String, directive: TalkDirective, gate: PrefetchGate, sink: AsyncStream<PCMBuffer>.Continuation,
+        _ text: String, directive: TalkDirective, gate: PrefetchGate, sink: ClipSink,
         report: inout SynthesisReport
     ) async {
         guard let local else {

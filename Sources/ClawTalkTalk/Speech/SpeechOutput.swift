@@ -103,18 +103,41 @@ public actor SpeechOutput: SpeechStopping {
     public func speak(
         segments: AsyncStream<String>, directive: TalkDirective? = nil, purpose: SpeechPurpose = .reply
     ) async -> SpeechResult {
+        await runSession(
+            segments: segments.map { SpeechSegment(text: $0, id: 0) }, withdrawals: SpeechWithdrawals(),
+            directive: directive, purpose: purpose)
+    }
+
+    /// Speaks the segments of a reply that may rewrite itself (§4.3): a segment withdrawn in
+    /// `withdrawals` is dropped unless it has started playing.
+    public func speak(
+        segments: AsyncStream<SpeechSegment>, withdrawals: SpeechWithdrawals, directive: TalkDirective? = nil,
+        purpose: SpeechPurpose = .reply
+    ) async -> SpeechResult {
+        await runSession(segments: segments, withdrawals: withdrawals, directive: directive, purpose: purpose)
+    }
+
+    /// One speech session over `segments`.
+    private func runSession<Segments: AsyncSequence & Sendable>(
+        segments: Segments, withdrawals: SpeechWithdrawals, directive: TalkDirective?, purpose: SpeechPurpose
+    ) async -> SpeechResult where Segments.Element == SpeechSegment, Segments.Failure == Never {
         _ = await stopSpeaking(recordInterruption: false)
         let effective = effectiveDirective(directive)
         nextSessionId += 1
         let id = nextSessionId
         let gate = PrefetchGate(permits: 2)
-        let (clips, sink) = AsyncStream.makeStream(of: PCMBuffer.self, bufferingPolicy: .unbounded)
+        let (clips, sink) = AsyncStream.makeStream(of: SpeechClip.self, bufferingPolicy: .unbounded)
         let producer = Task {
-            await self.synthesize(segments: segments, directive: effective, purpose: purpose, gate: gate, sink: sink)
+            await self.synthesize(
+                segments: segments, withdrawals: withdrawals, directive: effective, purpose: purpose, gate: gate,
+                sink: sink)
         }
         let audio = audio
         let lead = configuration.prefetchLead
-        let player = Task { await Self.play(clips, audio: audio, gate: gate, lead: lead) }
+        let handoff = configuration.handoffLead
+        let player = Task {
+            await Self.play(clips, withdrawals: withdrawals, audio: audio, gate: gate, lead: lead, handoff: handoff)
+        }
         current = Session(id: id, gate: gate, producer: producer, player: player)
         let played = await withTaskCancellationHandler {
             await player.value
@@ -131,6 +154,7 @@ public actor SpeechOutput: SpeechStopping {
             [
                 "outcome": .string("\(result.outcome)"), "playedSeconds": .double(result.playedSeconds),
                 "engines": .string(result.engines.map(\.rawValue).joined(separator: ",")),
+                "withdrawn": .int(synthesized.withdrawn + played.withdrawn),
             ])
         return result
     }

@@ -10,7 +10,7 @@ extension TalkModeController {
             }
             group.addTask {
                 for await update in updates {
-                    if case .segment(_, let text, _) = update { await self.apply(.replySegment(text)) }
+                    if case .segment(_, _, let text, _) = update { await self.apply(.replySegment(text)) }
                 }
             }
         }

@@ -48,4 +48,15 @@ import Testing
         #expect(words.allSatisfy { $0 <= 60 })
         #expect(Set(clips.map(\.path)).count == clips.count)
     }
+
+    /// Apache-2.0 says "work stoppage, computer failure": read as a negative, that is a true
+    /// "computer", and the service rightly woke on it.
+    @Test func theReadTextsHoldNoTriggerWord() throws {
+        let raw = try SpeechCorpus.texts(excluding: [])
+        #expect(raw.contains { $0.1.lowercased().contains("computer") })
+        for (name, text) in try SpeechCorpus.texts() {
+            let lower = text.lowercased()
+            #expect(!lower.contains("computer") && !lower.contains("claude") && !lower.contains("openclaw"), "\(name)")
+        }
+    }
 }

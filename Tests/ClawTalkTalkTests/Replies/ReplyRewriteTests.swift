@@ -54,6 +54,10 @@ struct ReplyRewriteTests {
             try await harness.startBoth()
         }
         let stack = await TalkStack(harness: harness)
+        let updates = Locked<[ReplyUpdate]>([])
+        let stream = await stack.tracker.updates()
+        let recorder = Task { for await update in stream { updates.update { $0.append(update) } } }
+        defer { recorder.cancel() }
         let receipt =
             testCase.path == .chatSend
             ? await stack.delivery.deliver("what is on today?", source: .pushToTalk)
@@ -75,7 +79,29 @@ struct ReplyRewriteTests {
             testCase.path == .nodeOnly
             ? stack.local.texts
             : await harness.operatorCalls("talk.speak").compactMap { $0["text"]?.stringValue }
-        #expect(spoken == (testCase.path == .nodeOnly ? Array(Self.streamed.suffix(2)) : Self.streamed))
+        if testCase.path == .nodeOnly {
+            #expect(spoken == Array(Self.streamed.suffix(2)))
+        } else {
+            // "You have two meetings today." may be withdrawn by the restart before it reached
+            // synthesis (a slow machine): dropped is right then, as it was not yet spoken.
+            let withdrawn = Self.streamed.filter { $0 != "You have two meetings today." }
+            #expect(spoken == Self.streamed || spoken == withdrawn, "\(spoken)")
+            // The restart withdraws the old draft before the new draft's first segment.
+            let order = updates.value.compactMap { update -> String? in
+                switch update {
+                case .segment(_, let index, let text, _): "\(index) \(text)"
+                case .withdrawn(_, let segments): "withdrawn \(segments)"
+                case .finished, .failed: nil
+                }
+            }
+            // The first rewrite repeats sentence 0 before it says anything new: nothing is
+            // withdrawn. The second discards both sentences of the old draft.
+            #expect(
+                order == [
+                    "0 \(Self.streamed[0])", "1 \(Self.streamed[1])", "withdrawn [0, 1]", "2 \(Self.streamed[2])",
+                    "3 \(Self.streamed[3])",
+                ], "\(order)")
+        }
         // `say --last` repeats the reply as it finally read.
         #expect(try stack.lastReply.load()?.text == "Your first meeting is at nine. The second is at noon.")
         await stack.stop()

@@ -92,6 +92,26 @@ struct SpeakableTextBufferTests {
         #expect(silent.directive?.voice == "echo")
     }
 
+    @Test func aRewriteWithdrawsTheOldDraftsSegmentsItDoesNotRepeatBeforeItsFirstNewOne() {
+        var buffer = SpeakableTextBuffer()
+        #expect(buffer.update("Sure. Let me look. It is") == ["Sure.", "Let me look."])
+        #expect(buffer.takeWithdrawals() == [])
+        // The new draft repeats "Sure." and has said nothing new yet: nothing is decided.
+        #expect(buffer.update("Sure. It", rewrite: true) == [])
+        #expect(buffer.takeWithdrawals() == [])
+        // Its first new segment: "Let me look." was discarded.
+        #expect(buffer.update("Sure. It is sunny. ") == ["It is sunny."])
+        #expect(buffer.takeWithdrawals() == [1])
+        #expect(buffer.takeWithdrawals() == [])
+    }
+
+    @Test func aFinalTextThatDropsASpokenSegmentWithdrawsIt() {
+        var buffer = SpeakableTextBuffer()
+        #expect(buffer.update("One. Two. Thr") == ["One.", "Two."])
+        #expect(buffer.finish("Two.") == [])
+        #expect(buffer.takeWithdrawals() == [0])
+    }
+
     @Test func aNewDraftSpeaksEachRepeatOfASpokenSegmentOnlyOnceMore() {
         var buffer = SpeakableTextBuffer()
         #expect(buffer.update("Yes. No") == ["Yes."])
