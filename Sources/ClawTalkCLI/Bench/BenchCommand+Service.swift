@@ -11,10 +11,11 @@ extension BenchCommand {
             scripts/audio-rig start) against a test gateway on loopback, with private \
             configuration, state and ports, so it runs its own Whisper server and keyword \
             scorer from what scripts/setup installed. Reads /proc for the node and each server \
-            over --silence-s of the rig's silence, then over --speech-s of continuous read text \
-            (espeak-ng, no trigger) played into the microphone: CPU in % of one core (total and \
-            per process), the node's RSS and threads, and the wakes that speech caused. Run it \
-            on an otherwise idle machine.
+            over --silence-s of the rig's silence, then one spoken command turn ("computer, what \
+            time is it?": wake, transcript, spoken reply), then over --speech-s of continuous \
+            read text (espeak-ng, trigger words left out) played into the microphone: CPU in % \
+            of one core (total and per process), the node's RSS (peak, and after the turn) and \
+            threads, and the wakes that speech caused. Run it on an otherwise idle machine.
             """
         /// The options.
         public static let options: [OptionSpec] =

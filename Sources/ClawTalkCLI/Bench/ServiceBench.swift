@@ -7,13 +7,16 @@ import Foundation
 /// gateway on loopback, with private config, state and runtime directories and its own ports, so
 /// it supervises its own Whisper server and keyword scorer from what scripts/setup installed. Then
 /// reads `/proc` for the node and each child (CPU seconds, RSS, threads) over a stretch of the
-/// rig's silence and a stretch of continuous non-trigger speech played into the microphone, and
-/// counts the wakes that speech caused.
+/// rig's silence, one spoken command turn (wake, transcript, reply spoken), and a stretch of
+/// continuous non-trigger speech played into the microphone, and counts the wakes that speech
+/// caused. The speech phase comes after the turn, so its RSS is the service's after real use.
 struct ServiceBench {
     var silenceSeconds: Double
     var speechSeconds: Double
     /// Continuous non-trigger speech, 16 kHz mono (played in a loop for ``speechSeconds``).
     var speech: [Int16]
+    /// A spoken command ("computer, what time is it"), 16 kHz mono, played once between the phases.
+    var command: [Int16]
     /// The bench's own environment (PATH, XDG_DATA_HOME with the installed servers, the sound server).
     var environment: [String: String]
     var scratch: URL
@@ -27,6 +30,14 @@ struct ServiceBench {
         var peakRSS: Double
         var meanRSS: Double
         var threads: Int
+    }
+
+    /// What the command turn did.
+    struct Turn {
+        /// Whether the command woke the service and its reply was spoken.
+        var completed: Bool
+        /// The node's RSS 5 s after the reply, MiB.
+        var rss: Double
     }
 
     /// Runs both phases and returns the metrics.
@@ -88,6 +99,8 @@ struct ServiceBench {
 
         progress("bench service: silence for \(Int(silenceSeconds)) s\n")
         let idle = try await measure(sampler, seconds: silenceSeconds)
+        progress("bench service: one command turn\n")
+        let turn = try await commandTurn(sampler, home: home, log: text)
         let before = text().components(separatedBy: "wake.accepted").count - 1
         progress("bench service: continuous speech for \(Int(speechSeconds)) s\n")
         let clip = home.appendingPathComponent("speech.raw")
@@ -112,10 +125,31 @@ struct ServiceBench {
             progress("bench service: \(line)\n")
         }
         let scorer = full.contains("wake.scorer.connected") ? "keyword scorer" : "PocketSphinx (no scorer)"
-        return Self.metrics(idle: idle, speech: talking, wakes: wakes, stage1: scorer)
+        return Self.metrics(idle: idle, turn: turn, speech: talking, wakes: wakes, stage1: scorer)
     }
 
     // MARK: - Private
+
+    /// Plays ``command`` into the microphone and waits (up to 2 min) for its wake and the spoken
+    /// reply, then 5 s more, and reads the node's RSS.
+    private func commandTurn(_ sampler: ProcessSampler, home: URL, log: () -> String) async throws -> Turn {
+        let clip = home.appendingPathComponent("command.raw")
+        try command.withUnsafeBytes { try Data($0).write(to: clip) }
+        func count(_ event: String) -> Int { log().components(separatedBy: event).count - 1 }
+        let (wakes, spoken) = (count("wake.accepted"), count("tts.spoken"))
+        try BenchTool.run(
+            "pacat",
+            [
+                "-p", "--raw", "--format=s16le", "--rate=16000", "--channels=1", "-d", LoopbackRig.mic,
+                "--client-name=clawtalk-bench-command", clip.path,
+            ])
+        let completed = await Self.wait(seconds: 120) {
+            count("wake.accepted") > wakes && count("tts.spoken") > spoken
+        }
+        try await Task.sleep(for: .seconds(5))
+        guard let reading = sampler.sample() else { throw BenchTool.Failure(description: "clawtalk run exited") }
+        return Turn(completed: completed, rss: reading.node.rssMiB)
+    }
 
     private func measure(_ sampler: ProcessSampler, seconds: Double) async throws -> Phase {
         guard let start = sampler.sample() else { throw BenchTool.Failure(description: "clawtalk run exited") }
@@ -146,7 +180,7 @@ struct ServiceBench {
         return "other"
     }
 
-    static func metrics(idle: Phase, speech: Phase, wakes: Int, stage1: String) -> [BenchMetric] {
+    static func metrics(idle: Phase, turn: Turn, speech: Phase, wakes: Int, stage1: String) -> [BenchMetric] {
         var metrics: [BenchMetric] = []
         for (name, phase, goal) in [
             ("service.cpu.idle", idle, BenchGoal.serviceIdleCPU), ("service.cpu.speech", speech, .serviceSpeechCPU),
@@ -164,9 +198,16 @@ struct ServiceBench {
         }
         metrics.append(
             .value(
-                "service.rss.node", condition: "peak over both phases", unit: "MiB",
-                value: max(idle.peakRSS, speech.peakRSS), goal: .serviceRSS))
+                "service.rss.node", condition: "peak: silence, a command turn, speech", unit: "MiB",
+                value: max(idle.peakRSS, turn.rss, speech.peakRSS), goal: .serviceRSS))
         metrics.append(.value("service.rss.node", condition: "mean, silence", unit: "MiB", value: idle.meanRSS))
+        metrics.append(
+            turn.completed
+                ? .value("service.rss.node", condition: "5 s after a command turn", unit: "MiB", value: turn.rss)
+                : .unmeasured(
+                    "service.rss.node", condition: "5 s after a command turn", unit: "MiB",
+                    reason: "the spoken command did not wake the service and get a spoken reply within 2 min"))
+        metrics.append(.value("service.rss.node", condition: "mean, speech", unit: "MiB", value: speech.meanRSS))
         metrics.append(
             .value(
                 "service.threads.node", condition: "most seen", unit: "threads",
