@@ -25,16 +25,16 @@ extension TalkModeStateMachine {
         }
         // The residual echo's level, without the voice being checked (a slow check would
         // otherwise raise the bar with the very voice it is judging).
-        if let rms, duck == nil, !checkPending {
+        if let rms, replyPause == nil, !checkPending {
             speak.levelSum += rms
             speak.levelCount += 1
         }
-        if var state = duck {
+        if var state = replyPause {
             state.elapsed += seconds
             if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
-                // Not confirmed in time: full volume again. A check still running may yet
+                // Not confirmed in time: the reply plays on. A check still running may yet
                 // confirm (slow speech-to-text); then playback stops.
-                restoreVolume(&out)
+                resumeReply(&out)
                 speak.speechRun = 0
                 return
             }
@@ -42,11 +42,11 @@ extension TalkModeStateMachine {
                 state.checkRequested = true
                 requestCheck(&out)
             }
-            duck = state
+            replyPause = state
         } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
-            duck = DuckState()
+            replyPause = PauseState()
             speak.rechecks = 0
-            out.append(.duck(true))
+            out.append(.pauseReply(true))
         }
     }
 
@@ -94,7 +94,7 @@ extension TalkModeStateMachine {
                 recheck(&out)
                 return
             }
-            restoreVolume(&out)
+            resumeReply(&out)
             speak.speechRun = 0
             if speak.replyEnded { finishReply(&out) }
             return
@@ -107,7 +107,7 @@ extension TalkModeStateMachine {
     private mutating func stopReply(interruptingSpeechIsTurn: Bool, _ out: inout [Action]) {
         // A reply that already ended (its end waited for this check) has nothing to stop.
         if !speak.replyEnded { out.append(.stopSpeech(recordInterruption: true)) }
-        restoreVolume(&out)
+        resumeReply(&out)
         phase = .listening
         spokenText = ""
         if interruptingSpeechIsTurn {
@@ -165,10 +165,10 @@ extension TalkModeStateMachine {
     /// ``BargeInDecision/recentSpeechWindow``).
     static let recheckTail = 0.2
 
-    mutating func restoreVolume(_ out: inout [Action]) {
-        guard duck != nil else { return }
-        out.append(.duck(false))
-        duck = nil
+    mutating func resumeReply(_ out: inout [Action]) {
+        guard replyPause != nil else { return }
+        out.append(.pauseReply(false))
+        replyPause = nil
     }
 
     /// Leaving the speaking phase: a pending check no longer matters, the volume comes back.
@@ -177,6 +177,6 @@ extension TalkModeStateMachine {
             out.append(.cancelBargeInCheck)
             checkPending = false
         }
-        restoreVolume(&out)
+        resumeReply(&out)
     }
 }
