@@ -6,8 +6,8 @@ public struct TalkModeHooks: Sendable {
     public var suspendWake: @Sendable () async -> Void
     /// Resumes voice wake (Talk mode ended).
     public var resumeWake: @Sendable () async -> Void
-    /// Attenuates playback by 12 dB (true) or restores it (false); synchronous, takes effect at
-    /// the next chunk (``PlaybackController/setDucked(_:)`` in the service).
+    /// Pauses playback where it is heard (true) or resumes it from there (false); synchronous,
+    /// takes effect at the next chunk (``PlaybackController/setPaused(_:)`` in the service).
     public var pauseReply: @Sendable (Bool) -> Void
     /// A new Talk session began: forget the session's directive defaults.
     public var resetSpeechSession: @Sendable () async -> Void
