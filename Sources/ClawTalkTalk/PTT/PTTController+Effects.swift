@@ -89,19 +89,22 @@ extension PTTController {
     /// `once`, and a capture whose controller is gone); the stream's end finalizes.
     private func monitor(
         _ id: String, mode: PTTStateMachine.Mode, frames: AsyncStream<UtteranceFrame>
-    ) -> Task<Void, Never> {
+    ) -> Task<SpeechTimeline, Never> {
         let window = configuration.silenceWindow
         return Task {
             var silence = SilenceDetector(window: window)
+            var timeline = SpeechTimeline()
             for await frame in frames {
+                timeline.record(frame)
                 switch silence.change(with: frame) {
                 case .speechStarted: self.apply(.speechStarted(captureId: id))
                 case .paused: self.apply(.silenceElapsed(captureId: id))
                 case nil: break
                 }
             }
-            guard !Task.isCancelled else { return }
+            guard !Task.isCancelled else { return timeline }
             self.apply(.captureEnded(captureId: id))
+            return timeline
         }
     }
 
@@ -160,8 +163,12 @@ extension PTTController {
         let clock = clock
         let logger = logger
         finalizing[id] = Task {
-            let audio = await entry.capture.finish()
-            logger.info("ptt.capture.finished", ["captureId": .string(id), "audioS": .double(audio.duration)])
+            let captured = await entry.capture.finish()
+            // Long silences out: Whisper repeats the text into a silent 30 s window.
+            let audio = await entry.monitor?.value.trimmed(captured) ?? captured
+            logger.info(
+                "ptt.capture.finished",
+                ["captureId": .string(id), "audioS": .double(captured.duration), "sentS": .double(audio.duration)])
             let event = await Self.transcribe(
                 id, audio: audio, transcriber: transcriber, options: options, limit: limit, clock: clock,
                 logger: logger)

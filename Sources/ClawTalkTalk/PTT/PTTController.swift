@@ -55,7 +55,8 @@ public actor PTTController {
     /// An open capture and its silence monitor, cap timer and controller-loss timer.
     struct ActiveCapture {
         let capture: any UtteranceCapture
-        var monitor: Task<Void, Never>?
+        /// Reports speech and pauses; its value is where the speech was.
+        var monitor: Task<SpeechTimeline, Never>?
         var timer: Task<Void, Never>?
         var lossTimer: Task<Void, Never>?
 
