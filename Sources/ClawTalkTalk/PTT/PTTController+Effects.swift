@@ -91,14 +91,19 @@ extension PTTController {
         _ id: String, mode: PTTStateMachine.Mode, frames: AsyncStream<UtteranceFrame>
     ) -> Task<SpeechTimeline, Never> {
         let window = configuration.silenceWindow
+        let logger = logger
         return Task {
             var silence = SilenceDetector(window: window)
             var timeline = SpeechTimeline()
             for await frame in frames {
                 timeline.record(frame)
                 switch silence.change(with: frame) {
-                case .speechStarted: self.apply(.speechStarted(captureId: id))
-                case .paused: self.apply(.silenceElapsed(captureId: id))
+                case .speechStarted:
+                    logger.debug("ptt.speech.started", ["captureId": .string(id), "atS": .double(frame.time)])
+                    self.apply(.speechStarted(captureId: id))
+                case .paused:
+                    logger.debug("ptt.speech.paused", ["captureId": .string(id), "atS": .double(frame.time)])
+                    self.apply(.silenceElapsed(captureId: id))
                 case nil: break
                 }
             }

@@ -35,7 +35,7 @@ struct PTTGatewayRestartRigTests {
         var environment = home.environment
         environment["CLAWTALK_GATEWAY_URL"] = url
         environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
-        let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
+        let run = try RunningBinary(["run", "--log-sensitive", "--log-level", "debug"], environment: environment)
         defer { run.kill() }
         let first = try await EndToEnd.connected(gateway)
         let nodeId = try #require(await gateway.session(connection: first)?.deviceId)
@@ -43,9 +43,11 @@ struct PTTGatewayRestartRigTests {
         let start = await gateway.invoke(
             nodeId: nodeId, command: "talk.ptt.start", params: .json("{}"), bypassPolicy: true)
         let captureId = try #require(try Self.payload(start, run)["captureId"]?.stringValue)
-        // The gateway restarts in the middle of the question and is gone for a while.
+        // The gateway restarts in the middle of the question (once the node hears it, however
+        // slowly the player starts) and is gone for a while.
         let speaking = Task.detached { try runTool("paplay", ["-d", "vspk", clip]) }
-        try await Task.sleep(for: .milliseconds(900))
+        #expect(await run.waitUntil { run.stderr.contains("ptt.speech.started") }, "\(run.stderr)")
+        try await Task.sleep(for: .milliseconds(300))
         await gateway.shutdown(reason: "gateway restarting", restartExpectedMs: .ms(2_000))
         await gateway.stopListening()
         try await speaking.value
