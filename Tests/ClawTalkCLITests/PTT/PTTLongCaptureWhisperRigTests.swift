@@ -42,8 +42,11 @@ struct PTTLongCaptureWhisperRigTests {
             try JSONSerialization.jsonObject(with: Data(stop.output.utf8)) as? [String: Any], "\(stop.error)")
         guard let transcript = answer["transcript"] as? String else {
             // Whisper did not answer within the node's 10 s limit (a loaded machine): this run
-            // cannot tell once from twice.
+            // cannot tell once from twice. Reported as a known issue, never counted as a pass.
             #expect(run.stderr.contains("ptt.transcribe.timeout"), "\(answer)\n\(run.stderr)")
+            withKnownIssue("inconclusive: Whisper took longer than the node's transcription limit") {
+                Issue.record("no transcript to count the sentence in: \(answer)")
+            }
             return
         }
         #expect(run.stderr.contains("engine=wyoming"), "\(run.stderr)")
