@@ -31,34 +31,40 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
     /// Throws `TalkError.microphoneUnavailable` when no source can be opened.
     func begin() async throws -> any UtteranceCapture {
         let engine = try await runningEngine()
+        let levels = self.levels
         if let frontEnd {
-            let (frames, continuation) = AsyncStream.makeStream(
-                of: LiveUtteranceCapture.Frame.self, bufferingPolicy: .bufferingNewest(256))
-            let source = frontEnd.frames()
-            let levels = self.levels
-            Task.detached {
-                for await frame in source {
-                    levels?.record(rms: frame.rms)
-                    continuation.yield(.init(samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms))
-                }
-                continuation.finish()
+            let frames = Self.forward(frontEnd.frames(), state: ()) { _, frame in
+                levels?.record(rms: frame.rms)
+                return .init(samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms)
             }
             return LiveUtteranceCapture(preRoll: frontEnd.preRoll(), frames: frames)
         }
+        let frames = Self.forward(engine.frames(), state: EnergyGate()) { gate, frame in
+            let decision = gate.process(frame.samples)
+            levels?.record(rms: decision.rms)
+            return .init(samples: frame.samples, isSpeech: decision.isSpeech, rms: decision.rms)
+        }
+        return LiveUtteranceCapture(preRoll: engine.preRoll(), frames: frames)
+    }
+
+    /// One capture's frames from `source` (a subscription to the front end or the engine), each
+    /// made by `step`. When the capture ends (its pump stops reading), the forwarding ends and
+    /// lets go of `source`, which ends that subscription: no forwarder outlives its capture.
+    static func forward<Source: Sendable, State: Sendable>(
+        _ source: AsyncStream<Source>, state: State,
+        _ step: @escaping @Sendable (inout State, Source) -> LiveUtteranceCapture.Frame
+    ) -> AsyncStream<LiveUtteranceCapture.Frame> {
         let (frames, continuation) = AsyncStream.makeStream(
             of: LiveUtteranceCapture.Frame.self, bufferingPolicy: .bufferingNewest(256))
-        let source = engine.frames()
-        let levels = self.levels
-        Task.detached {
-            var gate = EnergyGate()
-            for await frame in source {
-                let decision = gate.process(frame.samples)
-                levels?.record(rms: decision.rms)
-                continuation.yield(.init(samples: frame.samples, isSpeech: decision.isSpeech, rms: decision.rms))
+        let forwarder = Task.detached {
+            var state = state
+            for await element in source {
+                if case .terminated = continuation.yield(step(&state, element)) { break }
             }
             continuation.finish()
         }
-        return LiveUtteranceCapture(preRoll: engine.preRoll(), frames: frames)
+        continuation.onTermination = { _ in forwarder.cancel() }
+        return frames
     }
 
     /// Starts the engine if needed and streams every frame from now on for voice wake: through the

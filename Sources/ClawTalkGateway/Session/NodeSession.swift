@@ -27,6 +27,7 @@ public actor NodeSession {
     var invokes: [String: InvokeTasks] = [:]
     var chatSessions: Set<String> = []
     var liveEpoch: Int?
+    var closeHandlers: [@Sendable (Int) async -> Void] = []
     nonisolated let triggers = LatestValueBroadcast<[String]>()
     nonisolated let routing = LatestValueBroadcast<VoiceWakeRouting>()
 
@@ -69,6 +70,13 @@ public actor NodeSession {
         register(command, payloadJSON: { context in try await handler(context).encodedString() })
     }
 
+    /// Calls `handler` with the epoch of every socket that ends after its `hello-ok`, also when
+    /// the session stops while connected (the work its invokes started has no caller left).
+    /// The handler runs in the session's loop: it should return quickly.
+    public func onSocketClosed(_ handler: @escaping @Sendable (Int) async -> Void) {
+        closeHandlers.append(handler)
+    }
+
     /// Invokes running now.
     public var runningInvokes: Int { router.runningCount }
 
@@ -90,8 +98,18 @@ public actor NodeSession {
                 receive(frame, epoch: epoch)
             case .disconnected(let epoch, _):
                 if liveEpoch == epoch { liveEpoch = nil }
+                await socketClosed(epoch)
             }
         }
+        // Stopped (or cancelled) while connected: that socket is gone for this session too.
+        if let epoch = liveEpoch {
+            liveEpoch = nil
+            await socketClosed(epoch)
+        }
+    }
+
+    private func socketClosed(_ epoch: Int) async {
+        for handler in closeHandlers { await handler(epoch) }
     }
 
     /// Sends a `node.event` and returns the gateway's answer.

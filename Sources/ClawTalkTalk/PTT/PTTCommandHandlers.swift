@@ -6,7 +6,8 @@ public import ClawTalkSupport
 /// ``PTTController``: params are ignored (`null`, absent, `""` or any object), results are the
 /// §2.3 payloads, failures the §2.7 ``NodeError``s. The invoke's deadline bounds a `once`
 /// capture and the finalization; `node.invoke.cancel` or the local deadline cancels the handler
-/// task, which cancels that request's capture.
+/// task, which cancels that request's capture. A `ptt` capture started here ends by itself at its
+/// next pause once the socket its `start` came on closes (§2.7).
 public struct PTTCommandHandlers: Sendable {
     /// The commands these handlers answer, for `connect.commands`.
     public static let commands = TalkCommand.allCases.map(\.rawValue)
@@ -28,8 +29,11 @@ public struct PTTCommandHandlers: Sendable {
         self.logger = logger.child(category: "ptt.invoke")
     }
 
-    /// Registers the four commands on `session`.
+    /// Registers the four commands on `session`, and tells the controller when one of its
+    /// sockets closes (a capture started through it has no controller left, talk-contract §2.7).
     public func register(on session: NodeSession) async {
+        let controller = controller
+        await session.onSocketClosed { epoch in await controller.connectionClosed(connection: epoch) }
         for command in TalkCommand.allCases {
             await session.register(
                 command.rawValue,
@@ -50,7 +54,8 @@ public struct PTTCommandHandlers: Sendable {
                 ])
         }
         if let hint = await readiness() { throw .notReady(hint) }
-        let response = await controller.perform(PTTStateMachine.Command(command), timeout: context.timeout)
+        let response = await controller.perform(
+            PTTStateMachine.Command(command), timeout: context.timeout, origin: .gateway(connection: context.epoch))
         return try response.payloadJSON()
     }
 }

@@ -12,6 +12,9 @@ public struct PTTConfiguration: Sendable, Hashable {
     public var onceDeadlineMargin: Duration
     /// `ptt`: safety cap (`ptt.maxCaptureS`, 120 s); then it is finalized as if stopped.
     public var safetyCap: Duration
+    /// `ptt` started by a gateway whose connection closed: longest wait for the next pause
+    /// (10 s after the loss, talk-contract §2.7); then it is finalized as if stopped.
+    public var controllerLossCap: Duration
     /// Longest wait for the transcription of a stopped capture (the engines here are not
     /// streaming, so there is no partial to fall back on: the whole utterance is transcribed at
     /// the stop). Shortened so that a waiting invoke is still answered in time.
@@ -26,13 +29,15 @@ public struct PTTConfiguration: Sendable, Hashable {
     public init(
         silenceWindow: Duration = .milliseconds(700), onceHardCap: Duration = .seconds(12),
         onceDeadlineMargin: Duration = .seconds(2), safetyCap: Duration = .seconds(120),
-        transcriptionTimeout: Duration = .seconds(10), responseMargin: Duration = .milliseconds(500),
+        controllerLossCap: Duration = .seconds(10), transcriptionTimeout: Duration = .seconds(10),
+        responseMargin: Duration = .milliseconds(500),
         transcription: TranscriptionOptions = TranscriptionOptions()
     ) {
         self.silenceWindow = silenceWindow
         self.onceHardCap = onceHardCap
         self.onceDeadlineMargin = onceDeadlineMargin
         self.safetyCap = safetyCap
+        self.controllerLossCap = controllerLossCap
         self.transcriptionTimeout = transcriptionTimeout
         self.responseMargin = responseMargin
         self.transcription = transcription

@@ -30,6 +30,8 @@ extension PTTController {
             await discard(id)
         case .deliver(let id, let transcript):
             deliver(id, transcript: transcript)
+        case .awaitPause(let id):
+            awaitPause(id)
         case .respond:
             break
         }
@@ -83,30 +85,71 @@ extension PTTController {
         apply(.captureFailed(captureId: id, failure))
     }
 
-    /// Watches the frames: silence after speech ends a `once`; the stream's end finalizes.
+    /// Watches the frames and reports speech starts and pauses (silence after speech ends a
+    /// `once`, and a capture whose controller is gone); the stream's end finalizes.
     private func monitor(
         _ id: String, mode: PTTStateMachine.Mode, frames: AsyncStream<UtteranceFrame>
-    ) -> Task<Void, Never> {
+    ) -> Task<SpeechTimeline, Never> {
         let window = configuration.silenceWindow
+        let logger = logger
         return Task {
             var silence = SilenceDetector(window: window)
+            var timeline = SpeechTimeline()
             for await frame in frames {
-                if silence.ends(with: frame), mode == .once {
+                timeline.record(frame)
+                switch silence.change(with: frame) {
+                case .speechStarted:
+                    logger.debug("ptt.speech.started", ["captureId": .string(id), "atS": .double(frame.time)])
+                    self.apply(.speechStarted(captureId: id))
+                case .paused:
+                    logger.debug("ptt.speech.paused", ["captureId": .string(id), "atS": .double(frame.time)])
                     self.apply(.silenceElapsed(captureId: id))
-                    return
+                case nil: break
                 }
             }
-            guard !Task.isCancelled else { return }
+            guard !Task.isCancelled else { return timeline }
             self.apply(.captureEnded(captureId: id))
+            return timeline
         }
+    }
+
+    /// The capture's controller is gone: it ends at its next pause, at the latest after
+    /// ``PTTConfiguration/controllerLossCap``.
+    private func awaitPause(_ id: String) {
+        guard active[id] != nil else { return }
+        let cap = configuration.controllerLossCap
+        logger.notice("ptt.controller.gone", ["captureId": .string(id), "waitS": .double(cap.inSeconds)])
+        let clock = clock
+        active[id]?.lossTimer?.cancel()
+        active[id]?.lossTimer = Task {
+            do {
+                try await clock.sleep(for: cap)
+            } catch {
+                return
+            }
+            self.apply(.lossCapReached(captureId: id))
+        }
+    }
+
+    /// Logs a capture that ends because its controller is gone, with why it ended then.
+    func logControllerLoss(_ event: PTTStateMachine.Event, _ actions: [PTTStateMachine.Action]) {
+        guard let id = machine.finalizingWithoutController, actions.contains(.finalize(captureId: id)) else { return }
+        let reason: String
+        switch event {
+        case .connectionClosed, .captureBegan: reason = "nothing-said"
+        case .silenceElapsed: reason = "pause"
+        case .lossCapReached: reason = "loss-cap"
+        case .hardCapReached: reason = "safety-cap"
+        default: reason = "audio-ended"
+        }
+        logger.notice("ptt.capture.ended_without_controller", ["captureId": .string(id), "reason": .string(reason)])
     }
 
     private func discard(_ id: String) async {
         opening.removeValue(forKey: id)?.cancel()
         finalizing.removeValue(forKey: id)?.cancel()
         guard let entry = active.removeValue(forKey: id) else { return }
-        entry.monitor?.cancel()
-        entry.timer?.cancel()
+        entry.cancelTasks()
         await entry.capture.cancel()
         logger.info("ptt.capture.discarded", ["captureId": .string(id)])
     }
@@ -118,16 +161,19 @@ extension PTTController {
             apply(.finalResult(captureId: id, transcript: nil))
             return
         }
-        entry.monitor?.cancel()
-        entry.timer?.cancel()
+        entry.cancelTasks()
         let limit = budget(configuration.transcriptionTimeout) ?? configuration.transcriptionTimeout
         let transcriber = transcriber
         let options = configuration.transcription
         let clock = clock
         let logger = logger
         finalizing[id] = Task {
-            let audio = await entry.capture.finish()
-            logger.info("ptt.capture.finished", ["captureId": .string(id), "audioS": .double(audio.duration)])
+            let captured = await entry.capture.finish()
+            // Long silences out: Whisper repeats the text into a silent 30 s window.
+            let audio = await entry.monitor?.value.trimmed(captured) ?? captured
+            logger.info(
+                "ptt.capture.finished",
+                ["captureId": .string(id), "audioS": .double(captured.duration), "sentS": .double(audio.duration)])
             let event = await Self.transcribe(
                 id, audio: audio, transcriber: transcriber, options: options, limit: limit, clock: clock,
                 logger: logger)
@@ -183,48 +229,50 @@ extension PTTController {
         let logger = logger
         let work = Task { await delivery.deliver(transcript, source: .pushToTalk) }
         Task {
-            let status = await Self.status(of: work, within: budget, clock: clock, logger: logger, id: id)
-            self.apply(.delivered(captureId: id, status: status))
+            let event = await Self.outcome(of: work, within: budget, clock: clock, logger: logger, id: id)
+            self.apply(event)
         }
     }
 
-    /// The PTT status of a delivery: its receipt's, or `queued` when `budget` runs out first
-    /// (the delivery carries on).
-    private static func status(
+    /// The event for a delivery: its receipt's, or `queued` when `budget` runs out first (the
+    /// delivery carries on).
+    private static func outcome(
         of work: Task<DeliveryReceipt, Never>, within budget: Duration?, clock: any Clock<Duration>, logger: Logger,
         id: String
-    ) async -> TalkPTTStatus {
-        guard let budget else { return status(for: await work.value, logger: logger, id: id) }
+    ) async -> PTTStateMachine.Event {
+        guard let budget else { return outcome(for: await work.value, logger: logger, id: id) }
+        let slow = PTTStateMachine.Event.delivered(captureId: id, status: .queued)
         let answer = try? await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<TalkPTTStatus, any Error>) in
+            (continuation: CheckedContinuation<PTTStateMachine.Event, any Error>) in
             let once = ResumeOnce(continuation)
             let timer = Task {
                 try? await clock.sleep(for: budget)
                 guard !Task.isCancelled else { return }
                 logger.notice("ptt.deliver.slow", ["captureId": .string(id), "afterS": .double(budget.inSeconds)])
-                once.resume(returning: .queued)
+                once.resume(returning: slow)
             }
             Task {
                 let receipt = await work.value
                 timer.cancel()
-                once.resume(returning: status(for: receipt, logger: logger, id: id))
+                once.resume(returning: outcome(for: receipt, logger: logger, id: id))
             }
         }
-        return answer ?? .queued
+        return answer ?? slow
     }
 
-    /// `queued` for a sent transcript; `offline` when it is only in the outbox or was not kept.
-    static func status(for receipt: DeliveryReceipt, logger: Logger, id: String) -> TalkPTTStatus {
+    /// `queued` for a sent transcript; kept in the outbox (`queued` for a gateway-started
+    /// capture, else `offline`); `offline` when it was not kept.
+    static func outcome(for receipt: DeliveryReceipt, logger: Logger, id: String) -> PTTStateMachine.Event {
         switch receipt.outcome {
         case .sent(let route):
             logger.info("ptt.delivered", ["captureId": .string(id), "route": .string(route.rawValue)])
-            return .queued
+            return .delivered(captureId: id, status: .queued)
         case .queuedOffline:
             logger.notice("ptt.delivered.offline", ["captureId": .string(id)])
-            return .offline
+            return .keptInOutbox(captureId: id)
         case .failed(let reason):
             logger.warning("ptt.deliver.failed", ["captureId": .string(id), "error": .string(reason)])
-            return .offline
+            return .delivered(captureId: id, status: .offline)
         }
     }
 }

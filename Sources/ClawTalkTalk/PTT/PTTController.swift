@@ -10,7 +10,10 @@ public import ClawTalkSupport
 ///   order on one lane, so a release never overtakes the acquisition before it.
 /// - `once` ends when silence follows speech for ``PTTConfiguration/silenceWindow`` (judged per
 ///   frame from the capture's own frame times), or at the hard cap (12 s, or the invoke's
-///   deadline − 2 s when that is sooner). `ptt` captures end at the stop or the safety cap.
+///   deadline − 2 s when that is sooner). `ptt` captures end at the stop or the safety cap, or,
+///   when the node connection that started them closes (``connectionClosed(connection:)``), at
+///   the next such pause (at once if nothing is being said, at most
+///   ``PTTConfiguration/controllerLossCap`` later); that transcript goes to the outbox.
 /// - Finalizing stops the capture, transcribes the utterance (bounded by
 ///   ``PTTConfiguration/transcriptionTimeout`` and by the earliest waiting invoke's deadline),
 ///   and delivers a non-empty transcript (``TranscriptDelivering``, source push-to-talk):
@@ -49,11 +52,20 @@ public actor PTTController {
         let deadline: Duration?
     }
 
-    /// An open capture and its silence monitor and cap timer.
+    /// An open capture and its silence monitor, cap timer and controller-loss timer.
     struct ActiveCapture {
         let capture: any UtteranceCapture
-        var monitor: Task<Void, Never>?
+        /// Reports speech and pauses; its value is where the speech was.
+        var monitor: Task<SpeechTimeline, Never>?
         var timer: Task<Void, Never>?
+        var lossTimer: Task<Void, Never>?
+
+        /// Stops the monitor and the timers.
+        func cancelTasks() {
+            monitor?.cancel()
+            timer?.cancel()
+            lossTimer?.cancel()
+        }
     }
 
     /// A controller over the given seams.
@@ -78,16 +90,24 @@ public actor PTTController {
     /// The machine's state.
     public var state: PTTStateMachine.State { machine.state }
 
-    /// Runs `command` and returns its answer. `timeout` is the invoke's deadline (nil for local
-    /// commands): a `once` capture and the finalization are cut so the answer comes in time.
-    /// Cancelling the calling task cancels the request's capture (like `cancel`).
-    public func perform(_ command: PTTStateMachine.Command, timeout: Duration? = nil) async -> PTTResponse {
-        await request(command, timeout: timeout)
+    /// Runs `command` from `origin` and returns its answer. `timeout` is the invoke's deadline
+    /// (nil for local commands): a `once` capture and the finalization are cut so the answer
+    /// comes in time. Cancelling the calling task cancels the request's capture (like `cancel`).
+    public func perform(
+        _ command: PTTStateMachine.Command, timeout: Duration? = nil, origin: PTTStateMachine.Origin = .local
+    ) async -> PTTResponse {
+        await request(command, timeout: timeout, origin: origin)
+    }
+
+    /// The node connection's socket `connection` (its epoch) closed: a `ptt` capture it started
+    /// has no controller left and ends at its next pause (talk-contract §2.7).
+    public func connectionClosed(connection: Int) {
+        apply(.connectionClosed(connection: connection))
     }
 
     /// The local toggle: `start` when idle, else `stop`.
     public func toggle() async -> PTTResponse {
-        await request(machine.state == .idle ? .start : .stop, timeout: nil)
+        await request(machine.state == .idle ? .start : .stop, timeout: nil, origin: .local)
     }
 
     /// Ends an active capture `cancelled`, answers every waiting request and waits for the
@@ -104,15 +124,17 @@ public actor PTTController {
 
     // MARK: - Requests
 
-    private func request(_ command: PTTStateMachine.Command, timeout: Duration?) async -> PTTResponse {
+    private func request(
+        _ command: PTTStateMachine.Command, timeout: Duration?, origin: PTTStateMachine.Origin
+    ) async -> PTTResponse {
         let id = nextRequest
         nextRequest += 1
         let deadline = timeout.map { elapsed() + $0 }
-        logger.info("ptt.command", ["command": .string(command.rawValue), "request": .int(id)])
+        logger.info("ptt.command", ["command": .string(command.rawValue), "request": .int(id), "origin": origin.field])
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 pending[id] = Pending(continuation: continuation, deadline: deadline)
-                apply(.command(command, id))
+                apply(.command(command, id, origin: origin))
                 if Task.isCancelled { apply(.abandoned(id)) }
             }
         } onCancel: {
@@ -132,6 +154,7 @@ public actor PTTController {
         let actions = machine.handle(event)
         let after = machine.state
         if before != after { logger.debug("ptt.state", ["from": .string("\(before)"), "to": .string("\(after)")]) }
+        logControllerLoss(event, actions)
         var effects: [PTTStateMachine.Action] = []
         for action in actions {
             guard case .respond(let request, let response) = action else {

@@ -1,4 +1,5 @@
 public import ClawTalkProtocol
+public import ClawTalkSupport
 
 extension PTTStateMachine {
     /// Identifies one command awaiting its ``PTTResponse`` (assigned by the caller).
@@ -34,6 +35,24 @@ extension PTTStateMachine {
         case once
     }
 
+    /// Who sent a command, which decides what happens when that controller goes away
+    /// (talk-contract §2.7, "a capture whose controller is gone").
+    public enum Origin: Sendable, Hashable {
+        /// The hotkey, the CLI or D-Bus (§2.8): the controller stays.
+        case local
+        /// A `talk.ptt.*` invoke that arrived on the node connection's socket `connection` (its
+        /// epoch): when that socket closes, nobody is left to send `stop`.
+        case gateway(connection: Int)
+
+        /// `local` or `gateway:<epoch>`, for logs.
+        public var field: LogValue {
+            switch self {
+            case .local: "local"
+            case .gateway(let connection): .string("gateway:\(connection)")
+            }
+        }
+    }
+
     /// The observable state (talk-contract §2.5).
     public enum State: Sendable, Hashable {
         /// No capture.
@@ -56,8 +75,9 @@ extension PTTStateMachine {
 
     /// What happens to the machine.
     public enum Event: Sendable, Hashable {
-        /// A command arrived; its answer is a ``Action/respond(_:_:)`` with the same request id.
-        case command(Command, RequestID)
+        /// A command arrived from `origin`; its answer is a ``Action/respond(_:_:)`` with the
+        /// same request id.
+        case command(Command, RequestID, origin: Origin = .local)
         /// The caller of a pending request went away (`node.invoke.cancel`, invoke timeout):
         /// like `cancel` for that request's capture.
         case abandoned(RequestID)
@@ -65,8 +85,17 @@ extension PTTStateMachine {
         case captureBegan(captureId: String)
         /// The microphone could not be opened for `captureId`.
         case captureFailed(captureId: String, PTTFailure)
-        /// `once`: silence lasted the window after speech was heard.
+        /// Speech began: the first speech of the capture, or the first after a pause.
+        case speechStarted(captureId: String)
+        /// Silence lasted the window after speech was heard: ends a `once`; a pause of a `ptt`
+        /// capture (which ends it when its controller is gone).
         case silenceElapsed(captureId: String)
+        /// The node connection's socket `connection` closed: a gateway-started `ptt` capture from
+        /// it ends at its next pause, at once if nothing is being said (§2.7).
+        case connectionClosed(connection: Int)
+        /// ``PTTConfiguration/controllerLossCap`` (10 s) passed since the controller of a capture
+        /// waiting for its pause was lost: it ends now.
+        case lossCapReached(captureId: String)
         /// `once` hard cap or `ptt` safety cap.
         case hardCapReached(captureId: String)
         /// The capture's audio stream ended by itself (device gone): finalize what there is.
@@ -79,6 +108,9 @@ extension PTTStateMachine {
         case finalizeFailed(captureId: String, PTTFailure)
         /// The transcript was delivered with this status (`queued` or `offline`).
         case delivered(captureId: String, status: TalkPTTStatus)
+        /// The transcript is in the outbox, sent once the gateway is back: `queued` for a
+        /// gateway-started capture (that gateway gets it), `offline` for a local one (§2.4).
+        case keptInOutbox(captureId: String)
         /// The node is shutting down: an active capture ends `cancelled`.
         case shutdown
     }
@@ -99,6 +131,10 @@ extension PTTStateMachine {
         case finalize(captureId: String)
         /// Stop capturing (or abort the open) and drop the audio.
         case discard(captureId: String)
+        /// The capture's controller is gone and it waits for its next pause: report
+        /// ``Event/lossCapReached(captureId:)`` after ``PTTConfiguration/controllerLossCap``
+        /// unless it ended before.
+        case awaitPause(captureId: String)
         /// Deliver the transcript (source push-to-talk); report ``Event/delivered(captureId:status:)``.
         case deliver(captureId: String, transcript: String)
         /// Give the microphone lease back to voice wake.

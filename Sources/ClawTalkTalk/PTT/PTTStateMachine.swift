@@ -15,11 +15,21 @@ import Foundation
 /// wait and then act as in `idle`. Beginning a capture stops speech, pauses Talk and suspends
 /// wake (in that order); returning to `idle` resumes wake, then Talk. After ``Event/shutdown``
 /// nothing begins again: `start` fails `PTT_CANCELLED`, `once` is `cancelled`.
+///
+/// A capture whose controller is gone (§2.7): when the node connection that sent a `ptt`
+/// capture's `start` closes (``Event/connectionClosed(connection:)``), the capture ends at once
+/// if nothing is being said, else at its next pause (``Event/silenceElapsed(captureId:)``) or
+/// at the loss cap (``Action/awaitPause(captureId:)``), and is finalized as for `stop` with
+/// nobody waiting; its transcript goes to the outbox (`queued`). A `stop` or `cancel` before
+/// that wins as usual; one after it answers the finished result, without a second delivery,
+/// until the next capture begins. Local captures and `once` (which ends by itself) are not
+/// affected.
 public struct PTTStateMachine: Sendable {
     /// Makes capture ids; gets a sequence number (1, 2, …) for deterministic tests.
     public typealias CaptureIDMaker = @Sendable (Int) -> String
 
     private var phase = Phase.idle
+    private var ended: Ended?
     private var closed = false
     private var sequence = 0
     private let makeCaptureID: CaptureIDMaker
@@ -47,28 +57,51 @@ public struct PTTStateMachine: Sendable {
     /// Whether ``Event/shutdown`` happened.
     public var isShutDown: Bool { closed }
 
+    /// Whether speech is going on in the current capture (since its start or last pause).
+    var speaking: Bool {
+        guard case .capturing(let c) = phase else { return false }
+        return c.speaking
+    }
+
+    /// The capture being finalized because its controller is gone, if any.
+    public var finalizingWithoutController: String? {
+        guard case .finalizing(let f) = phase, f.controllerGone else { return nil }
+        return f.captureId
+    }
+
     /// Applies `event` and returns the actions to perform, in order.
     public mutating func handle(_ event: Event) -> [Action] {
         var out: [Action] = []
         switch event {
-        case .command(let command, let request):
-            self.command(command, request, &out)
+        case .command(let command, let request, let origin):
+            self.command(command, request, origin, &out)
         case .abandoned(let request):
             abandon(request, &out)
         case .captureBegan(let id):
             began(id, &out)
         case .captureFailed(let id, let failure):
             failed(id, failure, &out)
+        case .speechStarted(let id):
+            speech(id, started: true, &out)
         case .silenceElapsed(let id):
-            autoStop(id, onlyOnce: true, &out)
+            speech(id, started: false, &out)
+        case .connectionClosed(let connection):
+            connectionClosed(connection, &out)
+        case .lossCapReached(let id):
+            guard case .capturing(let c) = phase, c.captureId == id, c.controllerGone else { break }
+            finalize(c, waiters: [], &out)
         case .hardCapReached(let id), .captureEnded(let id):
-            autoStop(id, onlyOnce: false, &out)
+            guard case .capturing(let c) = phase, c.captureId == id else { break }
+            finalize(c, waiters: [c.onceWaiter].compactMap { $0 }, &out)
         case .finalResult(let id, let transcript), .finalizeTimedOut(let id, let transcript):
             transcribed(id, transcript, &out)
         case .finalizeFailed(let id, let failure):
             finalizeFailed(id, failure, &out)
         case .delivered(let id, let status):
             delivered(id, status, &out)
+        case .keptInOutbox(let id):
+            guard case .finalizing(let f) = phase, f.captureId == id else { break }
+            delivered(id, f.origin == .local ? .offline : .queued, &out)
         case .shutdown:
             shutdown(&out)
         }
@@ -77,7 +110,9 @@ public struct PTTStateMachine: Sendable {
 
     // MARK: - Commands
 
-    private mutating func command(_ command: Command, _ request: RequestID, _ out: inout [Action]) {
+    private mutating func command(
+        _ command: Command, _ request: RequestID, _ origin: Origin, _ out: inout [Action]
+    ) {
         switch phase {
         case .idle:
             switch command {
@@ -86,16 +121,18 @@ public struct PTTStateMachine: Sendable {
             case .once where closed:
                 out.append(.respond(request, .result(freshID(), nil, .cancelled)))
             case .start:
-                begin(.ptt, startWaiters: [request], onceWaiter: nil, acquire: true, &out)
+                begin(.ptt, origin, startWaiters: [request], onceWaiter: nil, acquire: true, &out)
             case .once:
-                begin(.once, startWaiters: [], onceWaiter: request, acquire: true, &out)
+                begin(.once, origin, startWaiters: [], onceWaiter: request, acquire: true, &out)
             case .stop, .cancel:
-                out.append(.respond(request, .result(freshID(), nil, .idle)))
+                // The capture that ended without its controller is the one meant (§2.7).
+                out.append(.respond(request, ended?.response ?? .result(freshID(), nil, .idle)))
             }
         case .starting(var s):
             switch command {
             case .start:
                 s.startWaiters.append(request)
+                if origin == .local || s.controllerGone { (s.origin, s.controllerGone) = (origin, false) }
                 phase = .starting(s)
             case .stop:
                 s.stopWaiters.append(request)
@@ -105,12 +142,16 @@ public struct PTTStateMachine: Sendable {
             case .once:
                 out.append(.respond(request, .result(freshID(), nil, .busy)))
             }
-        case .capturing(let c):
+        case .capturing(var c):
             switch command {
             case .start:
+                // A local start, or one from a gateway that is back, becomes the controller.
+                if origin == .local || c.controllerGone { (c.origin, c.controllerGone) = (origin, false) }
+                phase = .capturing(c)
                 out.append(.respond(request, .started(captureId: c.captureId)))
             case .stop:
-                finalize(c.captureId, waiters: [c.onceWaiter, request].compactMap { $0 }, &out)
+                c.controllerGone = false
+                finalize(c, waiters: [c.onceWaiter, request].compactMap { $0 }, &out)
             case .cancel:
                 discard(c, canceller: request, &out)
             case .once where c.mode == .ptt:
@@ -120,14 +161,14 @@ public struct PTTStateMachine: Sendable {
                     out.append(.respond(previous, .result(c.captureId, nil, .cancelled)))
                 }
                 out.append(.discard(captureId: c.captureId))
-                begin(.once, startWaiters: [], onceWaiter: request, acquire: false, &out)
+                begin(.once, origin, startWaiters: [], onceWaiter: request, acquire: false, &out)
             }
         case .finalizing(var f):
             switch command {
             case .stop, .cancel:
                 f.waiters.append(request)
             case .start, .once:
-                f.queued.append(Queued(command: command, request: request))
+                f.queued.append(Queued(command: command, request: request, origin: origin))
             }
             phase = .finalizing(f)
         }
@@ -161,10 +202,16 @@ public struct PTTStateMachine: Sendable {
             return
         }
         for waiter in s.startWaiters { out.append(.respond(waiter, .started(captureId: id))) }
-        if s.stopWaiters.isEmpty {
-            phase = .capturing(Capturing(captureId: id, mode: s.mode, onceWaiter: s.onceWaiter))
+        let capture = Capturing(captureId: id, mode: s.mode, origin: s.origin, onceWaiter: s.onceWaiter)
+        if !s.stopWaiters.isEmpty {
+            finalize(capture, waiters: [s.onceWaiter].compactMap { $0 } + s.stopWaiters, &out)
+        } else if s.controllerGone {
+            // Its connection closed while the microphone opened: nothing was said yet.
+            var orphan = capture
+            orphan.controllerGone = true
+            finalize(orphan, waiters: [], &out)
         } else {
-            finalize(id, waiters: [s.onceWaiter].compactMap { $0 } + s.stopWaiters, &out)
+            phase = .capturing(capture)
         }
     }
 
@@ -176,9 +223,37 @@ public struct PTTStateMachine: Sendable {
         release(&out)
     }
 
-    private mutating func autoStop(_ id: String, onlyOnce: Bool, _ out: inout [Action]) {
-        guard case .capturing(let c) = phase, c.captureId == id, !onlyOnce || c.mode == .once else { return }
-        finalize(id, waiters: [c.onceWaiter].compactMap { $0 }, &out)
+    /// Speech began (`started`) or paused for the silence window: a pause ends a `once`, and a
+    /// capture whose controller is gone.
+    private mutating func speech(_ id: String, started: Bool, _ out: inout [Action]) {
+        guard case .capturing(var c) = phase, c.captureId == id else { return }
+        c.speaking = started
+        if !started, c.mode == .once || c.controllerGone {
+            finalize(c, waiters: [c.onceWaiter].compactMap { $0 }, &out)
+        } else {
+            phase = .capturing(c)
+        }
+    }
+
+    /// The node connection's socket `connection` closed: a `ptt` capture it started has no
+    /// controller left (§2.7).
+    private mutating func connectionClosed(_ connection: Int, _ out: inout [Action]) {
+        let origin = Origin.gateway(connection: connection)
+        switch phase {
+        case .starting(var s) where s.mode == .ptt && s.origin == origin:
+            s.controllerGone = true
+            phase = .starting(s)
+        case .capturing(var c) where c.mode == .ptt && c.origin == origin && !c.controllerGone:
+            c.controllerGone = true
+            if c.speaking {
+                phase = .capturing(c)
+                out.append(.awaitPause(captureId: c.captureId))
+            } else {
+                finalize(c, waiters: [], &out)
+            }
+        default:
+            break
+        }
     }
 
     private mutating func transcribed(_ id: String, _ transcript: String?, _ out: inout [Action]) {
@@ -225,13 +300,17 @@ public struct PTTStateMachine: Sendable {
     // MARK: - Steps
 
     private mutating func begin(
-        _ mode: Mode, startWaiters: [RequestID], onceWaiter: RequestID?, acquire: Bool, _ out: inout [Action]
+        _ mode: Mode, _ origin: Origin, startWaiters: [RequestID], onceWaiter: RequestID?, acquire: Bool,
+        _ out: inout [Action]
     ) {
         let id = freshID()
+        ended = nil
         if acquire { out += [.stopSpeech, .pauseTalk, .suspendWake] }
         out.append(.beginCapture(captureId: id, mode: mode))
         phase = .starting(
-            Starting(captureId: id, mode: mode, startWaiters: startWaiters, onceWaiter: onceWaiter, stopWaiters: []))
+            Starting(
+                captureId: id, mode: mode, origin: origin, startWaiters: startWaiters, onceWaiter: onceWaiter,
+                stopWaiters: []))
     }
 
     /// `cancel` (or an abandoned request) while starting: start fails `PTT_CANCELLED`, everyone
@@ -253,16 +332,20 @@ public struct PTTStateMachine: Sendable {
         release(&out)
     }
 
-    private mutating func finalize(_ id: String, waiters: [RequestID], _ out: inout [Action]) {
-        out.append(.finalize(captureId: id))
-        phase = .finalizing(Finalizing(captureId: id, waiters: waiters, delivering: nil, queued: []))
+    private mutating func finalize(_ c: Capturing, waiters: [RequestID], _ out: inout [Action]) {
+        out.append(.finalize(captureId: c.captureId))
+        phase = .finalizing(
+            Finalizing(
+                captureId: c.captureId, origin: c.origin, waiters: waiters, delivering: nil, queued: [],
+                controllerGone: c.controllerGone))
     }
 
     /// Answers the waiters, releases the leases and runs the queued commands as in `idle`.
     private mutating func complete(_ f: Finalizing, _ response: PTTResponse, _ out: inout [Action]) {
         for waiter in f.waiters { out.append(.respond(waiter, response)) }
+        if f.controllerGone { ended = Ended(captureId: f.captureId, response: response) }
         release(&out)
-        for queued in f.queued { command(queued.command, queued.request, &out) }
+        for queued in f.queued { command(queued.command, queued.request, queued.origin, &out) }
     }
 
     private mutating func release(_ out: inout [Action]) {

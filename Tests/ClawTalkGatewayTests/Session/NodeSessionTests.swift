@@ -202,6 +202,29 @@ struct NodeSessionTests {
         }
     }
 
+    @Test("onSocketClosed hears the epoch of each socket that ends, and of the live one when the session stops")
+    func socketClosed() async throws {
+        let closed = Mutex<[Int]>([])
+        let stopped: NodeSession = try await {
+            var kept: NodeSession?
+            try await running(register: { session in
+                await session.onSocketClosed { epoch in closed.withLock { $0.append(epoch) } }
+            }) { setup, peer in
+                kept = setup.session
+                peer.close(code: 1012, reason: "service restart")
+                #expect(try await eventually { closed.withLock { $0 } == [1] })
+                let next = try await setup.dialer.nextPeer()
+                try await next.acceptConnect()
+                #expect(try await eventually { await setup.session.isConnected })
+                #expect(closed.withLock { $0 } == [1])
+            }
+            return try #require(kept)
+        }()
+        // The session task was cancelled while socket 2 was live.
+        #expect(try await eventually { closed.withLock { $0 } == [1, 2] })
+        #expect(await stopped.isConnected == false)
+    }
+
     @Test("node.invoke.cancel cancels a running handler; an early cancel applies on arrival")
     func cancel() async throws {
         let gate = Gate()

@@ -154,6 +154,29 @@ struct PTTInvokeTests {
         }
     }
 
+    /// Talk-contract §2.7: the gateway restarts (shutdown, close 1012) during a capture it
+    /// started; nothing is being said, so the capture ends at once and is delivered; after the
+    /// reconnect a `stop` answers that result, and nothing is delivered twice.
+    @Test func aGatewayRestartEndsItsCaptureAndALaterStopGetsTheResult() async throws {
+        try await withNode([.silence(1)]) { node in
+            let start = try Self.payload(await node.gateway.invoke(nodeId: node.nodeId, command: "talk.ptt.start"))
+            let captureId = try #require(start["captureId"]?.stringValue)
+            let first = try #require(await node.gateway.sessions.first?.connection)
+            await node.gateway.shutdown()
+            let controller = node.controller
+            #expect(try await eventually { await controller.state == .idle }, "ended without a stop")
+            #expect(node.capturing.captures.map(\.outcome) == ["finished"])
+            #expect(node.delivery.texts == ["what's on my calendar"])
+            #expect(
+                try await eventually { (await node.gateway.sessions.first?.connection ?? first) != first },
+                "reconnected")
+            let stop = try Self.payload(await node.gateway.invoke(nodeId: node.nodeId, command: "talk.ptt.stop"))
+            #expect(
+                stop == ["captureId": .string(captureId), "transcript": "what's on my calendar", "status": "queued"])
+            #expect(node.delivery.texts == ["what's on my calendar"], "delivered once")
+        }
+    }
+
     @Test func captureFailuresAreTheContractErrors() async throws {
         try await withNode([]) { node in
             node.capturing.failNext(TalkError.microphoneUnavailable("no capture device could be opened"))
