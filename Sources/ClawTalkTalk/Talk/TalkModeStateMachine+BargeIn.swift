@@ -31,6 +31,7 @@ extension TalkModeStateMachine {
         }
         if var state = replyPause {
             state.elapsed += seconds
+            if isSpeech, state.elapsed > Self.pauseSettle + 1e-9 { state.voiceAfterPause += seconds }
             if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
                 // Not confirmed in time: the reply plays on. A check still running may yet
                 // confirm (slow speech-to-text); then playback stops.
@@ -41,6 +42,7 @@ extension TalkModeStateMachine {
             if !state.checkRequested, !checkPending, state.elapsed >= configuration.bargeInListen - 1e-9 {
                 state.checkRequested = true
                 requestCheck(&out)
+                speak.pauseHeardVoice = state.voiceAfterPause > 0
             }
             replyPause = state
         } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
@@ -64,11 +66,15 @@ extension TalkModeStateMachine {
         checkPending = false
         // Recency is judged where the transcribed audio ends, not when the (slower than real
         // time) transcriber answers: a short "stop" that ended while Whisper worked still counts.
-        let verdict = text.map {
+        var verdict = text.map {
             BargeInDecision.verdict(
                 transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeechAtCheck,
                 confidence: confidence)
         }
+        // The pause is a double-talk test: words heard while nothing went on once the reply
+        // fell silent, and nothing since, were its echo garbled (a short stop phrase still
+        // counts: "stop" can end with the pause).
+        if verdict == .interrupt, !speak.pauseHeardVoice, !speak.heardSinceCheck { verdict = .echo }
         let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
         if verdict == .stopPhrase, speak.heardSinceCheck, speak.rechecks < 2 {
             // "Stop …" and the voice went on after the checked audio: it may be the start of a
@@ -135,6 +141,7 @@ extension TalkModeStateMachine {
     /// Asks for a transcription of the audio so far and notes how recent speech is at its end.
     private mutating func requestCheck(_ out: inout [Action]) {
         checkPending = true
+        speak.pauseHeardVoice = true
         speak.sinceSpeechAtCheck = speak.sinceSpeech
         speak.heardSinceCheck = false
         speak.voiceSinceCheck = 0

@@ -78,6 +78,9 @@ public struct TalkModeStateMachine: Sendable {
         var sinceSpeechAtCheck = Double.infinity
         /// Speech was heard after the pending check's audio ends (its transcript may be partial).
         var heardSinceCheck = false
+        /// The pause before the pending check heard a voice once the reply's echo had died away
+        /// (``PauseState/voiceAfterPause``); true for checks without a pause.
+        var pauseHeardVoice = true
         /// Seconds of loud (voice, not echo) frames after the pending check's audio ends.
         var voiceSinceCheck = 0.0
         /// Seconds since the last frame of speech that stood out from the residual echo (the
@@ -92,7 +95,14 @@ public struct TalkModeStateMachine: Sendable {
     struct PauseState {
         var elapsed = 0.0
         var checkRequested = false
+        /// Speech heard after ``TalkModeStateMachine/pauseSettle`` of the pause: by then the
+        /// reply's echo has died away, so what goes on is a voice.
+        var voiceAfterPause = 0.0
     }
+
+    /// Time for a pause to silence the reply's echo at the microphone (a chunk, the flush, the
+    /// echo path, the voice detector's hangover).
+    static let pauseSettle = 0.15
 
     /// At most this many own reports are remembered to recognise their broadcasts.
     static let echoMemory = 8

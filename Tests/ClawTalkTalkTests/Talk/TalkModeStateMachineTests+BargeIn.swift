@@ -97,6 +97,24 @@ extension TalkModeStateMachineTests {
         #expect(!machine.isReplyPaused)
     }
 
+    /// The reply's echo right after its guard: the "speech" ends when the reply pauses, and
+    /// speech-to-text makes words of the fragment that are not the reply's text.
+    @Test func speechThatEndsWithThePauseIsTheEchoWhateverItsWords() {
+        var machine = Self.speaking(spoken: "Once upon a time a small robot lived by the sea.")
+        #expect(Self.frames(&machine, speech: true, seconds: 0.16) == [.pauseReply(true)])
+        #expect(Self.frames(&machine, speech: false, seconds: 0.5) == [.checkBargeIn])
+        #expect(
+            machine.handle(.bargeInTranscript("It's a product.", confidence: nil)) == [.pauseReply(false)],
+            "resumed: nothing went on once the reply fell silent")
+        #expect(machine.phase == .speaking)
+        // The same words with the voice going on through the pause are an interruption.
+        var voice = Self.speaking(spoken: "Once upon a time a small robot lived by the sea.")
+        _ = Self.frames(&voice, speech: true, seconds: 0.6)
+        #expect(
+            voice.handle(.bargeInTranscript("It's a product.", confidence: nil)).first
+                == .stopSpeech(recordInterruption: true))
+    }
+
     @Test func noConfirmationWithinOneSecondRestoresTheVolumeButALateOneStillStops() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.16)
