@@ -103,7 +103,7 @@ extension LoopbackBench {
         let detection =
             switch rule {
             case .voiceActivity: "front-end VAD onset → PlaybackController.stop (no Talk loop)"
-            case .talkOnset: "Talk onset rule (duck; no Whisper confirmation) → PlaybackController.stop"
+            case .talkOnset: "Talk onset rule (no Whisper confirmation) → PlaybackController.stop"
             }
         let condition = "\(rig.server), \(path): \(detection)"
         guard let bounds = Self.speechBounds(utterance) else {

@@ -11,6 +11,8 @@ extension LoopbackBench {
         let wakes = InstantLog()
         /// Stage-1 hits (accepted or refused by the verifier).
         let hits = InstantLog()
+        /// Each stage-1 hit as "trigger engine score (accepted|refused)", for the progress lines.
+        let hitDescriptions = Mutex<[String]>([])
         private let task: Task<Void, Never>
 
         init(
@@ -20,10 +22,18 @@ extension LoopbackBench {
             let frames = node.frontEnd.frames()
             let wakes = wakes
             let hits = hits
+            let descriptions = hitDescriptions
             task = Task.detached(priority: .high) {
                 for await frame in frames {
                     guard let verdicts = try? await detector.process(frame.aec) else { continue }
-                    for _ in verdicts { hits.append(.now) }
+                    for verdict in verdicts {
+                        hits.append(.now)
+                        let hit = verdict.hit
+                        let line =
+                            "\(hit.trigger) \(hit.engine) score \(hit.score) at \(hit.atSeconds) s "
+                            + (verdict.isAccepted ? "(accepted)" : "(refused)")
+                        descriptions.withLock { $0.append(line) }
+                    }
                     if verdicts.contains(where: \.isAccepted) {
                         let now = ContinuousClock.now
                         wakes.append(now)
@@ -153,6 +163,9 @@ extension LoopbackBench {
         progress(
             "bench loopback: self-trigger (\(processing)): \(wakes) wakes (\(hits) stage-1 hits) in "
                 + "\(Int(playedSeconds)) s\n")
+        for line in listener.hitDescriptions.withLock({ $0 }) {
+            progress("bench loopback: self-trigger (\(processing)): stage-1 hit: \(line)\n")
+        }
         guard hours > 0 else {
             return [
                 .unmeasured(
@@ -170,8 +183,8 @@ extension LoopbackBench {
             metric,
             Self.rate(
                 "bargein.false_rate", count: falseOnsets, hours: hours,
-                condition: played + ": Talk onset rule (duck; no Whisper confirmation)",
-                reason: "onsets the node's own echo started; each ducks the reply and asks Whisper to confirm"),
+                condition: played + ": Talk onset rule (pause; no Whisper confirmation)",
+                reason: "onsets the node's own echo started; each pauses the reply and asks Whisper to confirm"),
         ]
     }
 
