@@ -12,7 +12,7 @@ extension LoopbackBench {
         /// Stage-1 hits (accepted or refused by the verifier).
         let hits = InstantLog()
         /// Each stage-1 hit as "trigger engine score (accepted|refused)", for the progress lines.
-        let hitDescriptions = Mutex<[String]>([])
+        let hitDescriptions = Lines()
         private let task: Task<Void, Never>
 
         init(
@@ -32,7 +32,7 @@ extension LoopbackBench {
                         let line =
                             "\(hit.trigger) \(hit.engine) score \(hit.score) at \(hit.atSeconds) s "
                             + (verdict.isAccepted ? "(accepted)" : "(refused)")
-                        descriptions.withLock { $0.append(line) }
+                        descriptions.append(line)
                     }
                     if verdicts.contains(where: \.isAccepted) {
                         let now = ContinuousClock.now
@@ -45,6 +45,15 @@ extension LoopbackBench {
 
         func stop() {
             task.cancel()
+        }
+
+        /// Lines appended from the listener's task.
+        final class Lines: Sendable {
+            private let lines = Mutex<[String]>([])
+
+            func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+            var all: [String] { lines.withLock { $0 } }
         }
     }
 
@@ -163,7 +172,7 @@ extension LoopbackBench {
         progress(
             "bench loopback: self-trigger (\(processing)): \(wakes) wakes (\(hits) stage-1 hits) in "
                 + "\(Int(playedSeconds)) s\n")
-        for line in listener.hitDescriptions.withLock({ $0 }) {
+        for line in listener.hitDescriptions.all {
             progress("bench loopback: self-trigger (\(processing)): stage-1 hit: \(line)\n")
         }
         guard hours > 0 else {
