@@ -98,10 +98,15 @@ struct SpeechServerSupervisionTests {
         try external.run()
         // SIGKILL: the test process may ignore SIGTERM, and a Process child inherits that.
         defer { kill(external.processIdentifier, SIGKILL) }
+        // Started only once the external server listens: before that, run would start its own,
+        // which could bind first and leave the external one to die on a taken port (seen in CI).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !loopbackPortAccepts(setup.home.sttPort), external.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(loopbackPortAccepts(setup.home.sttPort), "the external server never listened")
         let run = try RunningBinary(["run"], environment: setup.environment)
         defer { run.kill() }
-        // The external server may still be binding when run first probes: then run starts its own,
-        // which cannot bind, dies and is replaced by the external one at the next probe.
         #expect(await run.waitForOutput("stt.server.external", timeout: .seconds(60)), "\(run.stderr)")
         run.send(SIGTERM)
         #expect(await run.waitForExit() == 0)
