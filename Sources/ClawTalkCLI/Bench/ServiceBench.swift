@@ -118,7 +118,9 @@ struct ServiceBench {
         }
         let talking = try await measure(sampler, seconds: speechSeconds)
         player.cancel()
-        _ = try? BenchTool.run("pkill", ["-f", "clawtalk-bench-speech"])
+        // SIGKILL: pacat inherits this process's ignored SIGTERM (the stop-signal handling), so a
+        // plain pkill left it playing into the next run's microphone.
+        _ = try? BenchTool.run("pkill", ["-KILL", "-f", "clawtalk-bench-speech"])
         let wakes = text().components(separatedBy: "wake.accepted").count - 1 - before
         let full = text()
         for line in full.split(separator: "\n") where line.contains("wake.accepted") {
