@@ -47,14 +47,24 @@ final class PulseContext {
         pa_mainloop_free(mainloop)
     }
 
-    /// Server info, then the source list, then the sink list.
-    func listDevices() throws -> [AudioDevice] {
+    /// Server info, then the source list, then the sink list, by `deadline` (default: the
+    /// connection's own).
+    func listDevices(deadline: ContinuousClock.Instant? = nil) throws -> [AudioDevice] {
         let collector = PulseDeviceCollector()
         let userdata = Unmanaged.passUnretained(collector).toOpaque()
+        let deadline = deadline ?? self.deadline
         try withExtendedLifetime(collector) {
-            try run("server info", pa_context_get_server_info(context, PulseDeviceCollector.serverInfo, userdata))
-            try run("source list", pa_context_get_source_info_list(context, PulseDeviceCollector.sourceInfo, userdata))
-            try run("sink list", pa_context_get_sink_info_list(context, PulseDeviceCollector.sinkInfo, userdata))
+            try dispatchPending()
+            try run(
+                "server info", pa_context_get_server_info(context, PulseDeviceCollector.serverInfo, userdata),
+                deadline: deadline)
+            try run(
+                "source list",
+                pa_context_get_source_info_list(context, PulseDeviceCollector.sourceInfo, userdata),
+                deadline: deadline)
+            try run(
+                "sink list", pa_context_get_sink_info_list(context, PulseDeviceCollector.sinkInfo, userdata),
+                deadline: deadline)
         }
         if let failure = collector.failure {
             throw AudioDeviceError.io("listing devices failed: \(PulseSimple.message(failure))")
@@ -63,7 +73,7 @@ final class PulseContext {
     }
 
     /// Runs the loop until `operation` completes.
-    private func run(_ what: String, _ operation: OpaquePointer?) throws {
+    private func run(_ what: String, _ operation: OpaquePointer?, deadline: ContinuousClock.Instant) throws {
         guard let operation else {
             throw AudioDeviceError.io("\(what) request failed: \(PulseSimple.message(pa_context_errno(context)))")
         }

@@ -22,6 +22,32 @@ public struct PulseDeviceCatalog: Sendable {
         return try context.listDevices()
     }
 
+    /// A connection kept open for repeated listings from one thread (the capture engine's device
+    /// watcher): connected on the first listing, dropped on a failure and made again on the next
+    /// one. Each listing has the catalog's ``timeout``.
+    public final class Connection: CaptureDeviceLister {
+        private let catalog: PulseDeviceCatalog
+        private var context: PulseContext?
+
+        /// A connection to `catalog`'s server, made on the first listing.
+        public init(catalog: PulseDeviceCatalog) {
+            self.catalog = catalog
+        }
+
+        /// All sources then all sinks, as ``PulseDeviceCatalog/devices()``.
+        public func devices() throws -> [AudioDevice] {
+            let context = try self.context ?? PulseContext(server: catalog.server, timeout: catalog.timeout)
+            do {
+                let devices = try context.listDevices(deadline: .now + catalog.timeout)
+                self.context = context
+                return devices
+            } catch {
+                self.context = nil
+                throw error
+            }
+        }
+    }
+
     /// The source called `query`: an exact name, else a case-insensitive description.
     public func resolve(source query: String) throws -> AudioDevice {
         try Self.resolve(query, kind: .source, in: devices())

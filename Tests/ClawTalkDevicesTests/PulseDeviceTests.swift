@@ -222,4 +222,35 @@ struct PulseDeviceTests {
             return device == "no-such-speaker"
         }
     }
+
+    @Test("the device watcher's connection stays open across listings and sees a sink loaded meanwhile")
+    func watcherConnectionIsKept() throws {
+        let before = try Self.ownClients()
+        let lister = PulseCaptureBackend().makeDeviceLister()
+        _ = try lister.devices()
+        // A connection per listing (what the watcher did before) is closed again by now.
+        let kept = try Self.ownClients().subtracting(before)
+        try #require(!kept.isEmpty, "no connection of this process stayed open after a listing")
+        let module = try ClawTalkDevicesTests.pactl(
+            "load-module", "module-null-sink", "sink_name=ct_watch_probe", "rate=16000", "channels=1")
+        defer { _ = try? ClawTalkDevicesTests.pactl("unload-module", module) }
+        let devices = try (0..<3).map { _ in try lister.devices() }.last ?? []
+        #expect(devices.contains { $0.kind == .sink && $0.name == "ct_watch_probe" })
+        #expect(try Self.ownClients().isSuperset(of: kept), "the same connection, not a new one")
+    }
+
+    /// Indices of this process's clients on the rig's server.
+    static func ownClients() throws -> Set<Int> {
+        let pid = "\"\(getpid())\""
+        var clients = Set<Int>()
+        var current: Int?
+        for line in try ClawTalkDevicesTests.pactl("list", "clients").split(separator: "\n") {
+            if line.hasPrefix("Client #") {
+                current = Int(line.dropFirst("Client #".count))
+            } else if let index = current, line.contains("application.process.id = \(pid)") {
+                clients.insert(index)
+            }
+        }
+        return clients
+    }
 }

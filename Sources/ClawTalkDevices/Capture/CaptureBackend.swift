@@ -6,9 +6,30 @@ public protocol CaptureBackend: Sendable {
     /// Opens a capture stream of `format` on `source` (nil = the default source). Called on the
     /// engine's capture thread, which then owns the stream.
     func openStream(source: String?, format: AudioFormat, frameMilliseconds: Int) throws -> any CaptureInputStream
-    /// The server's devices (only sources are used). Called from ``CaptureEngine/start()`` and
-    /// from the engine's device watcher thread, never from the capture thread.
+    /// The server's devices (only sources are used). Called from ``CaptureEngine/start()``, never
+    /// from the capture thread.
     func devices() throws -> [AudioDevice]
+    /// What the engine's device watcher lists with, every check interval for the engine's life,
+    /// on its own thread. The default lists through ``devices()``; PulseAudio keeps one connection.
+    func makeDeviceLister() -> any CaptureDeviceLister
+}
+
+/// Lists devices again and again from one thread (the capture engine's device watcher).
+public protocol CaptureDeviceLister: AnyObject {
+    /// The server's devices now; throws when they cannot be listed.
+    func devices() throws -> [AudioDevice]
+}
+
+extension CaptureBackend {
+    /// A lister that calls ``devices()`` each time.
+    public func makeDeviceLister() -> any CaptureDeviceLister { ListingThroughBackend(backend: self) }
+}
+
+/// The default ``CaptureDeviceLister``: the backend's ``CaptureBackend/devices()`` each time.
+private final class ListingThroughBackend: CaptureDeviceLister {
+    let backend: any CaptureBackend
+    init(backend: any CaptureBackend) { self.backend = backend }
+    func devices() throws -> [AudioDevice] { try backend.devices() }
 }
 
 /// A blocking capture stream, used by one thread from open to close.
@@ -54,5 +75,12 @@ public struct PulseCaptureBackend: CaptureBackend {
     /// The catalog's device list.
     public func devices() throws -> [AudioDevice] {
         try catalog.devices()
+    }
+
+    /// One connection kept for every listing (``PulseDeviceCatalog/Connection``): a new client
+    /// connection maps and unmaps its shared-memory pool, which cost the idle node more than all
+    /// of its audio work when the watcher reconnected every 2 s.
+    public func makeDeviceLister() -> any CaptureDeviceLister {
+        PulseDeviceCatalog.Connection(catalog: catalog)
     }
 }

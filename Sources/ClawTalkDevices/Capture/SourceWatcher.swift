@@ -4,8 +4,8 @@ import Dispatch
 import Synchronization
 
 /// The device watcher's loop, on its own thread: every check interval it lists the server's
-/// sources (a short-lived connection, which may block for the catalog timeout, so never on the
-/// capture thread), re-resolves the chosen source by name or description and publishes whether
+/// sources (on the backend's ``CaptureDeviceLister``, one connection for the watcher's life; a
+/// listing may block for the catalog timeout, so never on the capture thread), re-resolves the chosen source by name or description and publishes whether
 /// it is present through ``CaptureShared/chosenAvailable``. A failed listing changes nothing: a
 /// hiccup of the server must not move the capture.
 struct SourceWatcher {
@@ -16,16 +16,17 @@ struct SourceWatcher {
     let interval: Duration
 
     func run() {
+        let lister = backend.makeDeviceLister()
         while !shared.isStopping {
             wait()
             guard !shared.isStopping else { return }
-            check()
+            check(lister)
         }
     }
 
     /// One check: present → remember its current name and say so; absent → say so.
-    func check() {
-        guard let devices = try? backend.devices() else { return }
+    private func check(_ lister: any CaptureDeviceLister) {
+        guard let devices = try? lister.devices() else { return }
         if let device = try? PulseDeviceCatalog.resolve(query, kind: .source, in: devices) {
             shared.chosenName.withLock { $0 = device.name }
             shared.chosenAvailable.store(true, ordering: .relaxed)
