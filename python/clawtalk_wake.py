@@ -20,11 +20,15 @@ Protocol (Wyoming): `describe` -> `info` (a wake program "clawtalk-wake"); `dete
 triggers, `{"names": [...], "thresholds": {trigger: p}, "aliases": {trigger: [spelling, ...]}}`
 (all optional; the command line's triggers otherwise); `audio-start`, `audio-chunk`s,
 `audio-stop` carry one speech segment (16 kHz mono 16-bit; other formats are converted). While
-audio arrives, the segment is scored every --interval-ms for its first --early-ms, then every
---late-interval-ms: whole (keyword score only, the cheap part) while it is at most --segment-ms
-long, else its last --window-ms (text match only, not at the text's start: that window begins
-in running speech). `audio-stop` scores what is left, keyword and text, the end of the text
-counting as the pause it is, and answers `not-detected` when nothing fired. A `detection` is `{"name": trigger, "timestamp": ms of the
+audio arrives, the segment is scored from --first-ms on, every --interval-ms, for its first
+--early-ms (keyword score only, the cheap part: a trigger at the segment's start is heard
+before its end, while the command goes on); later only with --late-interval-ms (default off):
+whole while it is at most --segment-ms long, else its last --window-ms (text match only, not at
+the text's start: that window begins in running speech). `audio-stop` scores what is left,
+whole or its last --window-ms, keyword and text, the end of the text counting as the pause it
+is, and answers `not-detected` when nothing fired. A trigger inside running speech is followed
+by a pause (the talk contract's 0.45 s gap); the client's segmenter ends a segment at a shorter
+one, so that pause is an `audio-stop` and no pass in between is needed. A `detection` is `{"name": trigger, "timestamp": ms of the
 end of the scored audio on the client's clock (audio-start's timestamp + audio received),
 "score": p, "method": "keyword" | "text", "compute_ms": how long the scoring took}`.
 
@@ -135,6 +139,19 @@ def without_shared_prefixes(sequences: List[List[int]]) -> List[List[int]]:
     return kept
 
 
+def pass_due(count: int, scored_until: int, first: int, interval: int, early: int, late: int) -> bool:
+    """Whether a segment that holds `count` samples and was last scored at `scored_until` (0:
+    never) is scored again while it goes on: from `first` samples, every `interval` up to
+    `early`, then every `late` (0: not before its end). All in samples."""
+    if count < first:
+        return False
+    if scored_until < first:
+        return True
+    if count <= early:
+        return count - scored_until >= interval
+    return late > 0 and count - scored_until >= late
+
+
 # ---- the scorer --------------------------------------------------------------------------------
 
 
@@ -233,7 +250,8 @@ class KeywordScorer:
             encoded, [self.prefix], beam_size=1, max_length=limit, suppress_blank=True, return_logits_vocab=True
         )[0]
         path = list(result.sequences_ids[0])
-        steps = [self._probabilities(step) for step in result.logits[0]]
+        # Only the steps a spelling can reach: each is a softmax over the whole vocabulary.
+        steps = [self._probabilities(step) for step in result.logits[0][:longest]]
         ids = [t for t in path if t < self.eot]
         text = self.tokenizer.decode(ids).strip()
         keyword: Dict[str, float] = {}
@@ -386,9 +404,13 @@ def make_handler_class():
             samples = np.frombuffer(audio, dtype="<i2").astype(np.float32) / 32768.0
             segment.samples.append(samples)
             segment.count += len(samples)
-            early = segment.count <= self.service.args.early_ms * SAMPLE_RATE // 1000
-            interval = (self.service.args.interval_ms if early else self.service.args.late_interval_ms) * SAMPLE_RATE // 1000
-            if segment.count - segment.scored_until >= interval:
+            args = self.service.args
+            ms = SAMPLE_RATE // 1000
+            due = pass_due(
+                segment.count, segment.scored_until, args.first_ms * ms, args.interval_ms * ms,
+                args.early_ms * ms, args.late_interval_ms * ms,
+            )
+            if due:
                 if self.scoring is None or self.scoring.done():
                     self.scoring = asyncio.create_task(self.score(final=False))
                 else:
@@ -486,9 +508,10 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default %(default)s)")
     parser.add_argument("--trigger", action="append", help="default trigger (repeatable; default: openclaw, claude, computer)")
     parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, help="default keyword score threshold (default %(default)s)")
-    parser.add_argument("--interval-ms", type=int, default=500, help="re-score a new segment every (default %(default)s)")
+    parser.add_argument("--first-ms", type=int, default=1000, help="score a segment first once it holds (default %(default)s)")
+    parser.add_argument("--interval-ms", type=int, default=500, help="then again every (default %(default)s)")
     parser.add_argument("--early-ms", type=int, default=2000, help="for its first (default %(default)s)")
-    parser.add_argument("--late-interval-ms", type=int, default=1000, help="then every (default %(default)s)")
+    parser.add_argument("--late-interval-ms", type=int, default=0, help="then every (default %(default)s: only at its end)")
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")
     parser.add_argument("--log-format", default="%(levelname)s|%(name)s|%(message)s", help="Python logging format")

@@ -60,5 +60,29 @@ class SpellingTests(unittest.TestCase):
         self.assertEqual(sorted(kept), [[1, 2], [4]])
 
 
+class ScheduleTests(unittest.TestCase):
+    @staticmethod
+    def passes(seconds, late_ms=0):
+        """The segment lengths (ms) at which a segment streamed in 100 ms chunks is scored
+        before its end, at the defaults (first 1000, every 500 up to 2000)."""
+        ms = wake.SAMPLE_RATE // 1000
+        scored, at = 0, []
+        for count in range(1600, int(seconds * wake.SAMPLE_RATE) + 1, 1600):
+            if wake.pass_due(count, scored, 1000 * ms, 500 * ms, 2000 * ms, late_ms * ms):
+                scored = count
+                at.append(count // ms)
+        return at
+
+    def test_a_segment_is_first_scored_once_a_trigger_fits(self):
+        self.assertEqual(self.passes(0.9), [])
+        self.assertEqual(self.passes(1.0), [1000])
+
+    def test_early_passes_then_only_the_end(self):
+        self.assertEqual(self.passes(8), [1000, 1500, 2000])
+
+    def test_late_passes_when_asked(self):
+        self.assertEqual(self.passes(4.5, late_ms=1000), [1000, 1500, 2000, 3000, 4000])
+
+
 if __name__ == "__main__":
     unittest.main()
