@@ -73,8 +73,7 @@ struct CaptureLoop {
             shared.reportFirstOpen(.failure(error))
             return
         }
-        let frameSize = ring.frameSize
-        let buffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frameSize * idleBlockFrames)
+        let buffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: ring.frameSize)
         buffer.initialize(repeating: 0)
         defer { buffer.deallocate() }
         while !shared.isStopping {
@@ -83,52 +82,42 @@ struct CaptureLoop {
                 reopen()
                 continue
             }
-            // An idle consumer takes a block of frames per read: one wake-up of this thread and
-            // one of the drain thread per block instead of one per frame.
-            let idle = shared.idleWakeLevelBits.load(ordering: .relaxed) != 0
-            let frames = idle ? idleBlockFrames : 1
             do {
-                try stream.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(frames * frameSize)]))
+                try stream.read(into: buffer)
             } catch {
                 readFailed(error)
                 continue
             }
             // A frame that finished after stop was requested is not delivered.
             guard !shared.isStopping else { break }
-            let now = MonotonicTime.nanoseconds()
-            for index in 0..<frames {
-                let frame = UnsafeBufferPointer(rebasing: buffer[(index * frameSize)..<((index + 1) * frameSize)])
-                deliver(frame, capturedAt: now &- UInt64(frames - 1 - index) &* frameNanoseconds)
-            }
-            shared.framesReady.signal()
+            deliver(UnsafeBufferPointer(buffer))
         }
     }
 
-    /// Frames read at once while the consumer is idle: one ``CaptureConfiguration/idleDrainInterval``
-    /// (5 at the defaults), at least 1 and at most half the ring.
-    private var idleBlockFrames: Int {
-        let frames = Int(configuration.idleDrainInterval.wholeNanoseconds / max(frameNanoseconds, 1))
-        return min(max(1, frames), max(1, ring.capacity / 2))
-    }
-
-    private var frameNanoseconds: UInt64 { UInt64(configuration.frameMilliseconds) * 1_000_000 }
-
     // MARK: - Per-frame path (no allocation, no locks)
 
-    /// Writes one frame, which ended at `now`, to the ring; the caller signals the drain thread.
-    private mutating func deliver(_ frame: UnsafeBufferPointer<Int16>, capturedAt now: UInt64) {
+    private mutating func deliver(_ frame: UnsafeBufferPointer<Int16>) {
+        let now = MonotonicTime.nanoseconds()
+        var sum = 0.0
         var sumOfSquares = 0.0
         var peak = 0
         for sample in frame {
             let value = Int(sample)
+            sum += Double(value)
             sumOfSquares += Double(value * value)
             peak = max(peak, abs(value))
         }
         let count = Double(max(frame.count, 1))
         let rms = (sumOfSquares / count).squareRoot() / 32768
+        // The level without DC, as the front end judges quiet (a DC offset is not sound).
+        let mean = sum / count
+        let acRMS = max(sumOfSquares / count - mean * mean, 0).squareRoot() / 32768
         shared.rmsBits.store(rms.bitPattern, ordering: .relaxed)
         shared.peakBits.store((Double(peak) / 32768).bitPattern, ordering: .relaxed)
         ring.write(frame, stamp: FrameRing.Stamp(timestampNanoseconds: now, sequence: sequence))
+        // An idle consumer takes quiet frames in batches; anything louder wakes it at once.
+        let idleLevel = Double(bitPattern: shared.idleWakeLevelBits.load(ordering: .relaxed))
+        if idleLevel == 0 || acRMS >= idleLevel { shared.framesReady.signal() }
         sequence &+= 1
         shared.frames.wrappingAdd(1, ordering: .relaxed)
         if framesSinceOpen == 0 { backoff.reset() }
