@@ -189,7 +189,8 @@ public actor NodeSession {
         case .voiceWakeChanged:
             do {
                 let triggers = try VoiceWakeTriggers(json: frame.payload).triggers
-                self.triggers.publish(triggers)
+                // Persisted first, as in OperatorSession: whoever sees the list finds it stored.
+                defer { self.triggers.publish(triggers) }
                 try connection.store.setVoiceWakeTriggers(triggers, for: connection.gatewayKey)
                 logger.info("voicewake.changed", ["count": .int(triggers.count)])
             } catch {

@@ -153,13 +153,14 @@ public actor OperatorSession {
         }
     }
 
+    /// Persists, then publishes: whoever sees the new list can find it stored.
     private func publish(_ triggers: [String], source: String) {
-        self.triggers.publish(triggers)
         do {
             try connection.store.setVoiceWakeTriggers(triggers, for: connection.gatewayKey)
         } catch {
             logger.error("voicewake.persist.failed", ["error": .string("\(error)")])
         }
+        self.triggers.publish(triggers)
         logger.info("voicewake.triggers", ["source": .string(source), "count": .int(triggers.count)])
     }
 }
