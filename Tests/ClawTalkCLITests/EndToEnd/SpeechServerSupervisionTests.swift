@@ -159,7 +159,9 @@ struct SupervisedWhisperRigTests {
         let payload = try #require(try WireJSON(parsing: payloadJSON).objectValue)
         let transcript = try #require(payload["transcript"]?.stringValue, "\(payload)")
         #expect(!transcript.isEmpty, "\(payload)")
-        #expect(run.stderr.contains("ptt.transcribed") && run.stderr.contains("engine=wyoming"), "\(run.stderr)")
+        // The log line may follow the answer on the wire: wait for it.
+        #expect(await run.waitForOutput("ptt.transcribed", timeout: .seconds(30)), "\(run.stderr)")
+        #expect(run.stderr.contains("engine=wyoming"), "\(run.stderr)")
         let pid = try #require(
             (EndToEnd.status(home)?["speechServer"] as? [String: Any])?["pid"] as? Int, "\(run.stderr)")
 
