@@ -112,6 +112,9 @@ public final class PulseCaptureStream: @unchecked Sendable {
         }
     }
 
+    /// Audio taken from the server but not yet read (see ``CaptureInputStream/backlogNanoseconds``).
+    public var backlogNanoseconds: UInt64 { format.duration(samples: stagedEnd - stagedStart) }
+
     /// Total record latency (device plus buffers, including audio taken but not yet read) in
     /// microseconds.
     public func latencyMicroseconds() throws -> UInt64 {

@@ -36,6 +36,11 @@ private final class ListingThroughBackend: CaptureDeviceLister {
 public protocol CaptureInputStream: AnyObject {
     /// Blocks until `buffer` is filled; throws when the device fails or goes away.
     func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws
+    /// Audio already captured but not yet returned by ``read(into:)``, in nanoseconds, as of the
+    /// last read: the last sample that read returned was captured this long before it returned.
+    /// The capture loop subtracts it from its timestamps, so a thread that woke late (a busy
+    /// machine) still stamps each frame with when it was captured, not when it was read.
+    var backlogNanoseconds: UInt64 { get }
     /// Releases the stream; calling it twice is fine.
     func close()
 }

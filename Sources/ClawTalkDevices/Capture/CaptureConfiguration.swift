@@ -19,8 +19,8 @@ public struct CaptureConfiguration: Sendable, Equatable {
     /// Least time between two drains of the ring (default zero: each frame as it arrives; a
     /// longer one batches frames, as a slow consumer would).
     public var drainInterval: Duration
-    /// How often quiet frames are handed over while the attached consumer is idle (default
-    /// 100 ms; see ``CaptureFrameConsumer``).
+    /// The block of frames read and handed over at once while the attached consumer is idle
+    /// (default 100 ms; see ``CaptureFrameConsumer``).
     public var idleDrainInterval: Duration
     /// How often the chosen source's presence is checked off the audio thread (default 2 s).
     public var deviceCheckInterval: Duration

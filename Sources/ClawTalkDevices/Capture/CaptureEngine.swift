@@ -21,11 +21,12 @@ import Synchronization
 ///   (no polling: one wake-up per frame, none while the device is silent or gone), then drains
 ///   the ring, keeps the pre-roll (``preRoll()``), runs the attached ``CaptureFrameConsumer``
 ///   (the front end) on each frame and yields to every ``frames()`` stream.
-/// - **Idle batching**: while the consumer reports itself idle, the capture thread signals only
-///   frames louder than the level the consumer named, and the drain thread otherwise wakes once
-///   per ``CaptureConfiguration/idleDrainInterval`` (100 ms) and takes the frames in one batch.
-///   Silence then costs ten wake-ups a second instead of fifty, downstream included; the first
-///   loud frame is delivered as soon as it is captured.
+/// - **Idle batching**: while the consumer reports itself idle, the capture thread reads one
+///   ``CaptureConfiguration/idleDrainInterval`` (100 ms) of frames at a time and signals once per
+///   block, so silence costs ten wake-ups a second of each thread instead of fifty, downstream
+///   included. The price: a sound that ends the idle spell arrives up to one block late; the
+///   next read is a single frame again. Playback is never idle (the front end says so while it
+///   has far-end audio), so barge-in is not delayed.
 ///
 /// Device changes (details in ``CaptureLoop``): when the chosen source goes away (a read error,
 /// or it is no longer listed: PulseAudio 14+ quietly moves its streams to the default source) the
@@ -99,9 +100,7 @@ public final class CaptureEngine: Sendable {
                 throw timeout.error
             }
             let drainer = Thread { [ring, shared, configuration] in
-                Self.drain(
-                    ring: ring, shared: shared, interval: configuration.drainInterval,
-                    idleInterval: configuration.idleDrainInterval)
+                Self.drain(ring: ring, shared: shared, interval: configuration.drainInterval)
             }
             drainer.name = "clawtalk.capture.drain"
             drainer.qualityOfService = .userInteractive
@@ -246,16 +245,14 @@ public final class CaptureEngine: Sendable {
         }
     }
 
-    /// The drain thread: waits for frames, then moves them into the pre-roll, the consumer and the
-    /// subscribers. While the consumer is idle it also wakes once per `idleInterval` by itself,
-    /// since the capture thread then signals only loud frames.
-    private static func drain(ring: FrameRing, shared: CaptureShared, interval: Duration, idleInterval: Duration) {
+    /// The drain thread: waits for the capture thread's signal (one per frame, or per block while
+    /// the consumer is idle), then moves the frames into the pre-roll, the consumer and the
+    /// subscribers.
+    private static func drain(ring: FrameRing, shared: CaptureShared, interval: Duration) {
         defer { shared.drainFinished.signal() }
         let pause = interval.inSeconds
-        let idleWait = DispatchTimeInterval.nanoseconds(Int(max(idleInterval.inSeconds, 0.001) * 1e9))
         while !shared.isStopping {
-            let idle = shared.idleWakeLevelBits.load(ordering: .relaxed) != 0
-            _ = shared.framesReady.wait(timeout: .now() + (idle ? idleWait : .milliseconds(250)))
+            _ = shared.framesReady.wait(timeout: .now() + .milliseconds(250))
             let consumer = shared.consumer.withLock { $0 }
             while !shared.isStopping, let (samples, stamp) = ring.read().map({ ($0.samples, $0.stamp) }) {
                 shared.preRoll.withLock { $0.append(samples) }

@@ -6,8 +6,9 @@
 /// block or await (the ring holds one second).
 public protocol CaptureFrameConsumer: AnyObject, Sendable {
     /// Takes one frame. Returns nil to get the next frame as soon as it is captured; returns an
-    /// RMS level (full scale 1.0) when idle: frames quieter than that may then come in batches,
-    /// one per ``CaptureConfiguration/idleDrainInterval``, and a louder frame comes at once.
+    /// RMS level (full scale 1.0) when idle: frames then come in blocks of one
+    /// ``CaptureConfiguration/idleDrainInterval``, until a frame of the block answers nil (the
+    /// level is what the consumer itself compares against; the engine only needs "idle").
     func consume(_ frame: CapturedFrame) -> Double?
     /// The engine stopped, or the consumer was detached: no more frames come.
     func captureEnded()

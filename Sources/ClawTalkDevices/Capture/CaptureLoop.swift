@@ -40,6 +40,8 @@ struct CaptureLoop {
     private var fallbackReason = ""
     private var backoff: RetryBackoff
     private var sequence: UInt64 = 0
+    /// The last frame's stamp (stamps only grow).
+    private var lastStamp: UInt64 = 0
     /// Frames the current stream has delivered (0 = it has not proven itself yet).
     private var framesSinceOpen = 0
     /// Set when a stream failed before delivering anything: wait before the next attempt.
@@ -73,7 +75,8 @@ struct CaptureLoop {
             shared.reportFirstOpen(.failure(error))
             return
         }
-        let buffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: ring.frameSize)
+        let frameSize = ring.frameSize
+        let buffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frameSize * idleBlockFrames)
         buffer.initialize(repeating: 0)
         defer { buffer.deallocate() }
         while !shared.isStopping {
@@ -82,42 +85,61 @@ struct CaptureLoop {
                 reopen()
                 continue
             }
+            // An idle consumer takes a block of frames per read: one wake-up of this thread and
+            // one of the drain thread per block instead of one per frame.
+            let idle = shared.idleWakeLevelBits.load(ordering: .relaxed) != 0
+            let frames = idle ? idleBlockFrames : 1
             do {
-                try stream.read(into: buffer)
+                try stream.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(frames * frameSize)]))
             } catch {
                 readFailed(error)
                 continue
             }
             // A frame that finished after stop was requested is not delivered.
             guard !shared.isStopping else { break }
-            deliver(UnsafeBufferPointer(buffer))
+            // The block's last sample was captured `backlog` before now (audio the stream holds
+            // beyond it: a late wake-up on a busy machine); each frame before it 20 ms earlier.
+            // Stamps never go backwards, whatever the jitter of that estimate.
+            let end = MonotonicTime.nanoseconds() &- min(stream.backlogNanoseconds, maximumBacklogCorrection)
+            for index in 0..<frames {
+                let frame = UnsafeBufferPointer(rebasing: buffer[(index * frameSize)..<((index + 1) * frameSize)])
+                let stamp = max(end &- UInt64(frames - 1 - index) &* frameNanoseconds, lastStamp &+ 1)
+                deliver(frame, capturedAt: stamp)
+                lastStamp = stamp
+            }
+            shared.framesReady.signal()
         }
     }
 
+    /// Frames read at once while the consumer is idle: one ``CaptureConfiguration/idleDrainInterval``
+    /// (5 at the defaults), at least 1 and at most half the ring.
+    private var idleBlockFrames: Int {
+        let frames = Int(configuration.idleDrainInterval.wholeNanoseconds / max(frameNanoseconds, 1))
+        return min(max(1, frames), max(1, ring.capacity / 2))
+    }
+
+    private var frameNanoseconds: UInt64 { UInt64(configuration.frameMilliseconds) * 1_000_000 }
+
+    /// The most a backlog may move a stamp back: the ring's length (a stream that claims more is
+    /// wrong, and a frame is never stamped before the audio that the ring still holds).
+    private var maximumBacklogCorrection: UInt64 { UInt64(ring.capacity) &* frameNanoseconds }
+
     // MARK: - Per-frame path (no allocation, no locks)
 
-    private mutating func deliver(_ frame: UnsafeBufferPointer<Int16>) {
-        let now = MonotonicTime.nanoseconds()
-        var sum = 0.0
+    /// Writes one frame, which ended at `now`, to the ring; the caller signals the drain thread.
+    private mutating func deliver(_ frame: UnsafeBufferPointer<Int16>, capturedAt now: UInt64) {
         var sumOfSquares = 0.0
         var peak = 0
         for sample in frame {
             let value = Int(sample)
-            sum += Double(value)
             sumOfSquares += Double(value * value)
             peak = max(peak, abs(value))
         }
         let count = Double(max(frame.count, 1))
         let rms = (sumOfSquares / count).squareRoot() / 32768
-        // The level without DC, as the front end judges quiet (a DC offset is not sound).
-        let mean = sum / count
-        let acRMS = max(sumOfSquares / count - mean * mean, 0).squareRoot() / 32768
         shared.rmsBits.store(rms.bitPattern, ordering: .relaxed)
         shared.peakBits.store((Double(peak) / 32768).bitPattern, ordering: .relaxed)
         ring.write(frame, stamp: FrameRing.Stamp(timestampNanoseconds: now, sequence: sequence))
-        // An idle consumer takes quiet frames in batches; anything louder wakes it at once.
-        let idleLevel = Double(bitPattern: shared.idleWakeLevelBits.load(ordering: .relaxed))
-        if idleLevel == 0 || acRMS >= idleLevel { shared.framesReady.signal() }
         sequence &+= 1
         shared.frames.wrappingAdd(1, ordering: .relaxed)
         if framesSinceOpen == 0 { backoff.reset() }

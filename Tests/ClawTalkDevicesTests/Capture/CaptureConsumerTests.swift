@@ -53,6 +53,27 @@ struct CaptureConsumerTests {
         #expect(recorder.ended.load(ordering: .relaxed) == 1)
     }
 
+    @Test("a frame read from a backlog is stamped when it was captured, not when the late read returned")
+    func backlogStamps() async throws {
+        let backend = FakeCaptureBackend()
+        let engine = CaptureEngine(configuration: CaptureEngineTests.configuration(), backend: backend)
+        let recorder = Recorder()
+        engine.attach(recorder)
+        try engine.start()
+        #expect(await eventually(within: .seconds(30)) { recorder.count >= 20 })
+        let before = recorder.count
+        backend.update { $0.backlogNanoseconds = 300_000_000 }
+        #expect(await eventually(within: .seconds(30)) { recorder.count >= before + 100 })
+        engine.stop()
+        let calls = recorder.calls.withLock { $0 }
+        // Not idle: each frame is handed over as it is read, so without the backlog its stamp
+        // would be a few ms old; with it, at least the 300 ms the stream still holds.
+        let early = calls.prefix(before).map(\.delayNanoseconds).max() ?? 0
+        let late = calls.suffix(20).map(\.delayNanoseconds).min() ?? 0
+        #expect(early < 300_000_000, "before: \(early / 1_000_000) ms")
+        #expect(late >= 300_000_000, "with the backlog: \(late / 1_000_000) ms")
+    }
+
     @Test("detaching ends the consumer and frames go on to the streams; a stopped engine ends a new one at once")
     func detach() async throws {
         let engine = CaptureEngine(configuration: CaptureEngineTests.configuration(), backend: FakeCaptureBackend())

@@ -31,6 +31,8 @@ final class FakeCaptureBackend: CaptureBackend {
         var failingReads = 0
         /// Pause per read, in microseconds (20 000 = real time).
         var readDelayMicroseconds: UInt32 = 5_000
+        /// What each stream reports as captured but not yet read (a reader that woke late).
+        var backlogNanoseconds: UInt64 = 0
         var attempts: [Attempt] = []
         var openStreams = 0
     }
@@ -85,6 +87,8 @@ final class FakeCaptureBackend: CaptureBackend {
         }
     }
 
+    fileprivate var backlogNanoseconds: UInt64 { state.withLock { $0.backlogNanoseconds } }
+
     fileprivate func closed() {
         state.withLock { $0.openStreams -= 1 }
     }
@@ -115,6 +119,8 @@ final class FakeCaptureStream: CaptureInputStream {
         buffer[1] = count
         count &+= 1
     }
+
+    var backlogNanoseconds: UInt64 { backend.backlogNanoseconds }
 
     func close() {
         guard !isClosed else { return }
