@@ -1,5 +1,6 @@
 #include "CPocketSphinxShim.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <sphinxbase/err.h>
 
@@ -52,5 +53,9 @@ ps_decoder_t *cps_decoder_new(const char *hmm, const char *dict, const char *lm_
 }
 
 void cps_decoder_free(ps_decoder_t *ps) {
-    if (ps != NULL) ps_free(ps);
+    if (ps == NULL) return;
+    ps_free(ps);
+    // The dictionary and model are tens of thousands of small allocations: without a trim their
+    // ~30 MB stay in the process after the free.
+    malloc_trim(0);
 }

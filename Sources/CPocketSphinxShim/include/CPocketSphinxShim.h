@@ -31,7 +31,8 @@ ps_decoder_t *cps_decoder_new(const char *hmm, const char *dict, const char *lm_
                               const char *kws_or_null, const char *keyphrase_or_null,
                               double kws_threshold, int dither, const char *logfn_or_null);
 
-/// Releases a decoder made by cps_decoder_new (NULL is ignored).
+/// Releases a decoder made by cps_decoder_new (NULL is ignored) and hands the freed heap pages
+/// back to the system (malloc_trim), so a released decoder no longer counts in the RSS.
 void cps_decoder_free(ps_decoder_t *ps);
 
 #ifdef __cplusplus

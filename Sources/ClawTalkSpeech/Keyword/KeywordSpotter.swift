@@ -75,6 +75,11 @@ public final class KeywordSpotter: WakeEngine {
         /// triggers (5): a supervised scorer answers within about 3 s of the node's start, and
         /// PocketSphinx, never loaded then, keeps some 30 MB out of the node's memory.
         public var fallbackDelay: Double = 5
+        /// Seconds of audio with the scorer answering after which a PocketSphinx loaded as its
+        /// fallback is released again (30): a scorer that was slow to start on a busy machine
+        /// then costs the node its 30 MB only until it answers, not for the node's life. It is
+        /// loaded again if the scorer goes away.
+        public var fallbackReleaseDelay: Double = 30
 
         /// A configuration; `resolver` must use the dictionary of `pocketSphinxModel`.
         public init(
@@ -140,6 +145,8 @@ public final class KeywordSpotter: WakeEngine {
     public var isFallingBack: Bool { pocketSphinx != nil && scorer?.isConnected != true }
     /// Whether the PocketSphinx engine is loaded.
     public var hasPocketSphinx: Bool { pocketSphinx != nil }
+    /// How often PocketSphinx was loaded as the scorer's fallback.
+    public private(set) var fallbackLoads = 0
 
     private var microWakeWord: MicroWakeWordEngine?
     private var scorer: WhisperKeywordEngine?
@@ -148,6 +155,8 @@ public final class KeywordSpotter: WakeEngine {
     private var pocketSphinxFed = false
     /// Samples since the scorer last answered (or since the start).
     private var unansweredSamples = 0
+    /// Samples since the scorer began answering without a break.
+    private var answeredSamples = 0
     /// Samples fed since the start: an engine created by ``setTriggers(_:)`` starts at this time.
     private var position = 0
 
@@ -183,11 +192,18 @@ public final class KeywordSpotter: WakeEngine {
         if let scorer {
             hits += try scorer.process(samples)
             unansweredSamples = scorer.isConnected ? 0 : unansweredSamples + samples.count
-            let delay = Int(configuration.fallbackDelay * Double(PocketSphinxDecoder.format.sampleRate))
-            if pocketSphinx == nil, !plan.pocketSphinx.isEmpty, unansweredSamples >= delay {
+            answeredSamples = scorer.isConnected ? answeredSamples + samples.count : 0
+            let rate = Double(PocketSphinxDecoder.format.sampleRate)
+            if pocketSphinx == nil, !scorer.isConnected, !plan.pocketSphinx.isEmpty,
+                unansweredSamples >= Int(configuration.fallbackDelay * rate)
+            {
                 pocketSphinx = try makePocketSphinx(plan)
                 pocketSphinx?.skip(start)
                 pocketSphinxFed = true
+                fallbackLoads += 1
+            } else if pocketSphinx != nil, answeredSamples >= Int(configuration.fallbackReleaseDelay * rate) {
+                pocketSphinx = nil
+                pocketSphinxFed = false
             }
         }
         if let pocketSphinx {
@@ -219,6 +235,7 @@ public final class KeywordSpotter: WakeEngine {
         position = 0
         pocketSphinxFed = false
         unansweredSamples = 0
+        answeredSamples = 0
     }
 
     private func apply(_ triggers: [String]) throws {

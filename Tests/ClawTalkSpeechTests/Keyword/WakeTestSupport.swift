@@ -23,6 +23,11 @@ enum WakeTestSupport {
 
     /// Feeds `samples` to `engine` in 20 ms blocks, then finishes the stream.
     static func run(_ engine: any WakeEngine, _ samples: [Int16]) throws -> [WakeHit] {
+        try feed(engine, samples) + (try engine.finish())
+    }
+
+    /// Feeds `samples` to `engine` in 20 ms blocks; the stream goes on.
+    static func feed(_ engine: any WakeEngine, _ samples: [Int16]) throws -> [WakeHit] {
         var hits: [WakeHit] = []
         var start = 0
         while start < samples.count {
@@ -30,7 +35,7 @@ enum WakeTestSupport {
             hits += try engine.process(Array(samples[start..<end]))
             start = end
         }
-        return hits + (try engine.finish())
+        return hits
     }
 }
 

@@ -111,6 +111,28 @@ struct WhisperKeywordEngineTests {
         if case .lost = seen.first {} else { Issue.record("expected one .lost, got \(seen)") }
     }
 
+    @Test func aFallbackLoadedWhileTheScorerWasSlowIsReleasedOnceItAnswers() async throws {
+        // The scorer's port is closed at first, as while a busy machine is still starting it.
+        let port = closedLoopbackPort()
+        var configuration = KeywordSpotter.Configuration(
+            models: [], runtime: nil, resolver: try WakeTestSupport.resolver(), scorer: .init(port: port))
+        configuration.fallbackDelay = 0.5
+        configuration.fallbackReleaseDelay = 1
+        let spotter = try KeywordSpotter(triggers: ["computer"], configuration: configuration)
+        let second = [Int16](repeating: 0, count: 16000)
+        _ = try WakeTestSupport.feed(spotter, second + second)
+        #expect(spotter.hasPocketSphinx && spotter.isFallingBack, "no scorer for 2 s: PocketSphinx spots")
+        var late = WakeScorerTrait.configuration
+        late.port = port
+        let server = try await WyomingServerProcess.start(late)
+        defer { server.stop() }
+        _ = try WakeTestSupport.feed(spotter, try Self.clip("Computer.", padAfter: 3))
+        for _ in 0..<10 where spotter.hasPocketSphinx { _ = try WakeTestSupport.feed(spotter, second) }
+        #expect(spotter.fallbackLoads == 1)
+        #expect(!spotter.isFallingBack)
+        #expect(!spotter.hasPocketSphinx, "released after 1 s of answers")
+    }
+
     @Test func theSpotterUsesTheScorerOnceItAnswers() throws {
         let server = try #require(WakeScorerTrait.current)
         let spotter = try KeywordSpotter(
