@@ -131,4 +131,34 @@ struct WebSocketWireValidationTests {
         #expect(result.messages == [Data(a), Data(b)])
         #expect(result.code == 1000)
     }
+
+    @Test func connectionHeaderIsReadAsATokenList() async throws {
+        let peer = try RawScriptedPeer { key in
+            Array(
+                ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: keep-alive, Upgrade\r\n"
+                    + "Sec-WebSocket-Accept: \(acceptValue(for: key))\r\n\r\n").utf8)
+        }
+        let client = try ConnectedClient(.init(url: "ws://127.0.0.1:\(peer.port)/"))
+        try await client.connect()
+        client.client.close()
+        _ = try await client.closed()
+    }
+
+    static let badHeads: [String] = [
+        "HTTP/1.1 1010 Switching Protocols\r\n",  // four digits
+        "HTTP/1.1 +101 Switching Protocols\r\n",
+        "HTTP/11 101 Switching Protocols\r\n",
+        "HTTP/1.1 101 Switching Protocols\r\nX-Junk: a\u{0}b\r\n",  // a NUL in the head
+    ]
+
+    @Test(arguments: badHeads)
+    func malformedUpgradeResponseIsRejected(head: String) async throws {
+        let peer = try RawScriptedPeer { key in
+            // The required headers first: only the line under test is wrong.
+            let good = switchingProtocols(key: key).dropFirst("HTTP/1.1 101 Switching Protocols\r\n".utf8.count)
+            return Array(head.utf8) + Array(good)
+        }
+        let client = try WebSocketClient(configuration: .init(url: "ws://127.0.0.1:\(peer.port)/"))
+        await #expect(throws: TransportError.self) { try await client.connect() }
+    }
 }
