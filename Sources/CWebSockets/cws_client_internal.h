@@ -10,7 +10,8 @@
 //     while another context is created fails).
 // So lws provides DNS, TCP, timers and the event loop over a RAW connection; OpenSSL runs over
 // memory BIOs (cws_client_tls.c); the upgrade, framing, masking, ping/pong and the close
-// handshake are in cws_client_wire.c.
+// handshake are in cws_client_wire.c, which reads through the pure parsers of cws_parse.c and
+// writes through the one output buffer of cws_client_io.c.
 #pragma once
 
 #include "cws_internal.h"
