@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 // ---- events -----------------------------------------------------------------------------------
 
@@ -194,6 +195,32 @@ static int on_timer(cws_client *c, struct lws *wsi) {
     return 0;
 }
 
+// ---- writing ----------------------------------------------------------------------------------
+
+/// The socket can take bytes. What it did not take last time goes first; then frames follow one
+/// by one until the socket refuses some (the rest waits in the output buffer for the next turn)
+/// or nothing is left. A turn writes at most 4x the socket's send buffer (and at least 16 MiB),
+/// so a busy send queue cannot keep the thread from reading for long, yet a turn always offers
+/// more than the socket can hold: a peer that stops reading makes the writes come up short.
+static int on_writable(cws_client *c, struct lws *wsi) {
+    if (cws_out_flush(c, wsi) != 0) return -1;
+    if (cws_out_pending(c)) return 0;  // still full: the flush asked for the next turn
+    if (c->ssl && !c->tls_ready) return 0;
+    int sndbuf = 0;
+    socklen_t optlen = sizeof(sndbuf);
+    getsockopt(lws_get_socket_fd(wsi), SOL_SOCKET, SO_SNDBUF, &sndbuf, &optlen);
+    size_t budget = sndbuf > 0 ? 4 * (size_t)sndbuf : 0;
+    if (budget < 16 * 1024 * 1024) budget = 16 * 1024 * 1024;
+    size_t frames = budget / CWS_FRAGMENT_BYTES;
+    while (frames-- && !cws_out_pending(c)) {
+        int rc = cws_wire_writable(c, wsi);
+        if (rc < 0) return -1;
+        if (rc == 0) return 0;
+    }
+    if (!cws_out_pending(c) && cws_wire_wants_to_write(c)) lws_callback_on_writable(wsi);
+    return 0;
+}
+
 // ---- lws callback -----------------------------------------------------------------------------
 
 static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -212,11 +239,7 @@ static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, vo
 
     case LWS_CALLBACK_RAW_WRITEABLE:
         if (wsi != c->wsi || c->terminal) return 0;
-        if (c->ssl) {
-            if (cws_tls_flush(c, wsi) != 0) return -1;
-            if (!c->tls_ready) return 0;
-        }
-        return cws_wire_writable(c, wsi);
+        return on_writable(c, wsi);
 
     case LWS_CALLBACK_TIMER:
         if (wsi != c->wsi || c->terminal) return 0;
@@ -296,6 +319,7 @@ static void *client_thread(void *arg) {
     lws_context_destroy(ctx);  // events are muted by now
     cws_wire_release(c);
     cws_tls_release(c);
+    cws_out_release(c);
     return NULL;
 }
 
@@ -319,6 +343,7 @@ static void free_client(cws_client *c) {
     pthread_mutex_destroy(&c->loop.mu);
     cws_wire_release(c);
     cws_tls_release(c);
+    cws_out_release(c);
     free(c->host);
     free(c->ca_file);
     free(c->host_header);
@@ -356,6 +381,7 @@ cws_client *cws_client_open(const cws_client_config *cfg, cws_event_fn on_event,
     }
     cws_loop_init(&c->loop, on_event, user, cfg->max_message_bytes);
     atomic_init(&c->state, CLIENT_CONNECTING);
+    atomic_init(&c->send_stalls, 0);
     c->phase = PHASE_CONNECTING;
     c->use_tls = cfg->use_tls ? 1 : 0;
     c->port = cfg->port;
@@ -412,6 +438,10 @@ int cws_client_close(cws_client *client, int code, const char *reason) {
     cws_cmd *cmd = cws_cmd_new_close(1, code, reason);
     if (!cmd) return CWS_ERR_NO_MEMORY;
     return cws_loop_post(&client->loop, cmd);
+}
+
+uint64_t cws_client_send_stalls(const cws_client *client) {
+    return client ? (uint64_t)atomic_load(&((cws_client *)client)->send_stalls) : 0;
 }
 
 void cws_client_destroy(cws_client *client) {

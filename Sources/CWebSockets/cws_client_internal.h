@@ -10,10 +10,12 @@
 //     while another context is created fails).
 // So lws provides DNS, TCP, timers and the event loop over a RAW connection; OpenSSL runs over
 // memory BIOs (cws_client_tls.c); the upgrade, framing, masking, ping/pong and the close
-// handshake are in cws_client_wire.c.
+// handshake are in cws_client_wire.c, which reads through the pure parsers of cws_parse.c and
+// writes through the one output buffer of cws_client_io.c.
 #pragma once
 
 #include "cws_internal.h"
+#include "cws_parse.h"
 
 #include <openssl/ssl.h>
 
@@ -22,11 +24,6 @@ enum { CLIENT_CONNECTING = 0, CLIENT_OPEN = 1, CLIENT_DONE = 2 };
 /// Where the connection is (service thread).
 enum { PHASE_CONNECTING, PHASE_HANDSHAKE, PHASE_OPEN, PHASE_CLOSING, PHASE_DONE };
 
-/// Frame parser states.
-enum { RX_HEAD, RX_LENGTH, RX_PAYLOAD };
-
-#define CWS_HANDSHAKE_MAX 16384
-#define CWS_CONTROL_MAX 125
 #define CWS_CLOSE_WAIT_S 3
 
 struct cws_client {
@@ -56,37 +53,23 @@ struct cws_client {
     SSL_CTX *ssl_ctx;
     SSL *ssl;
     int tls_ready;            // handshake finished and the certificate accepted
-    unsigned char *tls_out;   // ciphertext waiting for the socket, in order
-    size_t tls_out_len;
-    size_t tls_out_cap;
     unsigned char *tls_plain; // scratch for SSL_read
+
+    // bytes for the socket (ciphertext over wss), in order: out[out_sent..out_len) is unsent
+    unsigned char *out;
+    size_t out_len;
+    size_t out_sent;
+    size_t out_cap;
 
     // upgrade handshake
     char *request;
     size_t request_len;
     int request_sent;
     char expected_accept[32];
-    char *response;
-    size_t response_len;
+    cws_upgrade upgrade;  // the response head being collected
 
-    // frame parser
-    int rx_state;
-    unsigned char head[14];
-    size_t head_have;
-    size_t head_need;
-    int rx_opcode;
-    int rx_fin;
-    uint64_t rx_remaining;
-    int rx_discard;  // payload of this frame is dropped (closing, or over the limit)
-    // the data message being reassembled
-    unsigned char *msg;
-    size_t msg_len;
-    size_t msg_cap;
-    int msg_binary;
-    int msg_active;
-    // the control frame being read
-    unsigned char ctl[CWS_CONTROL_MAX];
-    size_t ctl_len;
+    // frame parser (cws_parse.c)
+    cws_rx rx;
 
     // sending
     cws_msg *tx_head;
@@ -114,6 +97,7 @@ struct cws_client {
 
     // read by other threads
     atomic_int state;
+    atomic_uint_fast64_t send_stalls;  // times the socket took less than offered
 };
 
 // ---- cws_client_wire.c ----
@@ -121,8 +105,11 @@ struct cws_client {
 int cws_wire_prepare_handshake(cws_client *c);
 /// Feeds bytes from the socket (handshake response, then frames); 0, or -1 to drop the socket.
 int cws_wire_receive(cws_client *c, struct lws *wsi, const unsigned char *in, size_t len);
-/// Writes the next pending thing (request, pong, ping, close, data fragment); 0 or -1.
+/// Writes the next pending thing (request, pong, ping, close, data fragment): 1 when it wrote
+/// one, 0 when there was nothing to write, -1 on failure.
 int cws_wire_writable(cws_client *c, struct lws *wsi);
+/// 1 while cws_wire_writable has something to write.
+int cws_wire_wants_to_write(const cws_client *c);
 /// Records a locally started close and schedules the close frame.
 void cws_wire_start_close(cws_client *c, struct lws *wsi, int code, const char *reason, int urgent);
 /// Frees parser buffers and the send queue.
@@ -134,11 +121,22 @@ int64_t cws_now_ms(void);
 int cws_tls_start(cws_client *c, struct lws *wsi);
 /// Ciphertext from the socket: drives the handshake, then feeds plaintext to the wire; 0 or -1.
 int cws_tls_receive(cws_client *c, struct lws *wsi, const unsigned char *in, size_t len);
-/// Writes queued ciphertext to the socket; 0 or -1.
-int cws_tls_flush(cws_client *c, struct lws *wsi);
+/// Moves what OpenSSL produced (handshake, alerts, records) behind the unsent bytes; 0 or -1.
+int cws_tls_drain(cws_client *c);
 void cws_tls_release(cws_client *c);
-/// Writes bytes to the peer: through TLS when there is TLS, else straight to the socket.
+
+// ---- cws_client_io.c: the one way bytes leave the client ----
+/// Sends bytes to the peer, through TLS when there is TLS: they join the ordered output after
+/// whatever is still unsent, and as much goes to the socket as it takes now; 0 or -1.
 int cws_transport_write(cws_client *c, struct lws *wsi, const unsigned char *data, size_t len);
+/// Appends raw socket bytes (ciphertext) to the output; 0 or -1 (out of memory).
+int cws_out_append(cws_client *c, const unsigned char *data, size_t len);
+/// Sends unsent output until the socket refuses (EAGAIN or a short send): the rest stays and a
+/// writable callback is requested to resume; 0, or -1 when the socket failed.
+int cws_out_flush(cws_client *c, struct lws *wsi);
+/// 1 while output is waiting for the socket.
+int cws_out_pending(const cws_client *c);
+void cws_out_release(cws_client *c);
 
 // ---- cws_client.c ----
 /// Transport (TCP, and TLS if any) is ready: verify the pin once more, start the upgrade; 0 or -1.

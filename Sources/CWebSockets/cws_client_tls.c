@@ -1,8 +1,8 @@
 // TLS for the client: OpenSSL over memory BIOs on top of lws's RAW TCP connection.
 //
 // Ciphertext from the socket goes into the read BIO; everything OpenSSL produces is drained from
-// the write BIO into one ordered buffer (tls_out) that the writable callback flushes first, so
-// handshake, alert and application records reach the socket in the order OpenSSL made them.
+// the write BIO into the client's one ordered output buffer (cws_client_io.c), so handshake,
+// alert and application records reach the socket in the order OpenSSL made them.
 //
 // Trust: without a pin, the system store (or the configured CA file) and the host name decide.
 // With a pin, nothing but SHA-256(DER leaf) decides: the verify callback overrules every chain
@@ -55,31 +55,15 @@ static int verify_callback(int preverify_ok, X509_STORE_CTX *store) {
     return 0;
 }
 
-static int drain_write_bio(cws_client *c) {
+int cws_tls_drain(cws_client *c) {
+    if (!c->ssl) return 0;
     BIO *wbio = SSL_get_wbio(c->ssl);
-    size_t pending;
-    while ((pending = BIO_ctrl_pending(wbio)) > 0) {
-        if (c->tls_out_len + pending > c->tls_out_cap) {
-            size_t cap = c->tls_out_cap ? c->tls_out_cap : 16 * 1024;
-            while (cap < c->tls_out_len + pending) cap *= 2;
-            unsigned char *p = realloc(c->tls_out, cap);
-            if (!p) return -1;
-            c->tls_out = p;
-            c->tls_out_cap = cap;
-        }
-        int n = BIO_read(wbio, c->tls_out + c->tls_out_len, (int)pending);
-        if (n <= 0) break;
-        c->tls_out_len += (size_t)n;
+    unsigned char chunk[16 * 1024];
+    for (;;) {
+        int n = BIO_read(wbio, chunk, sizeof(chunk));
+        if (n <= 0) return 0;
+        if (cws_out_append(c, chunk, (size_t)n) != 0) return -1;
     }
-    return 0;
-}
-
-int cws_tls_flush(cws_client *c, struct lws *wsi) {
-    if (!c->tls_out_len) return 0;
-    // lws copies whatever the socket does not take at once and sends it before anything newer.
-    int rc = lws_write(wsi, c->tls_out, c->tls_out_len, LWS_WRITE_RAW);
-    c->tls_out_len = 0;
-    return rc < 0 ? -1 : 0;
 }
 
 int cws_tls_start(cws_client *c, struct lws *wsi) {
@@ -97,6 +81,7 @@ int cws_tls_start(cws_client *c, struct lws *wsi) {
     c->ssl = SSL_new(c->ssl_ctx);
     if (!c->ssl) goto fail;
     SSL_set_app_data(c->ssl, c);
+    SSL_set_mode(c->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE);  // cws_client_io.c offers the rest again
     int literal = is_ip_literal(c->host);
     if (!literal) SSL_set_tlsext_host_name(c->ssl, c->host);  // no SNI for IP literals (RFC 6066)
     if (!c->has_pin) {
@@ -119,8 +104,8 @@ int cws_tls_start(cws_client *c, struct lws *wsi) {
     if (!c->tls_plain) goto fail;
     int r = SSL_do_handshake(c->ssl);  // queues the ClientHello
     if (r != 1 && SSL_get_error(c->ssl, r) != SSL_ERROR_WANT_READ) goto fail;
-    if (drain_write_bio(c) != 0) goto fail;
-    lws_callback_on_writable(wsi);
+    if (cws_tls_drain(c) != 0) goto fail;
+    if (cws_out_flush(c, wsi) != 0) goto fail;
     return 0;
 fail:
     last_tls_error(why, sizeof(why), "could not set up TLS");
@@ -133,8 +118,7 @@ fail:
 static int handshake_step(cws_client *c, struct lws *wsi) {
     ERR_clear_error();
     int r = SSL_do_handshake(c->ssl);
-    if (drain_write_bio(c) != 0) return -1;
-    if (c->tls_out_len) lws_callback_on_writable(wsi);
+    if (cws_tls_drain(c) != 0 || cws_out_flush(c, wsi) != 0) return -1;
     if (r == 1) {
         c->tls_ready = 1;
         return cws_client_transport_ready(c, wsi);
@@ -166,18 +150,9 @@ int cws_tls_receive(cws_client *c, struct lws *wsi, const unsigned char *in, siz
         if (e == SSL_ERROR_WANT_READ) break;
         return -1;  // close_notify (like EOF) or a broken record
     }
-    if (drain_write_bio(c) != 0) return -1;  // e.g. a KeyUpdate answer
-    if (c->tls_out_len) lws_callback_on_writable(wsi);
+    // e.g. a KeyUpdate answer, behind whatever is still unsent
+    if (cws_tls_drain(c) != 0 || cws_out_flush(c, wsi) != 0) return -1;
     return 0;
-}
-
-int cws_transport_write(cws_client *c, struct lws *wsi, const unsigned char *data, size_t len) {
-    if (!c->ssl) return lws_write(wsi, (unsigned char *)data, len, LWS_WRITE_RAW) < 0 ? -1 : 0;
-    ERR_clear_error();
-    // Memory BIOs never block: SSL_write takes everything at once.
-    if (len && SSL_write(c->ssl, data, (int)len) != (int)len) return -1;
-    if (drain_write_bio(c) != 0) return -1;
-    return cws_tls_flush(c, wsi);
 }
 
 void cws_tls_release(cws_client *c) {
@@ -185,9 +160,6 @@ void cws_tls_release(cws_client *c) {
     c->ssl = NULL;
     SSL_CTX_free(c->ssl_ctx);
     c->ssl_ctx = NULL;
-    free(c->tls_out);
-    c->tls_out = NULL;
-    c->tls_out_len = c->tls_out_cap = 0;
     free(c->tls_plain);
     c->tls_plain = NULL;
 }

@@ -1,6 +1,5 @@
 // RFC 6455 for the client: the upgrade handshake, frame parsing with reassembly and a size
 // limit, masked fragmented sending, ping/pong and the close handshake. Service thread only.
-#define _GNU_SOURCE  // memmem, strcasestr
 #include "cws_client_internal.h"
 
 #include <openssl/evp.h>
@@ -75,102 +74,12 @@ int cws_wire_prepare_handshake(cws_client *c) {
     return 0;
 }
 
-static char *trim(char *s) {
-    while (*s == ' ' || *s == '\t') s++;
-    char *end = s + strlen(s);
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t')) *--end = 0;
-    return s;
-}
-
-/// Validates the complete response head (NUL-terminated, modified in place); 0 or -1.
-static int check_response(cws_client *c, char *head) {
-    char message[256];
-    char *line_end = strstr(head, "\r\n");
-    if (!line_end) {
-        cws_client_fail(c, "invalid upgrade response");
-        return -1;
-    }
-    *line_end = 0;
-    int major = 0, minor = 0, status = 0, consumed = 0;
-    if (sscanf(head, "HTTP/%d.%d %d%n", &major, &minor, &status, &consumed) < 3) {
-        cws_client_fail(c, "invalid upgrade response status line");
-        return -1;
-    }
-    if (status != 101) {
-        snprintf(message, sizeof(message), "upgrade rejected: HTTP %d %.80s", status,
-                 trim(head + consumed));
-        cws_client_fail(c, message);
-        return -1;
-    }
-    int upgrade_ok = 0, connection_ok = 0, accept_ok = 0;
-    char *line = line_end + 2;
-    while (*line) {
-        char *next = strstr(line, "\r\n");
-        if (!next) break;
-        *next = 0;
-        char *colon = strchr(line, ':');
-        if (colon) {
-            *colon = 0;
-            char *name = trim(line);
-            char *value = trim(colon + 1);
-            if (!strcasecmp(name, "upgrade"))
-                upgrade_ok = !strcasecmp(value, "websocket");
-            else if (!strcasecmp(name, "connection"))
-                connection_ok = strcasestr(value, "upgrade") != NULL;
-            else if (!strcasecmp(name, "sec-websocket-accept"))
-                accept_ok = !strcmp(value, c->expected_accept);
-            else if (!strcasecmp(name, "sec-websocket-extensions") && *value) {
-                cws_client_fail(c, "invalid upgrade response: extension we did not offer");
-                return -1;
-            } else if (!strcasecmp(name, "sec-websocket-protocol") && *value) {
-                cws_client_fail(c, "invalid upgrade response: subprotocol we did not offer");
-                return -1;
-            }
-        }
-        line = next + 2;
-    }
-    if (!upgrade_ok || !connection_ok || !accept_ok) {
-        snprintf(message, sizeof(message), "invalid upgrade response: %s",
-                 !accept_ok ? "wrong or missing Sec-WebSocket-Accept"
-                            : "missing Upgrade/Connection headers");
-        cws_client_fail(c, message);
-        return -1;
-    }
-    return 0;
-}
-
 /// Collects the response head. 0: need more; 1: accepted, `*used` bytes of `in` consumed; -1.
 static int receive_handshake(cws_client *c, const unsigned char *in, size_t len, size_t *used) {
-    if (!c->response) {
-        c->response = malloc(CWS_HANDSHAKE_MAX + 1);
-        if (!c->response) {
-            cws_client_fail(c, "out of memory");
-            return -1;
-        }
-    }
-    size_t old_len = c->response_len;
-    size_t room = CWS_HANDSHAKE_MAX - old_len;
-    size_t take = len < room ? len : room;
-    memcpy(c->response + old_len, in, take);
-    c->response_len += take;
-    c->response[c->response_len] = 0;
-    size_t from = old_len > 3 ? old_len - 3 : 0;
-    char *end = memmem(c->response + from, c->response_len - from, "\r\n\r\n", 4);
-    if (!end) {
-        if (c->response_len == CWS_HANDSHAKE_MAX) {
-            cws_client_fail(c, "upgrade response headers too large");
-            return -1;
-        }
-        return 0;
-    }
-    size_t head_len = (size_t)(end - c->response) + 4;
-    *used = head_len - old_len;
-    end[2] = 0;  // keep the last header's CRLF, cut the blank line
-    int rc = check_response(c, c->response);
-    free(c->response);
-    c->response = NULL;
-    c->response_len = 0;
-    return rc < 0 ? -1 : 1;
+    char why[256];
+    int rc = cws_upgrade_feed(&c->upgrade, in, len, c->expected_accept, used, why, sizeof(why));
+    if (rc < 0) cws_client_fail(c, why);
+    return rc;
 }
 
 // ---- closing ----------------------------------------------------------------------------------
@@ -195,23 +104,16 @@ void cws_wire_start_close(cws_client *c, struct lws *wsi, int code, const char *
 }
 
 static int on_close_frame(cws_client *c, struct lws *wsi) {
-    int code = 0;
-    const unsigned char *reason = c->ctl;
-    size_t reason_len = 0;
-    if (c->ctl_len >= 2) {
-        code = (c->ctl[0] << 8) | c->ctl[1];
-        reason = c->ctl + 2;
-        reason_len = c->ctl_len - 2;
-    }
     c->close_received = 1;
     if (c->close_origin == CWS_CLOSE_NONE) {
         c->close_origin = CWS_CLOSE_PEER;
-        c->final_code = code;
-        copy_text(c->final_reason, reason, reason_len);
+        c->final_code = c->rx.close_code;
+        copy_text(c->final_reason, c->rx.close_reason, c->rx.close_reason_len);
     }
     if (c->close_sent) return -1;  // the answer to our close: the handshake is complete
+    if (c->close_now) return 0;    // our own close (a failure) is about to go out: keep its code
     // Answer with the same code (RFC 6455 5.5.1), then let the server close the TCP connection.
-    c->close_code = code;
+    c->close_code = c->rx.close_code;
     c->close_reason[0] = 0;
     c->close_now = 1;
     c->phase = PHASE_CLOSING;
@@ -222,159 +124,49 @@ static int on_close_frame(cws_client *c, struct lws *wsi) {
 
 // ---- receiving --------------------------------------------------------------------------------
 
-static int protocol_error(cws_client *c, struct lws *wsi, const char *why) {
-    if (c->close_sent) return -1;  // already closing and the stream is broken: just drop it
-    cws_wire_start_close(c, wsi, 1002, why, 1);
-    c->rx_state = -1;  // ignore everything after this point
+/// Fails the connection (RFC 6455 7.1.7): a close frame with `code` goes out before anything else.
+static int fail_connection(cws_client *c, struct lws *wsi, int code, const char *why) {
+    if (c->close_sent && code != 1009 && code != 1011)
+        return -1;  // already closing and the stream is broken: just drop it
+    cws_wire_start_close(c, wsi, code, why, 1);
     return 0;
 }
 
-static int reserve_message(cws_client *c, size_t needed) {
-    if (needed <= c->msg_cap) return 0;
-    size_t limit = c->loop.max_message_bytes;
-    size_t cap = c->msg_cap ? c->msg_cap : 4096;
-    while (cap < needed) cap = cap > SIZE_MAX / 2 ? needed : cap * 2;
-    if (cap > limit) cap = limit;
-    unsigned char *p = realloc(c->msg, cap);
-    if (!p) return -1;
-    c->msg = p;
-    c->msg_cap = cap;
-    return 0;
-}
-
-static int frame_end(cws_client *c, struct lws *wsi) {
-    c->rx_state = RX_HEAD;
-    c->head_have = 0;
-    if (c->rx_discard) return 0;
-    switch (c->rx_opcode) {
-    case OP_CONTINUATION:
-    case OP_TEXT:
-    case OP_BINARY:
-        if (!c->rx_fin) return 0;
-        c->msg_active = 0;
-        cws_client_emit_message(c, c->msg, c->msg_len, c->msg_binary);
-        c->msg_len = 0;
-        if (c->msg_cap > 1024 * 1024) {  // do not keep a 25 MiB buffer after a big message
-            free(c->msg);
-            c->msg = NULL;
-            c->msg_cap = 0;
-        }
+/// Acts on one parser event; 0, or -1 to drop the socket.
+static int on_rx_event(cws_client *c, struct lws *wsi, cws_rx_event ev) {
+    switch (ev) {
+    case CWS_RX_MESSAGE:
+        cws_client_emit_message(c, c->rx.msg, c->rx.msg_len, c->rx.msg_binary);
         return 0;
-    case OP_PING:
+    case CWS_RX_PING:
         if (c->phase == PHASE_OPEN && !c->close_sent) {
-            memcpy(c->pong, c->ctl, c->ctl_len);
-            c->pong_len = c->ctl_len;
+            memcpy(c->pong, c->rx.ctl, c->rx.ctl_len);
+            c->pong_len = c->rx.ctl_len;
             c->pong_pending = 1;
             lws_callback_on_writable(wsi);
         }
         return 0;
-    case OP_PONG:
+    case CWS_RX_PONG:
         cws_client_emit_pong(c);
         return 0;
-    case OP_CLOSE:
+    case CWS_RX_CLOSE:
         return on_close_frame(c, wsi);
+    case CWS_RX_FAIL:
+        return fail_connection(c, wsi, c->rx.fail_code, c->rx.fail_reason);
     default:
         return 0;
     }
 }
 
-static int frame_begin(cws_client *c, struct lws *wsi) {
-    c->rx_state = RX_PAYLOAD;
-    c->rx_discard = 0;
-    c->ctl_len = 0;
-    if (c->rx_opcode < 8) {
-        int closing = c->phase != PHASE_OPEN || c->close_now || c->close_sent;
-        if (c->rx_opcode == OP_CONTINUATION && !c->msg_active && !closing)
-            return protocol_error(c, wsi, "continuation frame without a message");
-        if (c->rx_opcode != OP_CONTINUATION && c->msg_active && !closing)
-            return protocol_error(c, wsi, "new message inside a fragmented one");
-        if (closing) {
-            c->rx_discard = 1;  // nobody reads messages after a close
-        } else {
-            if (c->rx_opcode != OP_CONTINUATION) {
-                c->msg_active = 1;
-                c->msg_binary = c->rx_opcode == OP_BINARY;
-                c->msg_len = 0;
-            }
-            size_t room = c->loop.max_message_bytes - c->msg_len;
-            if (c->rx_remaining > room) {
-                c->msg_active = 0;
-                c->msg_len = 0;
-                c->rx_discard = 1;
-                cws_wire_start_close(c, wsi, 1009, "message too large", 1);
-            } else if (reserve_message(c, c->msg_len + (size_t)c->rx_remaining) != 0) {
-                c->msg_active = 0;
-                c->rx_discard = 1;
-                cws_wire_start_close(c, wsi, 1011, "out of memory", 1);
-            }
-        }
-    }
-    if (c->rx_remaining == 0) return frame_end(c, wsi);
-    return 0;
-}
-
 static int parse_frames(cws_client *c, struct lws *wsi, const unsigned char *p, size_t len) {
-    while (len) {
-        if (c->rx_state < 0) return 0;  // after a protocol error nothing is trusted
-        switch (c->rx_state) {
-        case RX_HEAD: {
-            c->head[c->head_have++] = *p++;
-            len--;
-            if (c->head_have < 2) break;
-            unsigned char b0 = c->head[0], b1 = c->head[1];
-            c->rx_fin = (b0 & 0x80) != 0;
-            c->rx_opcode = b0 & 0x0f;
-            if (b0 & 0x70) return protocol_error(c, wsi, "reserved bits set");
-            if (b1 & 0x80) return protocol_error(c, wsi, "masked frame from the server");
-            if (c->rx_opcode >= 8) {
-                if (c->rx_opcode > OP_PONG) return protocol_error(c, wsi, "unknown opcode");
-                if (!c->rx_fin) return protocol_error(c, wsi, "fragmented control frame");
-                if ((b1 & 0x7f) > CWS_CONTROL_MAX)
-                    return protocol_error(c, wsi, "control frame too long");
-            } else if (c->rx_opcode > OP_BINARY) {
-                return protocol_error(c, wsi, "unknown opcode");
-            }
-            size_t len7 = b1 & 0x7f;
-            if (len7 >= 126) {
-                c->head_need = len7 == 126 ? 4 : 10;
-                c->rx_state = RX_LENGTH;
-            } else {
-                c->rx_remaining = len7;
-                if (frame_begin(c, wsi) < 0) return -1;
-            }
-            break;
-        }
-        case RX_LENGTH: {
-            c->head[c->head_have++] = *p++;
-            len--;
-            if (c->head_have < c->head_need) break;
-            uint64_t n = 0;
-            for (size_t i = 2; i < c->head_need; i++) n = (n << 8) | c->head[i];
-            if (n >> 63) return protocol_error(c, wsi, "invalid frame length");
-            c->rx_remaining = n;
-            if (frame_begin(c, wsi) < 0) return -1;
-            break;
-        }
-        case RX_PAYLOAD: {
-            size_t take = c->rx_remaining < len ? (size_t)c->rx_remaining : len;
-            if (!c->rx_discard) {
-                if (c->rx_opcode >= 8) {
-                    memcpy(c->ctl + c->ctl_len, p, take);
-                    c->ctl_len += take;
-                } else {
-                    memcpy(c->msg + c->msg_len, p, take);
-                    c->msg_len += take;
-                }
-            }
-            p += take;
-            len -= take;
-            c->rx_remaining -= take;
-            if (c->rx_remaining == 0 && frame_end(c, wsi) < 0) return -1;
-            break;
-        }
-        default:
-            return 0;
-        }
+    while (len && !c->terminal) {
+        // Nobody reads messages once a close is under way.
+        c->rx.discard_data = c->phase != PHASE_OPEN || c->close_now || c->close_sent;
+        size_t used = 0;
+        cws_rx_event ev = cws_rx_feed(&c->rx, p, len, &used);
+        p += used;
+        len -= used;
+        if (on_rx_event(c, wsi, ev) != 0) return -1;
     }
     return 0;
 }
@@ -385,6 +177,7 @@ int cws_wire_receive(cws_client *c, struct lws *wsi, const unsigned char *in, si
         size_t used = 0;
         int rc = receive_handshake(c, in, len, &used);
         if (rc <= 0) return rc;
+        c->rx.max_message_bytes = c->loop.max_message_bytes;
         cws_client_did_open(c, wsi);
         if (c->phase != PHASE_OPEN) return -1;
         in += used;
@@ -446,7 +239,7 @@ int cws_wire_writable(cws_client *c, struct lws *wsi) {
     if (c->phase == PHASE_HANDSHAKE) {
         if (!c->request_sent && c->request) {
             c->request_sent = 1;
-            return cws_transport_write(c, wsi, (unsigned char *)c->request, c->request_len);
+            return cws_transport_write(c, wsi, (unsigned char *)c->request, c->request_len) ? -1 : 1;
         }
         return 0;
     }
@@ -456,7 +249,7 @@ int cws_wire_writable(cws_client *c, struct lws *wsi) {
         c->pong_pending = 0;
         if (write_frame(c, wsi, 0x80 | OP_PONG, c->pong, c->pong_len) != 0) return -1;
     } else if (c->close_now || (c->close_requested && !c->tx_head)) {
-        return write_close(c, wsi);
+        return write_close(c, wsi) ? -1 : 1;
     } else if (c->ping_pending) {
         c->ping_pending = 0;
         unsigned char payload[4];
@@ -480,21 +273,24 @@ int cws_wire_writable(cws_client *c, struct lws *wsi) {
             if (!c->tx_head) c->tx_tail = NULL;
             free(msg);
         }
+    } else {
+        return 0;
     }
-    if (c->pong_pending || c->ping_pending || c->tx_head || c->close_now || c->close_requested)
-        lws_callback_on_writable(wsi);
-    return 0;
+    return 1;
+}
+
+int cws_wire_wants_to_write(const cws_client *c) {
+    if (c->phase == PHASE_HANDSHAKE) return !c->request_sent && c->request;
+    if ((c->phase != PHASE_OPEN && c->phase != PHASE_CLOSING) || c->close_sent) return 0;
+    return c->pong_pending || c->ping_pending || c->tx_head || c->close_now || c->close_requested;
 }
 
 void cws_wire_release(cws_client *c) {
     drop_queue(c);
-    free(c->msg);
-    c->msg = NULL;
-    c->msg_cap = c->msg_len = 0;
+    cws_rx_release(&c->rx);
     free(c->request);
     c->request = NULL;
-    free(c->response);
-    c->response = NULL;
+    cws_upgrade_release(&c->upgrade);
     free(c->frame);
     c->frame = NULL;
 }

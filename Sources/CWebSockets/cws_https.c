@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -207,8 +208,11 @@ long cws_https_write(cws_https *h, const void *data, size_t len) {
     while (done < len) {
         long n;
         if (h->ssl) {
+            // Without partial-write mode SSL_write takes all it is offered or fails; offer at
+            // most INT_MAX at a time (its length is an int).
+            size_t chunk = len - done > INT_MAX ? INT_MAX : len - done;
             ERR_clear_error();
-            n = SSL_write(h->ssl, (const char *)data + done, (int)(len - done));
+            n = SSL_write(h->ssl, (const char *)data + done, (int)chunk);
         } else {
             n = send(h->fd, (const char *)data + done, len - done, MSG_NOSIGNAL);
             if (n < 0 && errno == EINTR) continue;

@@ -23,7 +23,7 @@ typedef struct cws_msg {
     unsigned char buf[];  // LWS_PRE + len
 } cws_msg;
 
-enum { CWS_CMD_SEND = 1, CWS_CMD_CLOSE = 2 };
+enum { CWS_CMD_SEND = 1, CWS_CMD_CLOSE = 2, CWS_CMD_PAUSE = 3 };
 
 /// A request from another thread to the service thread.
 typedef struct cws_cmd {
@@ -31,7 +31,7 @@ typedef struct cws_cmd {
     int type;
     uint64_t conn_id;
     cws_msg *msg;  // SEND
-    int code;      // CLOSE
+    int code;      // CLOSE; PAUSE: 1 to stop reading, 0 to resume
     char reason[CWS_REASON_MAX];
 } cws_cmd;
 

@@ -160,11 +160,6 @@ void cws_cmd_free(cws_cmd *cmd) {
     free(cmd);
 }
 
-int cws_close_code_is_sendable(int code) {
-    return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) ||
-           (code >= 3000 && code <= 4999);
-}
-
 // ---- TLS helpers ------------------------------------------------------------------------------
 
 void cws_x509_sha256_hex(X509 *cert, char out[CWS_FINGERPRINT_HEX]) {

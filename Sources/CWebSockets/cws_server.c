@@ -45,6 +45,8 @@ static void drain_commands(cws_server *s) {
                 cmd->msg = NULL;
             } else if (cmd->type == CWS_CMD_CLOSE) {
                 cws_conn_request_close(conn, cmd->code, cmd->reason);
+            } else if (cmd->type == CWS_CMD_PAUSE) {
+                lws_rx_flow_control(conn->wsi, cmd->code ? 0 : 1);
             }
             lws_callback_on_writable(conn->wsi);
         }
@@ -266,6 +268,14 @@ int cws_server_close_conn(cws_server *server, uint64_t conn_id, int code, const 
     if (reason && strlen(reason) > CWS_REASON_MAX - 1) return CWS_ERR_ARGUMENT;
     cws_cmd *cmd = cws_cmd_new_close(conn_id, code, reason);
     if (!cmd) return CWS_ERR_NO_MEMORY;
+    return cws_loop_post(&server->loop, cmd);
+}
+
+int cws_server_pause_reading(cws_server *server, uint64_t conn_id, int paused) {
+    if (!server) return CWS_ERR_ARGUMENT;
+    cws_cmd *cmd = cws_cmd_new_close(conn_id, paused ? 1 : 0, NULL);
+    if (!cmd) return CWS_ERR_NO_MEMORY;
+    cmd->type = CWS_CMD_PAUSE;
     return cws_loop_post(&server->loop, cmd);
 }
 

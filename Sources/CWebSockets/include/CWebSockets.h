@@ -115,6 +115,10 @@ int cws_client_send(cws_client *client, const void *data, size_t len, int flags)
 /// Before CONNECTED it aborts the attempt and reports CLOSED with this code.
 int cws_client_close(cws_client *client, int code, const char *reason);
 
+/// How many times the socket took less than the client offered (a short send or EAGAIN); the
+/// unsent rest was kept and sent later. Any thread.
+uint64_t cws_client_send_stalls(const cws_client *client);
+
 /// Stops the thread at once (no close handshake), frees everything. No callback after return.
 void cws_client_destroy(cws_client *client);
 
@@ -155,6 +159,10 @@ int cws_server_send_text(cws_server *server, uint64_t conn_id, const char *data,
 
 /// Queues a copy of a message with CWS_SEND_* flags.
 int cws_server_send(cws_server *server, uint64_t conn_id, const void *data, size_t len, int flags);
+
+/// Stops (`paused` = 1) or resumes (0) reading from a connection, so its client's socket fills
+/// up: a test of the client's handling of short writes.
+int cws_server_pause_reading(cws_server *server, uint64_t conn_id, int paused);
 
 /// Graceful close of one connection after its queued messages.
 int cws_server_close_conn(cws_server *server, uint64_t conn_id, int code, const char *reason);

@@ -101,7 +101,10 @@ public enum HTTPResponseParser {
             return .complete(response)
         }
         if let lengthText = response.header("content-length") {
-            guard let length = Int(lengthText), length >= 0 else { throw .malformed("invalid Content-Length") }
+            // Digits only: Int("+2") and Int("-0") parse, but neither is a valid Content-Length.
+            guard !lengthText.isEmpty, lengthText.utf8.allSatisfy({ (48...57).contains($0) }),
+                let length = Int(lengthText)
+            else { throw .malformed("invalid Content-Length") }
             guard length <= maxBodyBytes else { throw .bodyTooLarge(limit: maxBodyBytes) }
             guard rest.count >= length else {
                 if atEnd { throw .malformed("truncated body") }
@@ -133,7 +136,11 @@ public enum HTTPResponseParser {
             let sizeText =
                 String(decoding: bytes[index..<lineEnd], as: UTF8.self)
                 .split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard !sizeText.isEmpty, sizeText.count <= 8, let size = Int(sizeText, radix: 16) else {
+            // Hex digits only: Int(_:radix:) takes a sign, and a negative size would make a
+            // reversed range below (found by Fuzz/http_response.swift).
+            guard !sizeText.isEmpty, sizeText.count <= 8, sizeText.utf8.allSatisfy({ Self.isASCIIHexDigit($0) }),
+                let size = Int(sizeText, radix: 16)
+            else {
                 throw .malformed("invalid chunk size")
             }
             index = lineEnd + 2
@@ -146,6 +153,10 @@ public enum HTTPResponseParser {
             }
             index += size + 2
         }
+    }
+
+    private static func isASCIIHexDigit(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
     }
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {

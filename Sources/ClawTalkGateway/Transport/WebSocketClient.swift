@@ -71,6 +71,12 @@ public final class WebSocketClient: @unchecked Sendable {
     /// Message, byte and pong counters.
     public var statistics: WebSocketStatistics { sink.statistics }
 
+    /// How often the socket took less than the client offered (a short send or EAGAIN) and the
+    /// rest waited for it to drain; 0 before ``connect(timeout:)`` and after ``shutdown()``.
+    public var sendStalls: Int {
+        handle.withLock { handle in handle.map { Int(cws_client_send_stalls($0.pointer)) } ?? 0 }
+    }
+
     /// Opens the connection and returns once the WebSocket handshake is done. Throws
     /// ``TransportError`` (`connectFailed`, `tlsPinMismatch`, `closed`, `timedOut`) or
     /// `CancellationError`; a failed attempt also ends ``events``. Call at most once.

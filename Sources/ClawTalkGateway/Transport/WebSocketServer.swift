@@ -97,6 +97,13 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
+    /// Stops (or resumes) reading from `connection`, so that the client's socket fills up.
+    public func pauseReading(_ connection: ConnectionID, _ paused: Bool = true) throws(TransportError) {
+        try withHandle { (server: OpaquePointer) throws(TransportError) in
+            try check(cws_server_pause_reading(server, connection.rawValue, paused ? 1 : 0))
+        }
+    }
+
     /// Closes one connection gracefully after its queued messages (reason cut to 123 bytes).
     public func close(_ connection: ConnectionID, code: Int = 1000, reason: String = "") throws(TransportError) {
         precondition(WebSocketClient.isSendableCloseCode(code), "close code \(code) may not be sent")

@@ -151,4 +151,22 @@ struct HTTPResponseParserTests {
                 Array(repeating: 0x41, count: HTTPResponseParser.maxHeaderBytes + 1), maxBodyBytes: 10, atEnd: false)
         }
     }
+
+    /// Found by Fuzz/http_response.swift: a chunk size of "-4" trapped on a reversed range.
+    @Test(arguments: ["-4", "+4", " 4x", "0x4", "-0"])
+    func chunkSizeIsHexDigitsOnly(size: String) {
+        let response = Self.bytes(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\n{\"a\"\r\n0\r\n\r\n")
+        #expect(throws: HTTPResponseError.malformed("invalid chunk size")) {
+            try HTTPResponseParser.parse(response, maxBodyBytes: 10, atEnd: true)
+        }
+    }
+
+    @Test(arguments: ["+2", "-0", "2 2", "0x2"])
+    func contentLengthIsDecimalDigitsOnly(length: String) {
+        let response = Self.bytes("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n{}")
+        #expect(throws: HTTPResponseError.malformed("invalid Content-Length")) {
+            try HTTPResponseParser.parse(response, maxBodyBytes: 10, atEnd: true)
+        }
+    }
 }
