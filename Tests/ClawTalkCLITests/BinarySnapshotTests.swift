@@ -32,6 +32,7 @@ struct BinarySnapshotTests {
         ("bench-wake-help", ["bench", "wake", "--help"]),
         ("bench-loopback-help", ["bench", "loopback", "--help"]),
         ("bench-cpu-help", ["bench", "cpu", "--help"]),
+        ("bench-soak-help", ["bench", "soak", "--help"]),
         ("bench-all-help", ["bench", "all", "--help"]),
         ("doctor-help", ["doctor", "--help"]),
         ("discover-help", ["discover", "--help"]),

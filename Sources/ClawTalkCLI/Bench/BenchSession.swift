@@ -191,6 +191,27 @@ final class BenchSession {
         }
     }
 
+    /// `bench soak`: the real `clawtalk run` with faults (``SoakBench``).
+    func soak(minutes: Double, faults: [SoakFault], keepLog: URL?) async -> [BenchMetric] {
+        do {
+            var phrases: [(keyword: String, command: [Int16], question: [Int16])] = []
+            // The trigger, a pause (as people say it), the question.
+            let trigger = try await speech("computer") + [Int16](repeating: 0, count: 9_600)
+            for (keyword, sentence) in SoakBench.phrases {
+                let question = try await speech(sentence)
+                phrases.append((keyword, trigger + question, question))
+            }
+            var bench = SoakBench(
+                minutes: minutes, phrases: phrases, environment: context.environment, scratch: scratch,
+                progress: progress)
+            bench.faults = faults
+            bench.keepLog = keepLog
+            return try await bench.run()
+        } catch {
+            return [.unmeasured("soak.crashes", condition: "clawtalk run", unit: "crashes", reason: "\(error)")]
+        }
+    }
+
     func loopback() async -> [BenchMetric] {
         let rig: LoopbackRig
         do {
