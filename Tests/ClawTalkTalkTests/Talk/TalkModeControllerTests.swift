@@ -140,6 +140,8 @@ struct TalkModeControllerTests {
         await rig.controller.enter()
         _ = try await rig.messages(1)
         try await GatewayHarness.wait("reply spoken") { rig.phases.value.count >= 5 }
+        // The phase changes before the controller's lane has opened the listening capture.
+        await rig.controller.settle()
         #expect(rig.capturing.captures.count == 2, "no capture while speaking, a new one after")
         #expect(rig.pauses.value.isEmpty)
         await rig.stop()
