@@ -26,7 +26,8 @@ import Synchronization
 ///   minus the stream latency at the stop). ``lastStopLatency`` and
 ///   ``PlaybackTiming/stopLatency`` give the time from the call to the flushed stream.
 /// - **Watchdog.** Playback must start within ``PlaybackSettings/startTimeout`` of the audio
-///   being ready and end within its duration plus ``PlaybackSettings/endSlack`` (capped at
+///   being ready and end within its duration plus ``PlaybackSettings/endSlack`` (or, when the
+///   thread fell behind but still writes, the slack after its last write; capped at
 ///   ``PlaybackSettings/maximumDuration``); time spent waiting for a stream item's source does
 ///   not count. The thread enforces the limits between writes; if it is stuck inside a blocking
 ///   pa_simple call, a per-item watchdog task fails the item, abandons that thread (it ends when

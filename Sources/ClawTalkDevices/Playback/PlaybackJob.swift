@@ -233,7 +233,15 @@ final class PlaybackJob: Sendable {
             Int64(state.source.appended / format.channels) * 1_000_000 / Int64(format.sampleRate))
         let limit = min(received + settings.endSlack, settings.maximumDuration)
         let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
-        return (startedAt + state.starvedTotal + limit, .overran(limitSeconds: seconds))
+        var end = startedAt + state.starvedTotal + limit
+        if let lastWrite = state.timing.lastWriteAt {
+            // A thread that falls behind (a loaded machine: the sink underruns and plays later)
+            // is late, not stuck: while it still writes, the limit runs from its last write. A
+            // stuck sink blocks the write, so the last write stops moving and the limit passes.
+            end = min(
+                max(end, lastWrite + settings.endSlack), startedAt + state.starvedTotal + settings.maximumDuration)
+        }
+        return (end, .overran(limitSeconds: seconds))
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {

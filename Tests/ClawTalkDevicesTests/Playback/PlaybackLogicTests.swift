@@ -138,6 +138,31 @@ struct PlaybackLogicTests {
         #expect(try #require(waiting.deadline(settings: settings)).0 == t0 + .milliseconds(950))
     }
 
+    @Test("watchdog: a playback thread that falls behind but still writes is late, not overrun")
+    func lateWritesPushTheEndLimit() throws {
+        let t0 = ContinuousClock.now
+        let job = PlaybackJob(kind: .speech, format: mono16k, enqueuedAt: t0)
+        job.feed([Int16](repeating: 1, count: 16000))
+        job.completeInput()
+        let buffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 160)
+        defer { buffer.deallocate() }
+        func pull(written: Int, lastWrite: ContinuousClock.Instant, at now: ContinuousClock.Instant) -> PlaybackJob.Pull
+        {
+            job.pull(
+                into: buffer, maximum: 160, writtenFrames: written, lastWriteAt: lastWrite, now: now,
+                settings: settings)
+        }
+        _ = pull(written: 0, lastWrite: t0, at: t0)
+        job.markStarted(at: t0)
+        // 1 s of audio, the last chunk written only 2.9 s in (starved of CPU, not blocked).
+        #expect(pull(written: 15840, lastWrite: t0 + .milliseconds(2900), at: t0 + .milliseconds(3500)).overdue == nil)
+        #expect(try #require(job.deadline(settings: settings)).0 == t0 + .milliseconds(4900))
+        // A write that stops moving (a stuck sink) still passes the limit.
+        #expect(
+            pull(written: 16000, lastWrite: t0 + .milliseconds(2900), at: t0 + .milliseconds(4900)).overdue
+                == .overran(limitSeconds: 3))
+    }
+
     @Test("watchdog: the end limit is capped at the maximum duration")
     func endLimitCap() throws {
         let t0 = ContinuousClock.now
