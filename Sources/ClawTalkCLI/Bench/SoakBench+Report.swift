@@ -8,7 +8,8 @@ extension BenchGoal {
 extension SoakBench {
     /// The soak's report rows.
     func metrics(
-        ledger: SoakLedger, messages: [String], samples: [Sample], cpu: [String: (cpu: Double, seconds: Double)],
+        ledger: SoakLedger, messages: [String], samples: [Sample],
+        cpu: [String: (cpu: Double, seconds: Double, rss: Double)],
         recoveries: [SoakFault: [Double?]], crashes: [String], aborted: String?, seconds: Double
     ) -> [BenchMetric] {
         var rows: [BenchMetric] = []
@@ -25,13 +26,20 @@ extension SoakBench {
         for kind in SoakLedger.Kind.allCases {
             let mine = verdicts.filter { $0.utterance.kind == kind }
             guard !mine.isEmpty else { continue }
-            let lost = mine.filter { $0.deliveries == 0 }
+            let lost = mine.filter { $0.deliveries == 0 && $0.misheard == 0 }
+            let misheard = mine.filter { $0.deliveries == 0 && $0.misheard > 0 }
             let doubled = mine.filter { $0.deliveries > 1 }
             let names = { (list: [SoakLedger.Verdict]) in list.map(\.utterance.keyword).joined(separator: ", ") }
             rows.append(
                 .value(
                     "soak.delivery.lost", condition: kind.rawValue, unit: "utterances", value: Double(lost.count),
                     n: mine.count, goal: .noFailure, reason: lost.isEmpty ? nil : "not delivered: \(names(lost))"))
+            rows.append(
+                .value(
+                    "soak.delivery.misheard", condition: kind.rawValue, unit: "utterances",
+                    value: Double(misheard.count), n: mine.count,
+                    reason: misheard.isEmpty
+                        ? nil : "delivered, but speech-to-text lost the keyword: \(names(misheard))"))
             rows.append(
                 .value(
                     "soak.delivery.duplicated", condition: kind.rawValue, unit: "utterances",
@@ -78,6 +86,10 @@ extension SoakBench {
                 .value(
                     "soak.cpu", condition: "\(phase) (node + servers)", unit: "% of a core",
                     value: used.cpu / used.seconds * 100))
+            rows.append(
+                .value(
+                    "soak.rss.change", condition: phase, unit: "MiB", value: used.rss,
+                    reason: "the node's RSS after the steps of this phase less before them, summed"))
         }
         for fault in SoakFault.allCases {
             guard let tries = recoveries[fault], !tries.isEmpty else { continue }

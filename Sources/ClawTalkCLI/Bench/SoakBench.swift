@@ -27,9 +27,10 @@ struct SoakBench {
 
     /// The utterances' keywords (matched as word prefixes) and their sentences: long, common
     /// nouns that Whisper writes one way from espeak-ng's voice (country names after "the capital
-    /// of" came back as "and friends" or "I'm paying", and "volcanoes" as "Malcanoes").
+    /// of" came back as "and friends" or "I'm paying", "volcanoes" as "Malcanoes", "bicycles" as
+    /// "my sickles"). A misheard delivery is reported as misheard, not as lost.
     static let phrases: [(keyword: String, sentence: String)] = [
-        "elephant", "dinosaur", "rocket", "penguin", "rainbow", "bicycle", "mountain", "astronaut", "pirate",
+        "elephant", "dinosaur", "rocket", "penguin", "rainbow", "guitar", "mountain", "astronaut", "pirate",
         "dragon", "robot", "chocolate",
     ].map { ($0, "tell me a story about \($0 == "chocolate" ? $0 : $0 + "s")") }
 
@@ -78,8 +79,17 @@ struct SoakBench {
         var rss: Double
         var descriptors: Int
         var threads: Int
-        /// CPU seconds of the node and its servers.
-        var cpu: Double
+        /// CPU seconds of the node itself.
+        var nodeCPU: Double
+        /// CPU seconds of each server (child) by pid.
+        var childCPU: [Int32: Double]
+
+        /// CPU seconds the node and its servers used since `earlier`: a server started since
+        /// counts from zero, one that ended since counts no more (a killed Whisper server's
+        /// seconds do not make the figure negative).
+        func cpu(since earlier: Sample) -> Double {
+            nodeCPU - earlier.nodeCPU + childCPU.map { $0.value - (earlier.childCPU[$0.key] ?? 0) }.reduce(0, +)
+        }
     }
 
     /// Runs the soak; returns the metrics.
@@ -98,7 +108,7 @@ struct SoakBench {
         let elapsed = { began.duration(to: .now).inSeconds }
         var ledger = SoakLedger()
         var samples: [Sample] = []
-        var cpuByPhase: [String: (cpu: Double, seconds: Double)] = [:]
+        var cpuByPhase: [String: (cpu: Double, seconds: Double, rss: Double)] = [:]
         var recoveries: [SoakFault: [Double?]] = [:]
         var crashes: [String] = []
         var aborted: String?
@@ -118,9 +128,10 @@ struct SoakBench {
             }
             guard let after = Self.sample(rig, at: elapsed()) else { return }
             samples.append(after)
-            let cpu = after.cpu - (before?.cpu ?? after.cpu)
-            cpuByPhase[phase, default: (0, 0)].cpu += cpu
-            cpuByPhase[phase, default: (0, 0)].seconds += elapsed() - start
+            guard let before else { return }
+            cpuByPhase[phase, default: (0, 0, 0)].cpu += after.cpu(since: before)
+            cpuByPhase[phase, default: (0, 0, 0)].seconds += elapsed() - start
+            cpuByPhase[phase, default: (0, 0, 0)].rss += after.rss - before.rss
         }
 
         if let first = Self.sample(rig, at: elapsed()) { samples.append(first) }
@@ -237,7 +248,8 @@ struct SoakBench {
             (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(rig.run.processIdentifier)/fd"))?.count ?? 0
         return Sample(
             seconds: seconds, rss: reading.node.rssMiB, descriptors: descriptors, threads: reading.node.threads,
-            cpu: reading.node.cpuSeconds + reading.children.map(\.cpuSeconds).reduce(0, +))
+            nodeCPU: reading.node.cpuSeconds,
+            childCPU: Dictionary(reading.children.map { ($0.pid, $0.cpuSeconds) }, uniquingKeysWith: +))
     }
 
     /// Polls `condition` every 250 ms for at most `seconds`.

@@ -32,6 +32,9 @@ struct SoakLedger: Sendable, Equatable {
         var utterance: Utterance
         /// Messages that carried it.
         var deliveries: Int
+        /// Messages between it and the next utterance that carry no keyword at all: it was
+        /// delivered, but speech-to-text did not hear the keyword ("my sickles").
+        var misheard: Int
     }
 
     /// Everything said, in order.
@@ -53,14 +56,18 @@ struct SoakLedger: Sendable, Equatable {
         message.lowercased().split { !$0.isLetter }.contains { $0.hasPrefix(keyword.lowercased()) }
     }
 
-    /// The verdicts against the gateway's messages (commands, transcripts and results, in order).
+    /// The verdicts against the gateway's messages (commands and transcripts, in order).
     func verdicts(messages: [String]) -> [Verdict] {
-        utterances.enumerated().map { index, utterance in
+        let keywords = Set(utterances.map(\.keyword))
+        return utterances.enumerated().map { index, utterance in
             let next =
                 utterances[(index + 1)...].first { $0.keyword == utterance.keyword }?.firstMessage ?? messages.count
             let window = messages[min(utterance.firstMessage, messages.count)..<min(next, messages.count)]
+            let following = utterances.count > index + 1 ? utterances[index + 1].firstMessage : messages.count
+            let own = messages[min(utterance.firstMessage, messages.count)..<min(following, messages.count)]
             return Verdict(
-                utterance: utterance, deliveries: window.filter { Self.carries($0, utterance.keyword) }.count)
+                utterance: utterance, deliveries: window.filter { Self.carries($0, utterance.keyword) }.count,
+                misheard: own.filter { message in !keywords.contains { Self.carries(message, $0) } }.count)
         }
     }
 

@@ -23,10 +23,15 @@ struct SoakLedgerTests {
         #expect(verdicts.map(\.deliveries) == [1, 2, 1])
     }
 
-    @Test func aLostUtteranceHasNoDelivery() {
+    @Test func aLostUtteranceHasNoDeliveryAndAMisheardOneHasAMessageWithoutAnyKeyword() {
         var ledger = SoakLedger()
         _ = ledger.said(.wake, keyword: "Peru", messages: 0)
-        #expect(ledger.verdicts(messages: ["what is the capital of France"]).map(\.deliveries) == [0])
+        _ = ledger.said(.talk, keyword: "bicycle", messages: 1)
+        _ = ledger.said(.talk, keyword: "robot", messages: 2)
+        let verdicts = ledger.verdicts(messages: ["tell me about robots", "tell me a story about my sickles."])
+        #expect(verdicts.map(\.deliveries) == [0, 0, 0])
+        // Peru's window holds a message with robot's keyword: lost. bicycle's holds one without any.
+        #expect(verdicts.map(\.misheard) == [0, 1, 0])
     }
 
     @Test func aKeywordStartsAWord() {
