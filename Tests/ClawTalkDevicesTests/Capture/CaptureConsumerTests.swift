@@ -32,22 +32,28 @@ struct CaptureConsumerTests {
         var count: Int { calls.withLock { $0.count } }
     }
 
-    @Test("an idle consumer gets quiet frames in batches, all of them, in order; stop ends it once")
-    func idleBatches() async throws {
-        let engine = CaptureEngine(configuration: CaptureEngineTests.configuration(), backend: FakeCaptureBackend())
+    @Test("an idle consumer gets its frames read in 100 ms blocks, all of them, in order; a busy one frame by frame")
+    func idleBlocks() async throws {
+        let backend = FakeCaptureBackend()
+        let engine = CaptureEngine(configuration: CaptureEngineTests.configuration(), backend: backend)
         let recorder = Recorder()
-        // The fake's frames are at 0.25 full scale: quieter than 0.5, so the consumer is idle.
+        // 20 ms frames at 16 kHz are 320 samples; a 100 ms block is 1600.
+        let lastReads = { (size: Int) in
+            let reads = backend.readSizes.suffix(10)
+            return reads.count == 10 && reads.allSatisfy { $0 == size }
+        }
+        // Idle: the consumer answers a level for every frame.
         recorder.level.withLock { $0 = 0.5 }
         engine.attach(recorder)
         try engine.start()
-        #expect(await eventually(within: .seconds(30)) { recorder.count >= 150 })
+        #expect(await eventually(within: .seconds(30)) { recorder.count >= 150 && lastReads(1600) })
+        // Busy: every frame is read on its own again.
+        recorder.level.withLock { $0 = nil }
+        let seen = recorder.count
+        #expect(await eventually(within: .seconds(30)) { recorder.count >= seen + 50 && lastReads(320) })
         engine.stop()
         let calls = recorder.calls.withLock { $0 }
         #expect(calls.map(\.sequence) == Array(0..<UInt64(calls.count)), "every frame, in order")
-        // Batched: a frame waited for the next 100 ms drain (one frame per 5 ms here); handed over
-        // one by one, none would wait that long on an idle machine.
-        let longest = calls.map(\.delayNanoseconds).max() ?? 0
-        #expect(longest >= 40_000_000, "longest wait \(longest / 1_000_000) ms")
         #expect(recorder.ended.load(ordering: .relaxed) == 1)
         engine.stop()
         #expect(recorder.ended.load(ordering: .relaxed) == 1)

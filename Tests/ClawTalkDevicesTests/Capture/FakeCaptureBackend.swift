@@ -35,6 +35,8 @@ final class FakeCaptureBackend: CaptureBackend {
         var backlogNanoseconds: UInt64 = 0
         var attempts: [Attempt] = []
         var openStreams = 0
+        /// The size (in samples) of every read asked of a stream, oldest first (at most 10 000).
+        var readSizes: [Int] = []
     }
 
     let state: Mutex<State>
@@ -89,6 +91,13 @@ final class FakeCaptureBackend: CaptureBackend {
 
     fileprivate var backlogNanoseconds: UInt64 { state.withLock { $0.backlogNanoseconds } }
 
+    /// The sizes of the reads asked so far (see ``State/readSizes``).
+    var readSizes: [Int] { state.withLock { $0.readSizes } }
+
+    fileprivate func noteRead(samples: Int) {
+        state.withLock { if $0.readSizes.count < 10_000 { $0.readSizes.append(samples) } }
+    }
+
     fileprivate func closed() {
         state.withLock { $0.openStreams -= 1 }
     }
@@ -109,6 +118,7 @@ final class FakeCaptureStream: CaptureInputStream {
     }
 
     func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws {
+        backend.noteRead(samples: buffer.count)
         let (ok, delay) = backend.readable(source)
         usleep(delay)
         guard ok, !isClosed else { throw AudioDeviceError.io("Entity killed") }
