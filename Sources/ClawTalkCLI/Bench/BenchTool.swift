@@ -43,6 +43,27 @@ enum BenchTool {
         return commit
     }
 
+    /// Polls `condition` every `interval` for at most `seconds`; whether it held.
+    static func wait(
+        seconds: Double, every interval: Duration = .milliseconds(250), until condition: () async -> Bool
+    ) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: interval)
+        }
+        return await condition()
+    }
+
+    /// Stops a `clawtalk run` the bench started as systemd would: SIGTERM, then SIGKILL after 10 s.
+    static func terminate(_ run: Process) {
+        guard run.isRunning else { return }
+        kill(run.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(10)
+        while run.isRunning, Date() < deadline { usleep(50_000) }
+        if run.isRunning { kill(run.processIdentifier, SIGKILL) }
+    }
+
     /// This process's executable (`/proc/self/exe`).
     static func ownExecutable() throws -> String {
         let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")

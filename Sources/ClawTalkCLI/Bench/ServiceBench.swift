@@ -83,11 +83,11 @@ struct ServiceBench {
         run.standardOutput = output
         run.standardError = output
         try run.run()
-        defer { Self.stop(run) }
+        defer { BenchTool.terminate(run) }
         let sampler = ProcessSampler(pid: run.processIdentifier)
         progress("bench service: clawtalk run started (pid \(run.processIdentifier)); waiting for its servers\n")
         let text = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-        let ready = await Self.wait(seconds: 180) {
+        let ready = await BenchTool.wait(seconds: 180, every: .milliseconds(500)) {
             let now = text()
             return (now.contains("wake.scorer.connected") || now.contains("wake.server.none"))
                 && (now.contains("stt.server.ready") || now.contains("stt.server.none"))
@@ -145,7 +145,7 @@ struct ServiceBench {
                 "-p", "--raw", "--format=s16le", "--rate=16000", "--channels=1", "-d", LoopbackRig.mic,
                 "--client-name=clawtalk-bench-command", clip.path,
             ])
-        let completed = await Self.wait(seconds: 120) {
+        let completed = await BenchTool.wait(seconds: 120, every: .milliseconds(500)) {
             count("wake.accepted") > wakes && count("tts.spoken") > spoken
         }
         try await Task.sleep(for: .seconds(5))
@@ -225,22 +225,5 @@ struct ServiceBench {
         let port = closedLoopbackPort()
         guard port > 0 else { throw BenchTool.Failure(description: "no free loopback port") }
         return port
-    }
-
-    private static func wait(seconds: Double, until condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(500))
-        }
-        return condition()
-    }
-
-    private static func stop(_ run: Process) {
-        guard run.isRunning else { return }
-        kill(run.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(10)
-        while run.isRunning, Date() < deadline { usleep(50_000) }
-        if run.isRunning { kill(run.processIdentifier, SIGKILL) }
     }
 }

@@ -65,7 +65,7 @@ extension SoakBench {
         rig.run = run
         progress("bench soak: clawtalk run started (pid \(run.processIdentifier)); waiting for it to connect\n")
         try await waitConnected(rig)
-        let ready = await Self.wait(seconds: 180) {
+        let ready = await BenchTool.wait(seconds: 180) {
             let text = rig.text
             return (text.contains("wake.scorer.connected") || text.contains("wake.server.none"))
                 && (text.contains("stt.server.ready") || text.contains("stt.server.none"))
@@ -83,12 +83,7 @@ extension SoakBench {
 
     /// Stops the node (SIGTERM, then SIGKILL after 10 s), the gateway, the rig and the sound server.
     static func stop(_ rig: Rig) {
-        if rig.run.isRunning {
-            kill(rig.run.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(10)
-            while rig.run.isRunning, Date() < deadline { usleep(50_000) }
-            if rig.run.isRunning { kill(rig.run.processIdentifier, SIGKILL) }
-        }
+        BenchTool.terminate(rig.run)
         _ = try? BenchTool.run("pkill", ["-KILL", "-f", "clawtalk-soak-speech"])
         let gateway = rig.gateway
         Task { await gateway.stopListening() }

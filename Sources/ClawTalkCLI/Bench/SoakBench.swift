@@ -189,13 +189,13 @@ struct SoakBench {
             try await Task.sleep(for: .milliseconds(1000))
             try play(phrase.question, rig: rig)
         }
-        let delivered = await Self.wait(seconds: 60) {
+        let delivered = await BenchTool.wait(seconds: 60) {
             await Self.messages(rig.gateway)[ledger.utterances[index].firstMessage...].contains {
                 SoakLedger.carries($0, phrase.keyword)
             }
         }
         if kind != .pttOnce {
-            let heard = await Self.wait(seconds: 60) { rig.count("tts.spoken") > spoken }
+            let heard = await BenchTool.wait(seconds: 60) { rig.count("tts.spoken") > spoken }
             ledger.reply(index, heard: delivered && heard)
         }
         if kind == .talk { try control(["talk", "off"], rig: rig) }
@@ -250,15 +250,5 @@ struct SoakBench {
             seconds: seconds, rss: reading.node.rssMiB, descriptors: descriptors, threads: reading.node.threads,
             nodeCPU: reading.node.cpuSeconds,
             childCPU: Dictionary(reading.children.map { ($0.pid, $0.cpuSeconds) }, uniquingKeysWith: +))
-    }
-
-    /// Polls `condition` every 250 ms for at most `seconds`.
-    static func wait(seconds: Double, until condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(250))
-        }
-        return await condition()
     }
 }

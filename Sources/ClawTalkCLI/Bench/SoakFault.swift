@@ -59,7 +59,7 @@ extension SoakBench {
             for connection in live { await gateway.stall(connection: connection.id) }
             // The node's watchdog closes after 2 × tickIntervalMs without a frame and dials again.
             let stalled = Set(live.map(\.id))
-            _ = await Self.wait(seconds: 60) {
+            _ = await BenchTool.wait(seconds: 60) {
                 await Self.liveConnections(gateway).contains { !stalled.contains($0.id) && $0.role == "node" }
             }
             for connection in live { await gateway.resume(connection: connection.id) }
@@ -90,7 +90,7 @@ extension SoakBench {
             where ProcessSampler.read(child).map({ ServiceBench.part($0.name) == "stt server" }) == true {
                 kill(child, SIGKILL)
             }
-            _ = await Self.wait(seconds: 180) { rig.count("stt.server.ready") > ready }
+            _ = await BenchTool.wait(seconds: 180) { rig.count("stt.server.ready") > ready }
         case .corruptClip:
             // The next reply's clip is garbage: the node must say it with espeak-ng instead (the
             // next cycle's wake command checks that a reply is heard).
@@ -138,7 +138,7 @@ extension SoakBench {
     /// Waits (≤ 120 s) until the node is connected on both roles by sockets other than
     /// `replacing`; throws when it does not come back.
     func waitConnected(_ rig: Rig, replacing: Set<Int> = []) async throws {
-        let back = await Self.wait(seconds: 120) {
+        let back = await BenchTool.wait(seconds: 120) {
             let live = await Self.liveConnections(rig.gateway).filter { !replacing.contains($0.id) }
             return Set(live.map(\.role)).isSuperset(of: ["node", "operator"])
         }
