@@ -25,13 +25,15 @@ extension LoopbackBench {
             let descriptions = hitDescriptions
             task = Task.detached(priority: .high) {
                 for await frame in frames {
-                    guard let verdicts = try? await detector.process(frame.aec) else { continue }
+                    guard let verdicts = try? await detector.process(frame.aec, echo: frame.echoActive) else {
+                        continue
+                    }
                     for verdict in verdicts {
                         hits.append(.now)
                         let hit = verdict.hit
                         let line =
                             "\(hit.trigger) \(hit.engine) score \(hit.score) at \(hit.atSeconds) s "
-                            + (verdict.isAccepted ? "(accepted)" : "(refused)")
+                            + (verdict.rejection.map { "(refused: \($0))" } ?? "(accepted)")
                         descriptions.append(line)
                     }
                     if verdicts.contains(where: \.isAccepted) {

@@ -86,7 +86,7 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
                     continuation.yield(
                         WakeAudioFrame(
                             wake: frame.aec, speech: frame.clean, isSpeech: frame.isSpeech,
-                            muted: frame.echoActive && !echoControlled))
+                            muted: frame.echoActive && !echoControlled, echoActive: frame.echoActive))
                 }
                 continuation.finish()
             }

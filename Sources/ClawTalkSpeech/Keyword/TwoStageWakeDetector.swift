@@ -12,6 +12,10 @@ import ClawTalkAudio
 /// - A transcript equal to the prompt is rejected as an echo when the prompt names two or more
 ///   triggers (with one trigger, the echo cannot be told from the real thing).
 /// - Hits of the same trigger within ``Options/refractoryPeriod`` of the previous one are dropped.
+/// - While the node's own playback is in the audio (``process(_:echo:)``), a hit that carries a
+///   threshold (the keyword scorer's) must score ``Options/echoScoreFactor`` times it: what is
+///   left of the node's own voice after echo cancellation is speech-like, and a weak score on it
+///   is how the node would wake itself (`wake.self_trigger`).
 ///
 /// Not thread-safe: one detector per stream and task. The async methods run on the caller's
 /// executor (`nonisolated(nonsending)`), so an actor can own the detector.
@@ -32,17 +36,27 @@ public final class TwoStageWakeDetector {
         /// negatives for the three default triggers; the verifier would only add its second of
         /// post-roll and a Whisper base request).
         public var unverifiedEngines: Set<String>
+        /// A hit with a threshold (``WakeHit/threshold``) heard within ``echoWindow`` of the
+        /// node's own playback must score this many times its threshold (10).
+        public var echoScoreFactor: Double
+        /// Seconds before a hit's decision in which own playback makes it a hit over echo (1.0:
+        /// the scorer decides some 0.5 s after the trigger's last sound, so this covers the
+        /// trigger's end, not speech that starts once the reply is over).
+        public var echoWindow: Double
 
         /// Defaults as documented.
         public init(
             preRoll: Double = 1.5, postRoll: Double = 1.0, refractoryPeriod: Double = 2, requireSpeech: Bool = true,
-            unverifiedEngines: Set<String> = [WhisperKeywordEngine.engineName]
+            unverifiedEngines: Set<String> = [WhisperKeywordEngine.engineName], echoScoreFactor: Double = 10,
+            echoWindow: Double = 1.0
         ) {
             self.preRoll = preRoll
             self.postRoll = postRoll
             self.refractoryPeriod = refractoryPeriod
             self.requireSpeech = requireSpeech
             self.unverifiedEngines = unverifiedEngines
+            self.echoScoreFactor = echoScoreFactor
+            self.echoWindow = echoWindow
         }
     }
 
@@ -69,6 +83,8 @@ public final class TwoStageWakeDetector {
     private var position = 0
     private var pending: [(hit: WakeHit, due: Int)] = []
     private var lastHit: [String: Double] = [:]
+    /// Stream position (samples) at the end of the last chunk that held own playback.
+    private var lastEchoEnd: Int?
 
     /// A detector over `engine` (whose triggers it gates); `verifier` nil means stage 1 only.
     public init(
@@ -95,13 +111,15 @@ public final class TwoStageWakeDetector {
         pending.removeAll { hit in matcher.trigger(named: hit.hit.trigger) == nil }
     }
 
-    /// Feeds 16 kHz mono samples; returns the verdicts that became due, in order.
-    nonisolated(nonsending) public func process(_ samples: [Int16]) async throws -> [WakeVerdict] {
+    /// Feeds 16 kHz mono samples, `echo` when the node's own playback may be in them; returns the
+    /// verdicts that became due, in order.
+    nonisolated(nonsending) public func process(_ samples: [Int16], echo: Bool = false) async throws -> [WakeVerdict] {
         samples.withUnsafeBufferPointer { buffer in
             ring.append(buffer)
             chunker.append(buffer) { frame in speechFrames.append(gate.process(frame).isSpeech) }
         }
         position += samples.count
+        if echo { lastEchoEnd = position }
         let framesKept = ring.capacity / Self.frameSize + 1
         if speechFrames.count > framesKept {
             let drop = speechFrames.count - framesKept
@@ -139,6 +157,7 @@ public final class TwoStageWakeDetector {
         position = 0
         pending.removeAll()
         lastHit.removeAll()
+        lastEchoEnd = nil
     }
 
     // MARK: - Private
@@ -147,6 +166,10 @@ public final class TwoStageWakeDetector {
     private func admit(_ hits: [WakeHit]) -> [WakeVerdict] {
         var verdicts: [WakeVerdict] = []
         for hit in hits {
+            if isWeakOverEcho(hit) {
+                verdicts.append(WakeVerdict(hit: hit, rejection: .weakOverEcho, decidedAtSeconds: hit.atSeconds))
+                continue
+            }
             let key = TriggerText.key(hit.trigger)
             if let last = lastHit[key], hit.atSeconds - last < options.refractoryPeriod { continue }
             lastHit[key] = hit.atSeconds
@@ -197,6 +220,14 @@ public final class TwoStageWakeDetector {
         case .pending, .noTrigger: verdict.rejection = .triggerNotHeard
         }
         return verdict
+    }
+
+    /// Whether `hit` came with own playback in its last ``Options/echoWindow`` and scored below
+    /// ``Options/echoScoreFactor`` times its threshold.
+    private func isWeakOverEcho(_ hit: WakeHit) -> Bool {
+        guard let threshold = hit.threshold, let lastEchoEnd else { return false }
+        let windowStart = Int((hit.atSeconds - options.echoWindow) * Double(Self.sampleRate))
+        return lastEchoEnd > windowStart && hit.score < threshold * options.echoScoreFactor
     }
 
     /// Whether any 20 ms frame overlapping `range` (stream samples) was speech.

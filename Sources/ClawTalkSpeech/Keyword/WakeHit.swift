@@ -10,12 +10,16 @@ public struct WakeHit: Sendable, Hashable, Codable {
     /// keyphrase threshold that was passed (``PocketSphinxDecoder`` exposes no per-detection
     /// confidence for keyphrases).
     public var score: Double
+    /// The threshold ``score`` was held against, for an engine that reports one per hit (the
+    /// Whisper keyword scorer's per-trigger threshold); nil otherwise.
+    public var threshold: Double?
 
     /// A hit.
-    public init(trigger: String, engine: String, atSeconds: Double, score: Double) {
+    public init(trigger: String, engine: String, atSeconds: Double, score: Double, threshold: Double? = nil) {
         self.trigger = trigger
         self.engine = engine
         self.atSeconds = atSeconds
         self.score = score
+        self.threshold = threshold
     }
 }

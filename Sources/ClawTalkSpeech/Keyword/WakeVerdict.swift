@@ -10,6 +10,9 @@ public struct WakeVerdict: Sendable, Hashable {
         case triggerNotHeard
         /// The trigger was followed by more words without the required pause.
         case pauseTooShort
+        /// The hit came while the node's own playback was in the audio and its score did not
+        /// reach ``TwoStageWakeDetector/Options/echoScoreFactor`` times its threshold.
+        case weakOverEcho
         /// The verifier failed; its error, in one line.
         case verifierFailed(String)
     }

@@ -258,7 +258,7 @@ public final class WhisperKeywordEngine: WakeEngine {
         return WakeHit(
             trigger: trigger, engine: Self.engineName,
             atSeconds: Double(detection.timestampMilliseconds + detection.computeMilliseconds) / 1000,
-            score: detection.score)
+            score: detection.score, threshold: threshold(for: trigger))
     }
 
     private func drop(_ error: any Error) {

@@ -182,7 +182,7 @@ public actor VoiceWakeController {
             let started = ContinuousClock.now
             var verdicts: [WakeVerdict]
             do {
-                verdicts = try await detector.process(frame.wake)
+                verdicts = try await detector.process(frame.wake, echo: frame.echoActive)
             } catch {
                 verdicts = []
                 fail("wake.engine.failed", error)
@@ -259,19 +259,23 @@ public actor VoiceWakeController {
                 "atSeconds": .double(hit.atSeconds),
             ])
         emit(.hit(hit, accepted: verdict.isAccepted))
-        var actions = machine.handle(.stageOneHit(hit))
-        let verifying = actions.contains(.verify(hit))
-        if verifying {
-            if verdict.isAccepted, let occurrence = verdict.decision?.occurrence {
-                actions += machine.handle(.verified(occurrence))
-            } else if verdict.isAccepted, verdict.decision == nil {
-                // An engine trusted without the verifier (the Whisper keyword scorer): the trigger
-                // was heard, the command is still to come (the capture transcribes it).
-                actions += machine.handle(.verified(Self.unverifiedOccurrence(of: hit)))
-            } else if case .verifierFailed = verdict.rejection {
-                actions += machine.handle(.recognitionFailed)
-            } else {
-                actions += machine.handle(.verificationRejected)
+        // A hit refused over echo never reaches the machine (it would take an unverified hit as a wake).
+        var actions: [VoiceWakeStateMachine.Action] = []
+        if verdict.rejection != .weakOverEcho {
+            actions = machine.handle(.stageOneHit(hit))
+            let verifying = actions.contains(.verify(hit))
+            if verifying {
+                if verdict.isAccepted, let occurrence = verdict.decision?.occurrence {
+                    actions += machine.handle(.verified(occurrence))
+                } else if verdict.isAccepted, verdict.decision == nil {
+                    // An engine trusted without the verifier (the Whisper keyword scorer): the trigger
+                    // was heard, the command is still to come (the capture transcribes it).
+                    actions += machine.handle(.verified(Self.unverifiedOccurrence(of: hit)))
+                } else if case .verifierFailed = verdict.rejection {
+                    actions += machine.handle(.recognitionFailed)
+                } else {
+                    actions += machine.handle(.verificationRejected)
+                }
             }
         }
         let accepted = actions.contains { if case .startCapture = $0 { true } else { false } }
@@ -309,6 +313,7 @@ public actor VoiceWakeController {
         case .promptEcho: "prompt-echo"
         case .triggerNotHeard: "trigger-not-heard"
         case .pauseTooShort: "pause-too-short"
+        case .weakOverEcho: "weak-over-echo"
         case .verifierFailed(let error): "verifier-failed: \(error)"
         }
     }

@@ -11,13 +11,17 @@ public struct WakeAudioFrame: Sendable, Hashable {
     /// contract §6.5): the frame is replaced by silence before speech-to-text (the audio front
     /// end already silences such frames; this guards other sources).
     public var muted: Bool
+    /// The node's own playback may be in this frame, echo-cancelled or not: wake holds weak
+    /// keyword-scorer hits against it (``TwoStageWakeDetector/Options/echoScoreFactor``).
+    public var echoActive: Bool
 
     /// A frame; `speech` defaults to `wake`.
-    public init(wake: [Int16], speech: [Int16]? = nil, isSpeech: Bool, muted: Bool = false) {
+    public init(wake: [Int16], speech: [Int16]? = nil, isSpeech: Bool, muted: Bool = false, echoActive: Bool = false) {
         self.wake = wake
         self.speech = speech ?? wake
         self.isSpeech = isSpeech
         self.muted = muted
+        self.echoActive = echoActive || muted
     }
 
     /// Length in seconds.

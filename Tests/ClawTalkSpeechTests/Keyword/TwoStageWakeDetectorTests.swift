@@ -171,6 +171,48 @@ private func runDetector(_ detector: TwoStageWakeDetector, _ samples: [Int16]) a
         try detector.reset()
         #expect(try await runDetector(detector, Self.speech).map(\.hit.atSeconds) == [1.0])
     }
+
+    /// Scorer-like hits (score against a 0.01 threshold) at 1.5 s and 3.5 s, fed with own playback
+    /// in the audio from `echoFrom` to `echoUntil` seconds.
+    private static func echoVerdicts(scores: [Double], echoFrom: Double, echoUntil: Double) async throws
+        -> [WakeVerdict]
+    {
+        let script = zip([1.5, 3.5], scores).map {
+            WakeHit(trigger: "computer", engine: "whisper", atSeconds: $0, score: $1, threshold: 0.01)
+        }
+        let detector = TwoStageWakeDetector(
+            engine: ScriptedWakeEngine(triggers: ["computer"], script: script), verifier: nil)
+        var verdicts: [WakeVerdict] = []
+        for start in stride(from: 0, to: Self.speech.count, by: 320) {
+            let seconds = Double(start) / 16000
+            let block = Array(Self.speech[start..<min(start + 320, Self.speech.count)])
+            verdicts += try await detector.process(block, echo: seconds >= echoFrom && seconds < echoUntil)
+        }
+        return verdicts
+    }
+
+    @Test func aWeakScoreWhileTheNodePlaysIsRefusedAndAStrongOneWakes() async throws {
+        // Playback 0–2 s: the 0.05 hit at 1.5 s is refused (< 10 × 0.01); the same score at 3.5 s,
+        // 1.5 s after playback ended, wakes.
+        let weak = try await Self.echoVerdicts(scores: [0.05, 0.05], echoFrom: 0, echoUntil: 2)
+        #expect(weak.map(\.rejection) == [.weakOverEcho, nil])
+        // A score of 10 × the threshold wakes over playback.
+        let strong = try await Self.echoVerdicts(scores: [0.1, 0.05], echoFrom: 0, echoUntil: 2)
+        #expect(strong.map(\.isAccepted) == [true, true])
+        // Playback that ended within the last second of the decision still counts.
+        let tail = try await Self.echoVerdicts(scores: [0.05, 0.05], echoFrom: 2.8, echoUntil: 3)
+        #expect(tail.map(\.rejection) == [nil, .weakOverEcho])
+    }
+
+    @Test func aHitWithoutAThresholdIsNotHeldAgainstPlayback() async throws {
+        // microWakeWord and PocketSphinx hits carry no threshold: their own cutoffs decide.
+        let detector = Self.detector(hits: [("computer", 1.0)], verifier: nil)
+        var verdicts: [WakeVerdict] = []
+        for start in stride(from: 0, to: 32_000, by: 320) {
+            verdicts += try await detector.process(Array(Self.speech[start..<start + 320]), echo: true)
+        }
+        #expect(verdicts.map(\.isAccepted) == [true])
+    }
 }
 
 extension SpeechEngineTests {

@@ -55,6 +55,13 @@ final class ScriptedWakeEngine: WakeEngine {
         remaining = script
     }
 
+    /// An engine that reports `hits` as they are (scores, thresholds) when their time comes.
+    init(triggers: [String], script: [WakeHit]) {
+        self.triggers = triggers
+        self.script = script
+        remaining = script
+    }
+
     func setTriggers(_ triggers: [String]) throws {
         self.triggers = triggers
         setTriggerCalls.append(triggers)

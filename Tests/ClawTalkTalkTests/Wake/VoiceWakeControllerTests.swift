@@ -51,13 +51,16 @@ struct VoiceWakeControllerTests {
     }
 
     static func rig(
-        triggers: [String] = ["computer"], verifier: TranscriptVerifier?, transcriber: any Transcriber
+        triggers: [String] = ["computer"], engine: sending (any ClawTalkSpeech.WakeEngine)? = nil, verifier: TranscriptVerifier?,
+        transcriber: any Transcriber
     ) async throws -> Rig {
         let harness = try GatewayHarness()
         try await harness.startBoth()
         let stack = await TalkStack(harness: harness, delivery: .init(wakeRoute: .chatSend))
-        let engine = try PocketSphinxKeywordEngine(
-            triggers: triggers, resolver: PronunciationResolver(dictionary: .shared()))
+        let engine =
+            try engine
+            ?? PocketSphinxKeywordEngine(
+                triggers: triggers, resolver: PronunciationResolver(dictionary: .shared()))
         let chimes = Locked<[VoiceWakeStateMachine.Chime]>([])
         let controller = VoiceWakeController(
             detector: TwoStageWakeDetector(engine: engine, verifier: verifier), transcriber: transcriber,
@@ -137,6 +140,24 @@ struct VoiceWakeControllerTests {
         #expect(rejected == ["trigger-not-heard"])
         #expect(rig.chimes.value.isEmpty)
         #expect(await rig.sent().isEmpty)
+        #expect(await rig.controller.state == .listening)
+        await rig.stop()
+    }
+
+    @Test func aWeakScorerHitWhileTheNodeSpeaksDoesNotWake() async throws {
+        // A keyword-scorer hit at 1 s, score 0.05 against 0.01, in frames that hold own playback:
+        // refused before the machine (stage-1-only, which would otherwise take it as a wake).
+        let engine = OneHitEngine(
+            hit: WakeHit(
+                trigger: "computer", engine: "whisper", atSeconds: 1, score: 0.05, threshold: 0.01))
+        let rig = try await Self.rig(engine: engine, verifier: nil, transcriber: PocketSphinxTranscriber())
+        let frames = (0..<150).map { _ in
+            WakeAudioFrame(wake: [Int16](repeating: 0, count: 320), isSpeech: false, echoActive: true)
+        }
+        await Self.feed(rig.controller, frames)
+        try await rig.wait("rejected") { if case .rejected = $0 { true } else { false } }
+        #expect(rig.events.value.contains(.rejected(trigger: "computer", reason: "weak-over-echo")))
+        #expect(rig.chimes.value.isEmpty)
         #expect(await rig.controller.state == .listening)
         await rig.stop()
     }
@@ -330,4 +351,30 @@ enum WhisperInstall {
     static var isInstalled: Bool {
         FileManager.default.isExecutableFile(atPath: configuration.executable) && configuration.hasModel
     }
+}
+
+/// A stage-1 engine that reports one given hit when its time comes.
+private final class OneHitEngine: ClawTalkSpeech.WakeEngine {
+    let name = "one-hit"
+    private(set) var triggers: [String]
+    private var hit: WakeHit?
+    private var position = 0
+
+    init(hit: WakeHit) {
+        self.hit = hit
+        triggers = [hit.trigger]
+    }
+
+    func setTriggers(_ triggers: [String]) throws { self.triggers = triggers }
+
+    func process(_ samples: UnsafeBufferPointer<Int16>) throws -> [WakeHit] {
+        position += samples.count
+        guard let due = hit, due.atSeconds <= Double(position) / 16000 else { return [] }
+        hit = nil
+        return [due]
+    }
+
+    func finish() throws -> [WakeHit] { [] }
+
+    func reset() throws { position = 0 }
 }
