@@ -51,8 +51,8 @@ struct VoiceWakeControllerTests {
     }
 
     static func rig(
-        triggers: [String] = ["computer"], engine: sending (any ClawTalkSpeech.WakeEngine)? = nil, verifier: TranscriptVerifier?,
-        transcriber: any Transcriber
+        triggers: [String] = ["computer"], engine: sending (any ClawTalkSpeech.WakeEngine)? = nil,
+        verifier: TranscriptVerifier?, transcriber: any Transcriber
     ) async throws -> Rig {
         let harness = try GatewayHarness()
         try await harness.startBoth()
