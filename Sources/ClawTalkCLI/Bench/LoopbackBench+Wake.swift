@@ -194,8 +194,8 @@ extension LoopbackBench {
             metric,
             Self.rate(
                 "bargein.false_rate", count: falseOnsets, hours: hours,
-                condition: played + ": Talk onset rule (duck; no Whisper confirmation)",
-                reason: "onsets the node's own echo started; each ducks the reply and asks Whisper to confirm"),
+                condition: played + ": Talk onset rule (pause; no Whisper confirmation)",
+                reason: "onsets the node's own echo started; each pauses the reply and asks Whisper to confirm"),
         ]
     }
 

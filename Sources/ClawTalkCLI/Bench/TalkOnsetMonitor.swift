@@ -21,7 +21,7 @@ final class TalkOnsetMonitor: Sendable {
         self.machine = Mutex(machine)
     }
 
-    /// Feeds one front-end frame; true when it started an onset (playback would duck now).
+    /// Feeds one front-end frame; true when it started an onset (playback would pause now).
     func feed(_ frame: FrontEndFrame) -> Bool {
         let seconds = Double(frame.aec.count) / 16_000
         return machine.withLock { machine in
@@ -29,7 +29,7 @@ final class TalkOnsetMonitor: Sendable {
             if actions.contains(.checkBargeIn) {
                 actions += machine.handle(.bargeInTranscript(Self.replyText))
             }
-            return actions.contains(.duck(true))
+            return actions.contains(.pauseReply(true))
         }
     }
 }

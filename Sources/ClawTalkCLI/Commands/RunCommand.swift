@@ -132,7 +132,7 @@ public struct RunCommand: Command {
         let talk = TalkModeService(
             settings: settings, environment: context.environment, logger: service.logger, capturing: capturing,
             transcriber: transcriber, delivery: delivery, speech: replies.speech,
-            echoControlled: frontEnd?.echoControlled ?? false, duck: { playback.setDucked($0) },
+            echoControlled: frontEnd?.echoControlled ?? false, pauseReply: { playback.setPaused($0) },
             suspendWake: { await wake.suspend() }, resumeWake: { await wake.resume() })
         replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
         if settings.wake.startsTalk {

@@ -20,18 +20,18 @@ final class TalkModeService: GatewaySessionObserver {
     private let logger: Logger
 
     /// The service for `settings`. `echoControlled` is the front end's (AEC active or output
-    /// isolated); `duck` attenuates playback for the barge-in fast path.
+    /// isolated); `pauseReply` pauses playback for the barge-in fast path (resumed when the check finds no interruption).
     init(
         settings: Settings, environment: [String: String], logger: Logger, capturing: any UtteranceCapturing,
         transcriber: any Transcriber, delivery: any TranscriptDelivering, speech: SpeechOutput?, echoControlled: Bool,
-        duck: @escaping @Sendable (Bool) -> Void = { _ in },
+        pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
         suspendWake: @escaping @Sendable () async -> Void = {}, resumeWake: @escaping @Sendable () async -> Void = {}
     ) {
         self.logger = logger.child(category: "talk.runtime")
         let locale = GatewayConnectionFactory.locale(environment: environment)
         let configuration = TalkModeConfiguration(settings: settings, locale: locale, echoControlled: echoControlled)
         let hooks = TalkModeHooks(
-            suspendWake: suspendWake, resumeWake: resumeWake, duck: duck,
+            suspendWake: suspendWake, resumeWake: resumeWake, pauseReply: pauseReply,
             resetSpeechSession: { await speech?.resetTalkSession() })
         controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: delivery,

@@ -2,7 +2,7 @@ public import ClawTalkAudio
 import Synchronization
 
 /// Owns the node's speech and chime playback to one sink: a queue of items played in order by a
-/// dedicated real-time thread, with fast stop, ducking, a render reference for echo
+/// dedicated real-time thread, with fast stop, pause, ducking, a render reference for echo
 /// cancellation and the talk contract's playback watchdog (§7.6).
 ///
 /// Design:
@@ -118,6 +118,21 @@ public final class PlaybackController: Sendable {
     /// on, or restores it (for barge-in's fast path and push-to-talk).
     public func setDucked(_ ducked: Bool) {
         core.ducked.store(ducked, ordering: .relaxed)
+    }
+
+    /// Pauses playback where it is heard, or plays on (barge-in's pause at speech onset, talk
+    /// §5.5): the playback thread flushes the stream at its next chunk (≈ 10 ms) and moves the
+    /// item back by the audio it flushed unheard, so ``setPaused(_:)`` `false` resumes exactly
+    /// where the listener stopped hearing it. Queued items wait; no watchdog limit runs while
+    /// paused; ``stop()`` still ends the item.
+    public func setPaused(_ paused: Bool) {
+        core.paused.store(paused, ordering: .releasing)
+        core.wakeWorker()
+    }
+
+    /// True while paused.
+    public var isPaused: Bool {
+        core.paused.load(ordering: .acquiring)
     }
 
     /// True while ducked.

@@ -33,6 +33,8 @@ final class PlaybackCore: Sendable {
     let renderTap: PlaybackController.RenderTap?
     /// Ducking requested (read by the playback thread once per chunk).
     let ducked = Atomic<Bool>(false)
+    /// Pause requested (read by the playback thread between chunks).
+    let paused = Atomic<Bool>(false)
     /// Last measured stop latency in nanoseconds, −1 before the first stop.
     let lastStopLatencyNanoseconds = Atomic<Int64>(-1)
     /// Latest stream latency in microseconds, −1 before the first measurement.
@@ -68,6 +70,11 @@ final class PlaybackCore: Sendable {
         }
         wake?.wake.signal()
         return wake != nil
+    }
+
+    /// Wakes the playback thread (a pause or resume takes effect without waiting for a timeout).
+    func wakeWorker() {
+        state.withLock { $0.worker }?.wake.signal()
     }
 
     /// Stops the current item and drops every queued one.

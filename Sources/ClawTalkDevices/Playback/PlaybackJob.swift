@@ -31,6 +31,8 @@ final class PlaybackJob: Sendable {
         var readyAt: Instant?
         var starvedSince: Instant?
         var starvedTotal: Duration = .zero
+        /// Set while paused (``pause(rewindingFrames:referenceSamples:at:)``): no limit runs.
+        var pausedSince: Instant?
         var writtenFrames = 0
         var timing: PlaybackTiming
         var outcome: PlaybackOutcome?
@@ -156,6 +158,31 @@ final class PlaybackJob: Sendable {
         }
     }
 
+    /// The item pauses where it was heard: `frames` already written but flushed unheard are read
+    /// again after ``resume(at:)``, as are `referenceSamples` of the render reference. No
+    /// watchdog limit runs while paused. Returns the frames and reference samples rewound.
+    func pause(rewindingFrames frames: Int, referenceSamples: Int, at now: Instant) -> (frames: Int, reference: Int) {
+        state.withLock { state in
+            if state.pausedSince == nil { state.pausedSince = now }
+            let samples = state.source.rewind(by: frames * format.channels)
+            let reference = state.reference.rewind(by: referenceSamples)
+            return (samples / format.channels, reference)
+        }
+    }
+
+    /// The item plays on: the time paused pushes the end limit back.
+    func resume(at now: Instant) {
+        state.withLock { state in
+            guard let since = state.pausedSince else { return }
+            if state.timing.startedAt == nil {
+                if state.readyAt != nil { state.readyAt = now }
+            } else {
+                state.starvedTotal += now - since
+            }
+            state.pausedSince = nil
+        }
+    }
+
     /// Copies up to `maximum` reference samples; returns how many.
     func takeReference(into buffer: UnsafeMutableBufferPointer<Int16>, maximum: Int) -> Int {
         state.withLock { $0.reference.read(into: buffer, maximum: maximum) }
@@ -197,7 +224,8 @@ final class PlaybackJob: Sendable {
     private static func deadline(
         _ state: State, format: AudioFormat, settings: PlaybackSettings
     ) -> (Instant, PlaybackError)? {
-        guard state.outcome == nil, state.starvedSince == nil, let readyAt = state.readyAt else { return nil }
+        guard state.outcome == nil, state.starvedSince == nil, state.pausedSince == nil, let readyAt = state.readyAt
+        else { return nil }
         guard let startedAt = state.timing.startedAt else {
             return (readyAt + settings.startTimeout, .startTimedOut(milliseconds: milliseconds(settings.startTimeout)))
         }

@@ -94,52 +94,80 @@ final class PlaybackWorker {
         var lastWrite: Instant?
         var started = false
         var chunksSinceLatency = 0
+        var paused = false
+        var tailEnd = clock.now
 
-        // Write the audio as it becomes available.
-        while true {
-            if isAbandoned { return }
-            let pull = job.pull(
-                into: chunk, maximum: chunkSamples, writtenFrames: written, lastWriteAt: lastWrite,
-                now: clock.now, settings: settings)
-            if ended(job, by: pull, written: written) { return }
-            if pull.count > 0 {
-                applyGain(count: pull.count, channels: format.channels)
-                do {
-                    try stream.write(UnsafeBufferPointer(rebasing: chunk[0..<pull.count]))
-                } catch {
-                    fail(job, written: written, error: error)
-                    return
+        playing: while true {
+            // Write the audio as it becomes available.
+            while true {
+                if isAbandoned { return }
+                if core.paused.load(ordering: .acquiring) {
+                    if !paused {
+                        pause(job, written: &written)
+                        paused = true
+                    }
+                    // Paused: a stop still ends the item; nothing else happens.
+                    let pull = job.pull(
+                        into: chunk, maximum: 0, writtenFrames: written, lastWriteAt: lastWrite, now: clock.now,
+                        settings: settings)
+                    if ended(job, by: pull, written: written) { return }
+                    _ = handle.wake.wait(timeout: .now() + .milliseconds(5))
+                    continue
                 }
-                let now = clock.now
-                if lastWrite == nil { job.markFirstWrite(at: now) }
-                lastWrite = now
-                written += pull.count / format.channels
-                chunksSinceLatency += 1
-                if !started || chunksSinceLatency >= 10 {
-                    chunksSinceLatency = 0
-                    started = checkStarted(job, written: written, started: started, now: now)
+                if paused {
+                    job.resume(at: clock.now)
+                    paused = false
                 }
-                deliverReference(job, upTo: written, format: format)
-            } else if pull.complete {
-                break
-            } else {
-                // Waiting for the source; a feed, stop or close signals the semaphore.
-                _ = handle.wake.wait(timeout: .now() + .milliseconds(5))
+                let pull = job.pull(
+                    into: chunk, maximum: chunkSamples, writtenFrames: written, lastWriteAt: lastWrite,
+                    now: clock.now, settings: settings)
+                if ended(job, by: pull, written: written) { return }
+                if pull.count > 0 {
+                    applyGain(count: pull.count, channels: format.channels)
+                    do {
+                        try stream.write(UnsafeBufferPointer(rebasing: chunk[0..<pull.count]))
+                    } catch {
+                        fail(job, written: written, error: error)
+                        return
+                    }
+                    let now = clock.now
+                    if lastWrite == nil { job.markFirstWrite(at: now) }
+                    lastWrite = now
+                    written += pull.count / format.channels
+                    chunksSinceLatency += 1
+                    if !started || chunksSinceLatency >= 10 {
+                        chunksSinceLatency = 0
+                        started = checkStarted(job, written: written, started: started, now: now)
+                    }
+                    deliverReference(job, upTo: written, format: format)
+                } else if pull.complete {
+                    break
+                } else {
+                    // Waiting for the source; a feed, stop or close signals the semaphore.
+                    _ = handle.wake.wait(timeout: .now() + .milliseconds(5))
+                }
             }
-        }
 
-        // Everything is written: wait until the sound server has played it, still honouring stop.
-        let queued = (try? stream.latencyMicroseconds()).map { Int64(clamping: $0) } ?? 0
-        let tailEnd = clock.now + .microseconds(queued)
-        while clock.now < tailEnd {
-            if isAbandoned { return }
-            let pull = job.pull(
-                into: chunk, maximum: 0, writtenFrames: written, lastWriteAt: lastWrite, now: clock.now,
-                settings: settings)
-            if ended(job, by: pull, written: written) { return }
-            if !started { started = checkStarted(job, written: written, started: false, now: clock.now) }
-            let remaining = tailEnd - clock.now
-            _ = handle.wake.wait(timeout: .now() + .nanoseconds(Int(min(nanoseconds(remaining), 5_000_000))))
+            // Everything is written: wait until the sound server has played it, still honouring
+            // stop and pause (a pause moves the item back: the write loop takes it up again).
+            let queued = (try? stream.latencyMicroseconds()).map { Int64(clamping: $0) } ?? 0
+            tailEnd = clock.now + .microseconds(queued)
+            while clock.now < tailEnd {
+                if isAbandoned { return }
+                if core.paused.load(ordering: .acquiring) {
+                    pause(job, written: &written)
+                    paused = true
+                    continue playing
+                }
+                let pull = job.pull(
+                    into: chunk, maximum: 0, writtenFrames: written, lastWriteAt: lastWrite, now: clock.now,
+                    settings: settings)
+                if ended(job, by: pull, written: written) { return }
+                if !started { started = checkStarted(job, written: written, started: false, now: clock.now) }
+                let remaining = tailEnd - clock.now
+                _ = handle.wake.wait(timeout: .now() + .nanoseconds(Int(min(nanoseconds(remaining), 5_000_000))))
+            }
+            break
         }
         do {
             try stream.drain()
@@ -187,6 +215,25 @@ final class PlaybackWorker {
         job.resolve(now: flushedAt, writtenFrames: written, flushedAt: flushedAt) {
             .interrupted(interruptedAt: heard, timing: $0)
         }
+    }
+
+    /// Pause requested: flush what is queued unheard and move the item (and its reference) back
+    /// by that much, so it resumes where it was heard, fading in over the first chunk.
+    private func pause(_ job: PlaybackJob, written: inout Int) {
+        let queued = (try? stream?.latencyMicroseconds()).flatMap { $0 }.map { Int64(clamping: $0) } ?? 0
+        do {
+            try stream?.flush()
+        } catch {
+            closeStream()
+        }
+        let rate = Int64(job.format.sampleRate)
+        let unheard = min(written, Int(queued * rate / 1_000_000))
+        let reference = unheard * PlaybackController.renderFormat.sampleRate / job.format.sampleRate
+        let rewound = job.pause(
+            rewindingFrames: unheard, referenceSamples: min(reference, referenceDelivered), at: clock.now)
+        written -= rewound.frames
+        referenceDelivered -= rewound.reference
+        gain = 0
     }
 
     /// A watchdog limit passed while the thread could still act: flush and fail.

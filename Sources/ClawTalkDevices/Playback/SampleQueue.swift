@@ -39,4 +39,23 @@ struct SampleQueue {
         available -= copied
         return copied
     }
+
+    /// Moves the read position back by up to `count` samples (what was read is still held), so
+    /// they are read again; returns how many. Does not allocate.
+    mutating func rewind(by count: Int) -> Int {
+        var left = count
+        while left > 0 {
+            if offset == 0 {
+                guard block > 0 else { break }
+                block -= 1
+                offset = blocks[block].count
+            }
+            let step = min(left, offset)
+            offset -= step
+            left -= step
+        }
+        let moved = count - left
+        available += moved
+        return moved
+    }
 }

@@ -11,7 +11,7 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var idleTimeout: Double?
     /// Whether speech may interrupt playback.
     public var bargeIn: TalkModeStateMachine.BargeInMode
-    /// Continuous speech during playback that ducks it (fast path, 0.15 s).
+    /// Continuous speech during playback that pauses it (fast path, 0.15 s).
     public var bargeInOnset: Double
     /// Speech in the first part of the speaking phase does not count (0.5 s): the echo
     /// canceller re-converges when a reply starts after silence, and its residual echo there
@@ -28,9 +28,9 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     /// A turn needs at least this much speech (0.2 s); shorter bursts (a click, residual echo
     /// as a reply ends) are dropped without transcribing, so listening goes on.
     public var minimumSpeech: Double
-    /// Audio collected after ducking before the barge-in transcription starts (0.4 s).
+    /// Audio collected after the pause before the barge-in transcription starts (0.4 s).
     public var bargeInListen: Double
-    /// Ducked playback is restored unless a barge-in is confirmed within this time (1 s); a
+    /// Paused playback resumes unless a barge-in is confirmed within this time (1 s); a
     /// later confirmation still stops it.
     public var bargeInConfirmWindow: Double
     /// Longest turn; the capture is then finalized as if silence followed (60 s).

@@ -22,10 +22,10 @@ extension TalkModeController {
             let played = await speech.stopSpeaking(recordInterruption: record)
             logger.info(
                 "talk.speech.stopped", ["playedSeconds": .double(played ?? 0), "interruption": .bool(record)])
-        case .duck(let on):
-            hooks.duck(on)
+        case .pauseReply(let on):
+            hooks.pauseReply(on)
             let at = current.flatMap { captures[$0]?.lastFrame } ?? 0
-            logger.debug("talk.duck", ["on": .bool(on), "atS": .double(at)])
+            logger.debug("talk.pause", ["on": .bool(on), "atS": .double(at)])
         case .cancelBargeInCheck:
             check?.cancel()
             check = nil

@@ -217,8 +217,8 @@ public actor TalkModeController {
             defer { current = nil }
             if let current { captures[current]?.monitor?.cancel() }
             return .finish(current)
-        case .duck(true):
-            // The onset: the speech run that ducked playback starts here.
+        case .pauseReply(true):
+            // The onset: the speech run that paused playback starts here.
             checkStart = current.flatMap { captures[$0]?.runStart }
             if let levels = current.flatMap({ captures[$0]?.levels }) {
                 logger.debug(

@@ -1,29 +1,29 @@
 /// What Talk mode does to the rest of the node: it takes the microphone from voice wake
-/// (talk-contract §1: PTT > Talk mode > voice wake), ducks playback for the barge-in fast path
+/// (talk-contract §1: PTT > Talk mode > voice wake), pauses playback for the barge-in fast path
 /// and starts a fresh speech session. Each closure returns quickly.
 public struct TalkModeHooks: Sendable {
     /// Suspends voice wake (Talk mode owns the microphone).
     public var suspendWake: @Sendable () async -> Void
     /// Resumes voice wake (Talk mode ended).
     public var resumeWake: @Sendable () async -> Void
-    /// Attenuates playback by 12 dB (true) or restores it (false); synchronous, takes effect at
-    /// the next chunk (``PlaybackController/setDucked(_:)`` in the service).
-    public var duck: @Sendable (Bool) -> Void
+    /// Pauses playback where it is heard (true) or resumes it from there (false); synchronous,
+    /// takes effect at the next chunk (``PlaybackController/setPaused(_:)`` in the service).
+    public var pauseReply: @Sendable (Bool) -> Void
     /// A new Talk session began: forget the session's directive defaults.
     public var resetSpeechSession: @Sendable () async -> Void
 
     /// Hooks from closures; each defaults to doing nothing.
     public init(
         suspendWake: @escaping @Sendable () async -> Void = {}, resumeWake: @escaping @Sendable () async -> Void = {},
-        duck: @escaping @Sendable (Bool) -> Void = { _ in },
+        pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
         resetSpeechSession: @escaping @Sendable () async -> Void = {}
     ) {
         self.suspendWake = suspendWake
         self.resumeWake = resumeWake
-        self.duck = duck
+        self.pauseReply = pauseReply
         self.resetSpeechSession = resetSpeechSession
     }
 
-    /// No wake, no ducking.
+    /// No wake, no pausing.
     public static let none = TalkModeHooks()
 }

@@ -25,28 +25,30 @@ extension TalkModeStateMachine {
         }
         // The residual echo's level, without the voice being checked (a slow check would
         // otherwise raise the bar with the very voice it is judging).
-        if let rms, duck == nil, !checkPending {
+        if let rms, replyPause == nil, !checkPending {
             speak.levelSum += rms
             speak.levelCount += 1
         }
-        if var state = duck {
+        if var state = replyPause {
             state.elapsed += seconds
+            if isSpeech, state.elapsed > Self.pauseSettle + 1e-9 { state.voiceAfterPause += seconds }
             if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
-                // Not confirmed in time: full volume again. A check still running may yet
+                // Not confirmed in time: the reply plays on. A check still running may yet
                 // confirm (slow speech-to-text); then playback stops.
-                restoreVolume(&out)
+                resumeReply(&out)
                 speak.speechRun = 0
                 return
             }
             if !state.checkRequested, !checkPending, state.elapsed >= configuration.bargeInListen - 1e-9 {
                 state.checkRequested = true
                 requestCheck(&out)
+                speak.pauseHeardVoice = state.voiceAfterPause > 0
             }
-            duck = state
+            replyPause = state
         } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
-            duck = DuckState()
+            replyPause = PauseState()
             speak.rechecks = 0
-            out.append(.duck(true))
+            out.append(.pauseReply(true))
         }
     }
 
@@ -64,11 +66,15 @@ extension TalkModeStateMachine {
         checkPending = false
         // Recency is judged where the transcribed audio ends, not when the (slower than real
         // time) transcriber answers: a short "stop" that ended while Whisper worked still counts.
-        let verdict = text.map {
+        var verdict = text.map {
             BargeInDecision.verdict(
                 transcript: $0, spokenText: spokenText, secondsSinceSpeech: speak.sinceSpeechAtCheck,
                 confidence: confidence)
         }
+        // The pause is a double-talk test: words heard while nothing went on once the reply
+        // fell silent, and nothing since, were its echo garbled (a short stop phrase still
+        // counts: "stop" can end with the pause).
+        if verdict == .interrupt, !speak.pauseHeardVoice, !speak.heardSinceCheck { verdict = .echo }
         let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
         if verdict == .stopPhrase, speak.heardSinceCheck, speak.rechecks < 2 {
             // "Stop …" and the voice went on after the checked audio: it may be the start of a
@@ -94,7 +100,7 @@ extension TalkModeStateMachine {
                 recheck(&out)
                 return
             }
-            restoreVolume(&out)
+            resumeReply(&out)
             speak.speechRun = 0
             if speak.replyEnded { finishReply(&out) }
             return
@@ -107,7 +113,7 @@ extension TalkModeStateMachine {
     private mutating func stopReply(interruptingSpeechIsTurn: Bool, _ out: inout [Action]) {
         // A reply that already ended (its end waited for this check) has nothing to stop.
         if !speak.replyEnded { out.append(.stopSpeech(recordInterruption: true)) }
-        restoreVolume(&out)
+        resumeReply(&out)
         phase = .listening
         spokenText = ""
         if interruptingSpeechIsTurn {
@@ -135,6 +141,7 @@ extension TalkModeStateMachine {
     /// Asks for a transcription of the audio so far and notes how recent speech is at its end.
     private mutating func requestCheck(_ out: inout [Action]) {
         checkPending = true
+        speak.pauseHeardVoice = true
         speak.sinceSpeechAtCheck = speak.sinceSpeech
         speak.heardSinceCheck = false
         speak.voiceSinceCheck = 0
@@ -165,10 +172,10 @@ extension TalkModeStateMachine {
     /// ``BargeInDecision/recentSpeechWindow``).
     static let recheckTail = 0.2
 
-    mutating func restoreVolume(_ out: inout [Action]) {
-        guard duck != nil else { return }
-        out.append(.duck(false))
-        duck = nil
+    mutating func resumeReply(_ out: inout [Action]) {
+        guard replyPause != nil else { return }
+        out.append(.pauseReply(false))
+        replyPause = nil
     }
 
     /// Leaving the speaking phase: a pending check no longer matters, the volume comes back.
@@ -177,6 +184,6 @@ extension TalkModeStateMachine {
             out.append(.cancelBargeInCheck)
             checkPending = false
         }
-        restoreVolume(&out)
+        resumeReply(&out)
     }
 }

@@ -110,7 +110,7 @@ extension TalkModeStateMachine {
         /// Stop speech; with `recordInterruption` the next prompt carries the interruption note.
         case stopSpeech(recordInterruption: Bool)
         /// Attenuate playback by 12 dB (barge-in fast path), or restore it.
-        case duck(Bool)
+        case pauseReply(Bool)
         /// Transcribe what was captured since the speech onset during playback; report
         /// ``Event/bargeInTranscript(_:confidence:)``.
         case checkBargeIn

@@ -15,7 +15,7 @@ import Foundation
 ///   own report is recognised and ignored. After `FORBIDDEN` nothing is sent until the next
 ///   operator `hello-ok`.
 /// - **Barge-in** (``BargeInMode/enabled``): while speaking, capture runs; ≥ 0.15 s of speech
-///   ducks playback at once and asks for a transcription; ``BargeInDecision`` confirms → stop
+///   pauses playback at once and asks for a transcription; ``BargeInDecision`` confirms → stop
 ///   with the interruption recorded, keep the capture as the next turn; a refusal restores the
 ///   volume, and so does the end of the 1 s window (a confirmation arriving later, from a slow
 ///   speech-to-text engine, still stops playback; if the voice stopped meanwhile, the turn ends
@@ -36,16 +36,16 @@ public struct TalkModeStateMachine: Sendable {
     public private(set) var isReporting = true
     /// A capture is open.
     public private(set) var isCapturing = false
-    /// Playback is ducked for a barge-in check.
-    public var isDucked: Bool { duck != nil }
-    /// The mean level (RMS) of the speaking phase's frames while not ducked: the residual echo
+    /// Playback is paused at a barge-in onset until the check decides.
+    public var isReplyPaused: Bool { replyPause != nil }
+    /// The mean level (RMS) of the speaking phase's frames while not paused: the residual echo
     /// an onset must stand out from.
     public var residualLevel: Double { speak.levelCount == 0 ? 0 : speak.levelSum / Double(speak.levelCount) }
 
     var step = ThinkingStep.transcribing
     var listen = ListenCounters()
     var speak = SpeakCounters()
-    var duck: DuckState?
+    var replyPause: PauseState?
     var checkPending = false
     var spokenText = ""
     var lastReported: TalkModeParams?
@@ -78,6 +78,9 @@ public struct TalkModeStateMachine: Sendable {
         var sinceSpeechAtCheck = Double.infinity
         /// Speech was heard after the pending check's audio ends (its transcript may be partial).
         var heardSinceCheck = false
+        /// The pause before the pending check heard a voice once the reply's echo had died away
+        /// (``PauseState/voiceAfterPause``); true for checks without a pause.
+        var pauseHeardVoice = true
         /// Seconds of loud (voice, not echo) frames after the pending check's audio ends.
         var voiceSinceCheck = 0.0
         /// Seconds since the last frame of speech that stood out from the residual echo (the
@@ -88,11 +91,18 @@ public struct TalkModeStateMachine: Sendable {
         var replyEnded = false
     }
 
-    /// Ducked playback after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
-    struct DuckState {
+    /// Playback paused after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
+    struct PauseState {
         var elapsed = 0.0
         var checkRequested = false
+        /// Speech heard after ``TalkModeStateMachine/pauseSettle`` of the pause: by then the
+        /// reply's echo has died away, so what goes on is a voice.
+        var voiceAfterPause = 0.0
     }
+
+    /// Time for a pause to silence the reply's echo at the microphone (a chunk, the flush, the
+    /// echo path, the voice detector's hangover).
+    static let pauseSettle = 0.15
 
     /// At most this many own reports are remembered to recognise their broadcasts.
     static let echoMemory = 8
@@ -279,7 +289,7 @@ public struct TalkModeStateMachine: Sendable {
                 // (``bargeInTranscript(_:_:_:)``), so an interruption a slow transcriber has not
                 // confirmed yet is not dropped with the capture.
                 speak.replyEnded = true
-                restoreVolume(&out)
+                resumeReply(&out)
                 return
             }
         case .thinking where step == .awaitingReply: break

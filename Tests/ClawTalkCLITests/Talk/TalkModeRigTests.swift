@@ -173,7 +173,7 @@ struct TalkModeRigTests {
         func printTalkLog() {
             for line in run.stderr.split(separator: "\n")
             where [
-                "talk.barge_in", "talk.transcribed", "talk.duck", "talk.check", "talk.onset", "tts.stopped",
+                "talk.barge_in", "talk.transcribed", "talk.pause", "talk.check", "talk.onset", "tts.stopped",
                 "tts.spoken",
                 "talk.phase",
             ]
@@ -297,7 +297,7 @@ struct TalkModeRigTests {
         #expect(try await Self.waitForStatus("on listening", node.environment), "\(node.run.stderr)")
         try await Task.sleep(for: .seconds(1))
         #expect(await Self.chatSends(node.gateway).count == 1, "neither the reply nor the speech over it was sent")
-        #expect(!node.run.stderr.contains("talk.duck"), "half-duplex never ducks")
+        #expect(!node.run.stderr.contains("talk.pause"), "half-duplex never pauses")
         #expect(node.run.stderr.contains("outcome=finished"), "the reply played to its end")
         try Self.play(question)
         let sends = await Self.waitForChatSends(2, node.gateway)

@@ -157,6 +157,61 @@ struct PlaybackControllerDeviceTests {
         #expect(abs(drop - 12) <= 2)
     }
 
+    @Test("pause() silences the tone within a chunk or two; resume plays the rest, nothing lost or doubled")
+    func pauseAndResume() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let recorder = try MonitorRecorder(source: sink.monitor)
+        let handle = controller.enqueue(.pcm(toneBuffer(1000, seconds: 2), kind: .speech))
+        try await Task.sleep(for: .milliseconds(700))
+        let pausedAt = ContinuousClock.now
+        controller.setPaused(true)
+        #expect(controller.isPaused)
+        try await Task.sleep(for: .milliseconds(800))
+        let resumedAt = ContinuousClock.now
+        controller.setPaused(false)
+        let outcome = await handle.outcome()
+        try await Task.sleep(for: .milliseconds(100))
+        let recording = try recorder.stop()
+
+        guard case .finished(let played, _) = outcome else { throw RigError(description: "\(outcome)") }
+        #expect(abs(played - 2.0) < 0.001)
+        // All of the tone is heard, once: what was queued unheard at the pause plays after it.
+        let tone = recording.windowsWithTone(1000, amplitude: 0.3)
+        #expect(tone.count >= 198 && tone.count <= 203, "\(tone.count) tone windows")
+        // A gap lies between the pause and the resume, on the recording's clock. How fast the
+        // pause takes effect is the bench's (bargein.pause); here: it does, well before resume.
+        let pauseWindow = Int((seconds(pausedAt - recording.origin) * 100).rounded())
+        let resumeWindow = Int((seconds(resumedAt - recording.origin) * 100).rounded())
+        let toneSet = Set(tone)
+        let silentInside = (pauseWindow + 30..<resumeWindow).filter { !toneSet.contains($0) }.count
+        #expect(silentInside == resumeWindow - pauseWindow - 30, "tone while paused")
+        let before = tone.filter { $0 < pauseWindow + 30 }.count
+        print(
+            "pause: tone windows \(tone.count), before the pause \(before), gap \(resumeWindow - pauseWindow) windows")
+        #expect(before >= 20 && before < 196, "the pause cut the tone (\(before) windows before it)")
+        #expect(!controller.isPaused)
+    }
+
+    @Test("stop() while paused ends the item; the next item is not paused")
+    func stopWhilePaused() async throws {
+        let sink = try sink
+        let controller = PlaybackController(sink: sink.name)
+        let handle = controller.enqueue(.pcm(toneBuffer(1000, seconds: 2), kind: .speech))
+        try await Task.sleep(for: .milliseconds(400))
+        controller.setPaused(true)
+        try await Task.sleep(for: .milliseconds(200))
+        controller.stop()
+        controller.setPaused(false)
+        guard case .interrupted(let heard, _) = await handle.outcome() else {
+            throw RigError(description: "not interrupted")
+        }
+        #expect(heard > 0 && heard < 2.0)
+        let next = await controller.play(.pcm(toneBuffer(1500, seconds: 0.3), kind: .speech))
+        guard case .finished(let played, _) = next else { throw RigError(description: "\(next)") }
+        #expect(abs(played - 0.3) < 0.001)
+    }
+
     @Test("a stream of 3 sentence buffers arriving with gaps plays them in order")
     func streamInOrder() async throws {
         let sink = try sink

@@ -42,6 +42,41 @@ struct PlaybackLogicTests {
         #expect(queue.appended == 9)
     }
 
+    @Test("SampleQueue rewinds across block boundaries, never past the start")
+    func sampleQueueRewind() {
+        var queue = SampleQueue()
+        queue.append([1, 2, 3])
+        queue.append([4, 5, 6, 7, 8])
+        let buffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 8)
+        defer { buffer.deallocate() }
+        #expect(queue.read(into: buffer, maximum: 6) == 6)
+        #expect(queue.rewind(by: 4) == 4)
+        #expect(queue.available == 6)
+        #expect(queue.read(into: buffer, maximum: 8) == 6)
+        #expect(Array(buffer[0..<6]) == [3, 4, 5, 6, 7, 8])
+        #expect(queue.rewind(by: 100) == 8)
+        #expect(queue.read(into: buffer, maximum: 2) == 2 && Array(buffer[0..<2]) == [1, 2])
+    }
+
+    @Test("pause: no watchdog limit runs; resume pushes the end limit back by the pause")
+    func pausedItemHasNoLimit() throws {
+        let start = ContinuousClock.now
+        let job = PlaybackJob(kind: .speech, format: mono16k, enqueuedAt: start)
+        job.feed([Int16](repeating: 1, count: 16000))
+        job.markDequeued(at: start)
+        job.markStarted(at: start)
+        #expect(pull(job, maximum: 1600, at: start).count == 1600)
+        let (before, _) = try #require(job.deadline(settings: settings))
+        let rewound = job.pause(rewindingFrames: 400, referenceSamples: 0, at: start + .milliseconds(100))
+        #expect(rewound.frames == 400)
+        #expect(job.deadline(settings: settings) == nil, "no limit while paused")
+        job.resume(at: start + .seconds(5))
+        let (after, _) = try #require(job.deadline(settings: settings))
+        #expect(after - before == .milliseconds(4900))
+        // What was flushed unheard is read again.
+        #expect(pull(job, maximum: 16000, at: start + .seconds(5)).count == 16000 - 1600 + 400)
+    }
+
     @Test("render reference: stereo 48 kHz in blocks becomes time-aligned 16 kHz mono")
     func renderReference() throws {
         // 100 ms of silence, 200 ms of 500 Hz on the left only, 100 ms of silence.

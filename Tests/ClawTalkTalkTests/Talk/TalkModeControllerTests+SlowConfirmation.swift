@@ -49,7 +49,7 @@ extension TalkModeControllerTests {
         // The voice from 1.0 s goes on; the check is asked for at 1.56 s and answers after the
         // 1.2 s reply has ended.
         rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 1.0, until: 2.0))
-        try await rig.wait("the reply ended, the verdict pending") { $0.phase == .speaking && !$0.isDucked }
+        try await rig.wait("the reply ended, the verdict pending") { $0.phase == .speaking && !$0.isReplyPaused }
         let spoke = try await rig.stack.event { if case .spoke = $0 { true } else { false } }
         guard case .spoke(_, let result) = spoke else { return }
         #expect(result.outcome == .finished, "the reply played to its end")

@@ -55,12 +55,12 @@ struct TalkModeControllerTests {
         try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
         try await Task.sleep(for: .milliseconds(300))
         #expect(await rig.controller.phase == .speaking)
-        // Speech from 1.0 s (onset: ducked at 1.16 s), a short pause, more speech during the check.
+        // Speech from 1.0 s (onset: paused at 1.16 s), a short pause, more speech during the check.
         rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 0.22, until: 1.5))
         rig.capturing.captures[1].feed(.utterance(speechStart: 0, speech: 0.2, until: 0.2).later(by: 1.5))
-        try await rig.wait("barge-in") { $0.phase == .listening && $0.isCapturing && !$0.isDucked }
+        try await rig.wait("barge-in") { $0.phase == .listening && $0.isCapturing && !$0.isReplyPaused }
         await rig.controller.settle()
-        #expect(rig.ducks.value == [true, false], "ducked at the onset, restored at the stop")
+        #expect(rig.pauses.value == [true, false], "paused at the onset, resumed at the stop")
         #expect(rig.stack.audio.stops >= 1, "playback stopped")
         #expect(rig.capturing.captures.count == 2, "the interrupting speech goes on in the same capture")
         rig.capturing.captures[1].feed(.silence(0.8).later(by: 1.7))
@@ -93,7 +93,7 @@ struct TalkModeControllerTests {
         try await Task.sleep(for: .milliseconds(300))
         // "Stop" from 1.0 s to 1.3 s, then silence.
         rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 0.3, until: 2.5))
-        try await rig.wait("stopped") { $0.phase == .listening && !$0.isDucked }
+        try await rig.wait("stopped") { $0.phase == .listening && !$0.isReplyPaused }
         await rig.controller.settle()
         #expect(rig.stack.audio.stops >= 1, "playback stopped")
         rig.capturing.captures[1].feed(.silence(1.5).later(by: 2.5))
@@ -124,7 +124,7 @@ struct TalkModeControllerTests {
         try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
         rig.capturing.captures[1].feed(.utterance(speechStart: 0.6, speech: 0.6, until: 1.2))
         try await GatewayHarness.wait("reply spoken") { rig.phases.value.count >= 5 }
-        #expect(rig.ducks.value == [true, false], "ducked at the onset, restored when the check said echo")
+        #expect(rig.pauses.value == [true, false], "paused at the onset, resumed when the check said echo")
         let spoke = try await rig.stack.event { if case .spoke = $0 { true } else { false } }
         guard case .spoke(_, let result) = spoke else { return }
         #expect(result.outcome == .finished, "the reply played to the end")
@@ -145,7 +145,7 @@ struct TalkModeControllerTests {
         // The phase changes before the controller's lane has opened the listening capture.
         await rig.controller.settle()
         #expect(rig.capturing.captures.count == 2, "no capture while speaking, a new one after")
-        #expect(rig.ducks.value.isEmpty)
+        #expect(rig.pauses.value.isEmpty)
         await rig.stop()
     }
 

@@ -5,11 +5,12 @@ import Testing
 
 extension TalkModeStateMachineTests {
 
-    @Test func onsetOf150msDucksAndAsksForAConfirmation() {
+    @Test func onsetOf150msPausesAndAsksForAConfirmation() {
         var machine = Self.speaking()
         #expect(Self.frames(&machine, speech: true, seconds: 0.12) == [])
-        #expect(Self.frames(&machine, speech: true, seconds: 0.04) == [.duck(true)], "ducked once 150 ms is reached")
-        #expect(machine.isDucked)
+        #expect(
+            Self.frames(&machine, speech: true, seconds: 0.04) == [.pauseReply(true)], "paused once 150 ms is reached")
+        #expect(machine.isReplyPaused)
         #expect(Self.frames(&machine, speech: true, seconds: 0.38) == [])
         #expect(Self.frames(&machine, speech: true, seconds: 0.04) == [.checkBargeIn])
     }
@@ -23,7 +24,7 @@ extension TalkModeStateMachineTests {
         _ = machine.handle(.replyStarted)
         #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "residual echo while the canceller converges")
         #expect(Self.frames(&machine, speech: true, seconds: 0.14) == [])
-        #expect(Self.frames(&machine, speech: true, seconds: 0.02) == [.duck(true)], "counted from 0.5 s on")
+        #expect(Self.frames(&machine, speech: true, seconds: 0.02) == [.pauseReply(true)], "counted from 0.5 s on")
     }
 
     @Test func speechMustStandOutFromTheResidualEchoLevel() {
@@ -39,16 +40,17 @@ extension TalkModeStateMachineTests {
         #expect(level(0.02, speech: true, seconds: 1) == [], "residual echo < 6 dB over the mean: not an onset")
         #expect(level(0.001, speech: false, seconds: 0.1) == [])
         #expect(level(0.04, speech: true, seconds: 0.14) == [])
-        #expect(level(0.04, speech: true, seconds: 0.02) == [.duck(true)], "a voice 6 dB or more over the mean is")
+        #expect(
+            level(0.04, speech: true, seconds: 0.02) == [.pauseReply(true)], "a voice 6 dB or more over the mean is")
     }
 
-    @Test func quietSpeechUnderTheMinimumLevelDoesNotDuck() {
+    @Test func quietSpeechUnderTheMinimumLevelDoesNotPause() {
         var machine = Self.speaking()
         for _ in 0..<50 { _ = machine.handle(.audio(isSpeech: false, seconds: 0.02, rms: 0.0005)) }
         for _ in 0..<50 { #expect(machine.handle(.audio(isSpeech: true, seconds: 0.02, rms: 0.01)) == []) }
         var loud: [Machine.Action] = []
         for _ in 0..<8 { loud += machine.handle(.audio(isSpeech: true, seconds: 0.02, rms: 0.1)) }
-        #expect(loud == [.duck(true)])
+        #expect(loud == [.pauseReply(true)])
     }
 
     @Test func aBurstTooShortForATurnIsDroppedWithoutTranscribing() {
@@ -75,7 +77,7 @@ extension TalkModeStateMachineTests {
         #expect(
             machine.handle(.bargeInTranscript("wait, what about tomorrow", confidence: nil))
                 == [
-                    .stopSpeech(recordInterruption: true), .duck(false), .keepInterruptingSpeech,
+                    .stopSpeech(recordInterruption: true), .pauseReply(false), .keepInterruptingSpeech,
                     .report(Self.params(true, .listening)),
                 ])
         #expect(machine.phase == .listening)
@@ -89,20 +91,38 @@ extension TalkModeStateMachineTests {
         var machine = Self.speaking(spoken: "The forecast says: sunny,  and WARM today.")
         _ = Self.frames(&machine, speech: true, seconds: 0.6)
         #expect(
-            machine.handle(.bargeInTranscript("sunny and warm", confidence: nil)) == [.duck(false)],
+            machine.handle(.bargeInTranscript("sunny and warm", confidence: nil)) == [.pauseReply(false)],
             "volume restored, playback goes on")
         #expect(machine.phase == .speaking)
-        #expect(!machine.isDucked)
+        #expect(!machine.isReplyPaused)
+    }
+
+    /// The reply's echo right after its guard: the "speech" ends when the reply pauses, and
+    /// speech-to-text makes words of the fragment that are not the reply's text.
+    @Test func speechThatEndsWithThePauseIsTheEchoWhateverItsWords() {
+        var machine = Self.speaking(spoken: "Once upon a time a small robot lived by the sea.")
+        #expect(Self.frames(&machine, speech: true, seconds: 0.16) == [.pauseReply(true)])
+        #expect(Self.frames(&machine, speech: false, seconds: 0.5) == [.checkBargeIn])
+        #expect(
+            machine.handle(.bargeInTranscript("It's a product.", confidence: nil)) == [.pauseReply(false)],
+            "resumed: nothing went on once the reply fell silent")
+        #expect(machine.phase == .speaking)
+        // The same words with the voice going on through the pause are an interruption.
+        var voice = Self.speaking(spoken: "Once upon a time a small robot lived by the sea.")
+        _ = Self.frames(&voice, speech: true, seconds: 0.6)
+        #expect(
+            voice.handle(.bargeInTranscript("It's a product.", confidence: nil)).first
+                == .stopSpeech(recordInterruption: true))
     }
 
     @Test func noConfirmationWithinOneSecondRestoresTheVolumeButALateOneStillStops() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.16)
-        #expect(machine.isDucked)
+        #expect(machine.isReplyPaused)
         let actions = Self.frames(&machine, speech: true, seconds: 1.0)
-        #expect(actions == [.checkBargeIn, .duck(false)], "full volume after 1 s")
-        #expect(!machine.isDucked)
-        #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "no second duck while the check runs")
+        #expect(actions == [.checkBargeIn, .pauseReply(false)], "the reply resumes after 1 s")
+        #expect(!machine.isReplyPaused)
+        #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "no second pause while the check runs")
         #expect(machine.phase == .speaking)
         #expect(
             machine.handle(.bargeInTranscript("hold on, a question", confidence: nil))
@@ -117,17 +137,17 @@ extension TalkModeStateMachineTests {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 1.2)
         #expect(machine.handle(.bargeInTranscript("sunny", confidence: nil)) == [])
-        #expect(Self.frames(&machine, speech: true, seconds: 0.16) == [.duck(true)])
+        #expect(Self.frames(&machine, speech: true, seconds: 0.16) == [.pauseReply(true)])
     }
 
     @Test func aLowConfidenceOrStaleSpeechIsNotABargeIn() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.56)
-        #expect(machine.handle(.bargeInTranscript("stop please", confidence: 0.5)) == [.duck(false)])
+        #expect(machine.handle(.bargeInTranscript("stop please", confidence: 0.5)) == [.pauseReply(false)])
         var stale = Self.speaking()
         _ = Self.frames(&stale, speech: true, seconds: 0.2)
         _ = Self.frames(&stale, speech: false, seconds: 0.36)
-        #expect(stale.handle(.bargeInTranscript("stop please", confidence: nil)) == [.duck(false)])
+        #expect(stale.handle(.bargeInTranscript("stop please", confidence: nil)) == [.pauseReply(false)])
     }
 
     @Test func recencyIsJudgedWhereTheTranscribedAudioEndsNotWhenASlowTranscriberAnswers() {
@@ -146,7 +166,8 @@ extension TalkModeStateMachineTests {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.3)
         #expect(Self.frames(&machine, speech: false, seconds: 0.3).contains(.checkBargeIn))
-        #expect(Self.frames(&machine, speech: false, seconds: 0.6).contains(.duck(false)), "not confirmed within 1 s")
+        #expect(
+            Self.frames(&machine, speech: false, seconds: 0.6).contains(.pauseReply(false)), "not confirmed within 1 s")
         #expect(
             machine.handle(.bargeInTranscript("Stop.", confidence: nil))
                 == [.stopSpeech(recordInterruption: true), .restartTurn, .report(Self.params(true, .listening))])
@@ -176,7 +197,7 @@ extension TalkModeStateMachineTests {
         #expect(
             short.handle(.bargeInTranscript("stop please"))
                 == [
-                    .stopSpeech(recordInterruption: true), .duck(false), .restartTurn,
+                    .stopSpeech(recordInterruption: true), .pauseReply(false), .restartTurn,
                     .report(Self.params(true, .listening)),
                 ])
     }
@@ -185,7 +206,7 @@ extension TalkModeStateMachineTests {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.6)
         _ = Self.frames(&machine, speech: false, seconds: 0.4)
-        #expect(machine.handle(.bargeInTranscript(nil)) == [.duck(false)], "the voice stopped: no second try")
+        #expect(machine.handle(.bargeInTranscript(nil)) == [.pauseReply(false)], "the voice stopped: no second try")
     }
 
     @Test func whileTheVoiceGoesOnAnUnrecognisedCheckIsAskedAgainTwice() {
@@ -193,34 +214,35 @@ extension TalkModeStateMachineTests {
         _ = Self.frames(&machine, speech: true, seconds: 0.6)
         #expect(machine.handle(.bargeInTranscript("")) == [.checkBargeIn])
         #expect(machine.handle(.bargeInTranscript(nil)) == [.checkBargeIn])
-        #expect(machine.handle(.bargeInTranscript("")) == [.duck(false)], "at most two more tries")
+        #expect(machine.handle(.bargeInTranscript("")) == [.pauseReply(false)], "at most two more tries")
         var second = Self.speaking()
         _ = Self.frames(&second, speech: true, seconds: 0.6)
         #expect(second.handle(.bargeInTranscript("no")) == [.checkBargeIn])
         #expect(
             second.handle(.bargeInTranscript("no, stop"))
                 == [
-                    .stopSpeech(recordInterruption: true), .duck(false), .keepInterruptingSpeech,
+                    .stopSpeech(recordInterruption: true), .pauseReply(false), .keepInterruptingSpeech,
                     .report(Self.params(true, .listening)),
                 ])
         var echo = Self.speaking()
         _ = Self.frames(&echo, speech: true, seconds: 0.6)
-        #expect(echo.handle(.bargeInTranscript("sunny and warm")) == [.duck(false)], "the echo is not asked again")
+        #expect(
+            echo.handle(.bargeInTranscript("sunny and warm")) == [.pauseReply(false)], "the echo is not asked again")
     }
 
     @Test func noBargeInWhenInterruptOnSpeechIsOff() {
         var machine = Self.speaking()
         _ = machine.handle(.setBargeIn(.halfDuplex))
         #expect(Self.frames(&machine, speech: true, seconds: 2) == [])
-        #expect(!machine.isDucked)
+        #expect(!machine.isReplyPaused)
     }
 
     @Test func theReplyEndingWhileNothingIsCheckedListensAfresh() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.2)
-        #expect(machine.isDucked)
+        #expect(machine.isReplyPaused)
         #expect(
             machine.handle(.replyFinished)
-                == [.duck(false), .cancelCapture, .startCapture, .report(Self.params(true, .listening))])
+                == [.pauseReply(false), .cancelCapture, .startCapture, .report(Self.params(true, .listening))])
     }
 }

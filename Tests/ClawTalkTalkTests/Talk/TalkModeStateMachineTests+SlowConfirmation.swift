@@ -17,7 +17,7 @@ extension TalkModeStateMachineTests {
     }
 
     /// Speaking a reply whose residual echo is at 0.005 after the hold-off, then a voice at
-    /// 0.05 for `voice` seconds (ducked and checked).
+    /// 0.05 for `voice` seconds (paused and checked).
     static func interrupted(voice: Double) -> Machine {
         var machine = speaking()
         _ = levels(&machine, 0.005, speech: false, seconds: 1)
@@ -67,7 +67,7 @@ extension TalkModeStateMachineTests {
 
     @Test func whenTheReplyEndsBeforeTheVerdictTheVerdictStillMakesTheTurn() {
         var machine = Self.interrupted(voice: 0.6)
-        #expect(machine.handle(.replyFinished) == [.duck(false)], "the check decides; the capture stays open")
+        #expect(machine.handle(.replyFinished) == [.pauseReply(false)], "the check decides; the capture stays open")
         #expect(machine.phase == .speaking)
         #expect(machine.isCapturing)
         _ = Self.levels(&machine, 0.05, speech: true, seconds: 0.3)

@@ -15,7 +15,7 @@ final class TalkRig: Sendable {
     let capturing: FakeCapturing
     let transcriber: FakeTranscriber
     let controller: TalkModeController
-    let ducks = Locked<[Bool]>([])
+    let pauses = Locked<[Bool]>([])
     let wake = Locked<[String]>([])
     let phases = Locked<[TalkModeStateMachine.Phase]>([])
     private let tasks: [Task<Void, Never>]
@@ -32,12 +32,12 @@ final class TalkRig: Sendable {
         for script in scripts { capturing.append(script) }
         self.capturing = capturing
         self.transcriber = transcriber
-        let ducks = ducks
+        let pauses = pauses
         let wake = wake
         let stack = stack
         let hooks = TalkModeHooks(
             suspendWake: { wake.update { $0.append("suspend") } }, resumeWake: { wake.update { $0.append("resume") } },
-            duck: { on in ducks.update { $0.append(on) } },
+            pauseReply: { on in pauses.update { $0.append(on) } },
             resetSpeechSession: { await stack.speech.resetTalkSession() })
         let controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: stack.delivery, speech: stack.speech,
