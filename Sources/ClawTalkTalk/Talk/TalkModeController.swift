@@ -218,8 +218,9 @@ public actor TalkModeController {
             if let current { captures[current]?.monitor?.cancel() }
             return .finish(current)
         case .pauseReply(true):
-            // The onset: the speech run that paused playback starts here.
-            checkStart = current.flatMap { captures[$0]?.runStart }
+            // The onset: the speech run that paused playback starts here. A new onset while a
+            // check runs keeps the first one: a recheck judges everything said since.
+            if !machine.isCheckPending { checkStart = current.flatMap { captures[$0]?.runStart } }
             if let levels = current.flatMap({ captures[$0]?.levels }) {
                 logger.debug(
                     "talk.onset",

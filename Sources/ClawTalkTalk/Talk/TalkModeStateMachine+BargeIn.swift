@@ -31,7 +31,8 @@ extension TalkModeStateMachine {
         }
         if var state = replyPause {
             state.elapsed += seconds
-            if isSpeech, state.elapsed > Self.pauseSettle + 1e-9 { state.voiceAfterPause += seconds }
+            // A voice once the pause has silenced the reply's echo: the double-talk evidence.
+            if isSpeech, state.elapsed > Self.pauseSettle + 1e-9 { speak.voiceWhilePaused += seconds }
             if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
                 // Not confirmed in time: the reply plays on. A check still running may yet
                 // confirm (slow speech-to-text); then playback stops.
@@ -42,12 +43,20 @@ extension TalkModeStateMachine {
             if !state.checkRequested, !checkPending, state.elapsed >= configuration.bargeInListen - 1e-9 {
                 state.checkRequested = true
                 requestCheck(&out)
-                speak.pauseHeardVoice = state.voiceAfterPause > 0
             }
             replyPause = state
-        } else if !checkPending, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
-            replyPause = PauseState()
-            speak.rechecks = 0
+        } else if !speak.replyEnded, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
+            if checkPending {
+                // A new onset while a slow check of an earlier one runs (the reply resumed after
+                // its window): pause again, so the voice is heard over silence, and let the
+                // verdict ask again on the longer audio instead of dropping this voice with it.
+                replyPause = PauseState(checkRequested: true)
+                speak.onsetSinceCheck = true
+            } else {
+                replyPause = PauseState()
+                speak.rechecks = 0
+                speak.voiceWhilePaused = 0
+            }
             out.append(.pauseReply(true))
         }
     }
@@ -74,7 +83,10 @@ extension TalkModeStateMachine {
         // The pause is a double-talk test: words heard while nothing went on once the reply
         // fell silent, and nothing since, were its echo garbled (a short stop phrase still
         // counts: "stop" can end with the pause).
-        if verdict == .interrupt, !speak.pauseHeardVoice, !speak.heardSinceCheck { verdict = .echo }
+        // "Since" counts only loud frames: speech detected over the resumed reply may be its echo.
+        if verdict == .interrupt, speak.voiceWhilePaused == 0, speak.voiceSinceCheck < Self.voiceAfterCheck - 1e-9 {
+            verdict = .echo
+        }
         let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
         if verdict == .stopPhrase, speak.heardSinceCheck, speak.rechecks < 2 {
             // "Stop …" and the voice went on after the checked audio: it may be the start of a
@@ -94,9 +106,13 @@ extension TalkModeStateMachine {
             // longer audio from the same onset (at most twice), instead of waiting for a new one.
             // The same when the voice went on after the checked audio and has stopped since
             // (a slow transcriber): the whole utterance decides.
+            // Whatever the verdict on the checked audio, a voice that went on after it (loud, or
+            // loud enough for a new onset while a slow transcriber worked) is judged too: the
+            // checked fragment may be the reply's echo, or "stop" cut off by the pause, with the
+            // user's words after it.
             let unrecognised = verdict == nil || verdict == .tooShort
-            let voiceWentOn = speak.voiceSinceCheck >= Self.voiceAfterCheck - 1e-9
-            if unrecognised, speak.rechecks < 2, voiceGoesOn || voiceWentOn {
+            let voiceWentOn = speak.voiceSinceCheck >= Self.voiceAfterCheck - 1e-9 || speak.onsetSinceCheck
+            if speak.rechecks < 2, voiceWentOn || (unrecognised && voiceGoesOn) {
                 recheck(&out)
                 return
             }
@@ -141,7 +157,7 @@ extension TalkModeStateMachine {
     /// Asks for a transcription of the audio so far and notes how recent speech is at its end.
     private mutating func requestCheck(_ out: inout [Action]) {
         checkPending = true
-        speak.pauseHeardVoice = true
+        speak.onsetSinceCheck = false
         speak.sinceSpeechAtCheck = speak.sinceSpeech
         speak.heardSinceCheck = false
         speak.voiceSinceCheck = 0

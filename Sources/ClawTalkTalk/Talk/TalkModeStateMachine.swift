@@ -16,12 +16,12 @@ import Foundation
 ///   operator `hello-ok`.
 /// - **Barge-in** (``BargeInMode/enabled``): while speaking, capture runs; ≥ 0.15 s of speech
 ///   pauses playback at once and asks for a transcription; ``BargeInDecision`` confirms → stop
-///   with the interruption recorded, keep the capture as the next turn; a refusal restores the
-///   volume, and so does the end of the 1 s window (a confirmation arriving later, from a slow
-///   speech-to-text engine, still stops playback; if the voice stopped meanwhile, the turn ends
-///   at once, its audio cut one silence window after the voice's last loud frame instead of
-///   running on with the reply's echo; if the reply ended meanwhile, the verdict still decides
-///   whether the speech is the next turn). In half-duplex nothing is captured while speaking.
+///   with the interruption recorded, keep the capture as the next turn; a refusal resumes the
+///   reply, and so does the end of the 1 s window (a later confirmation still stops it; a new
+///   onset while a slow check runs pauses again and has the verdict ask again; if the voice
+///   stopped meanwhile, the turn ends at once, cut one silence window after the voice; if the
+///   reply ended meanwhile, the verdict still decides whether the speech is the next turn).
+///   In half-duplex nothing is captured while speaking.
 /// - **Push-to-talk** pauses Talk (capture closed, nothing started) until it resumes.
 /// - **Idle timeout:** a listening phase without speech for ``TalkModeConfiguration/idleTimeout``
 ///   ends Talk.
@@ -38,6 +38,8 @@ public struct TalkModeStateMachine: Sendable {
     public private(set) var isCapturing = false
     /// Playback is paused at a barge-in onset until the check decides.
     public var isReplyPaused: Bool { replyPause != nil }
+    /// A barge-in check (transcription) is running.
+    public var isCheckPending: Bool { checkPending }
     /// The mean level (RMS) of the speaking phase's frames while not paused: the residual echo
     /// an onset must stand out from.
     public var residualLevel: Double { speak.levelCount == 0 ? 0 : speak.levelSum / Double(speak.levelCount) }
@@ -78,9 +80,12 @@ public struct TalkModeStateMachine: Sendable {
         var sinceSpeechAtCheck = Double.infinity
         /// Speech was heard after the pending check's audio ends (its transcript may be partial).
         var heardSinceCheck = false
-        /// The pause before the pending check heard a voice once the reply's echo had died away
-        /// (``PauseState/voiceAfterPause``); true for checks without a pause.
-        var pauseHeardVoice = true
+        /// Seconds of speech heard while the reply was paused, after
+        /// ``TalkModeStateMachine/pauseSettle`` of each pause (the reply's echo had died away, so
+        /// it is a voice), since the onset that started the current checks.
+        var voiceWhilePaused = 0.0
+        /// A new onset paused the reply again while the pending check ran.
+        var onsetSinceCheck = false
         /// Seconds of loud (voice, not echo) frames after the pending check's audio ends.
         var voiceSinceCheck = 0.0
         /// Seconds since the last frame of speech that stood out from the residual echo (the
@@ -94,10 +99,8 @@ public struct TalkModeStateMachine: Sendable {
     /// Playback paused after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
     struct PauseState {
         var elapsed = 0.0
+        /// A check was asked for in this pause (or one was running when it began).
         var checkRequested = false
-        /// Speech heard after ``TalkModeStateMachine/pauseSettle`` of the pause: by then the
-        /// reply's echo has died away, so what goes on is a voice.
-        var voiceAfterPause = 0.0
     }
 
     /// Time for a pause to silence the reply's echo at the microphone (a chunk, the flush, the

@@ -115,19 +115,21 @@ extension TalkModeStateMachineTests {
                 == .stopSpeech(recordInterruption: true))
     }
 
-    @Test func noConfirmationWithinOneSecondRestoresTheVolumeButALateOneStillStops() {
+    @Test func noConfirmationWithinOneSecondResumesTheReplyButALateOneStillStops() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.16)
         #expect(machine.isReplyPaused)
         let actions = Self.frames(&machine, speech: true, seconds: 1.0)
         #expect(actions == [.checkBargeIn, .pauseReply(false)], "the reply resumes after 1 s")
         #expect(!machine.isReplyPaused)
-        #expect(Self.frames(&machine, speech: true, seconds: 0.5) == [], "no second pause while the check runs")
+        #expect(
+            Self.frames(&machine, speech: true, seconds: 0.5) == [.pauseReply(true)],
+            "the voice goes on: paused again (no second check while the first runs)")
         #expect(machine.phase == .speaking)
         #expect(
             machine.handle(.bargeInTranscript("hold on, a question", confidence: nil))
                 == [
-                    .stopSpeech(recordInterruption: true), .keepInterruptingSpeech,
+                    .stopSpeech(recordInterruption: true), .pauseReply(false), .keepInterruptingSpeech,
                     .report(Self.params(true, .listening)),
                 ])
         #expect(machine.phase == .listening)
@@ -135,7 +137,9 @@ extension TalkModeStateMachineTests {
 
     @Test func aLateRefusalAllowsTheNextOnset() {
         var machine = Self.speaking()
-        _ = Self.frames(&machine, speech: true, seconds: 1.2)
+        _ = Self.frames(&machine, speech: true, seconds: 0.56)
+        _ = Self.frames(&machine, speech: false, seconds: 0.64)
+        #expect(!machine.isReplyPaused, "resumed after 1 s")
         #expect(machine.handle(.bargeInTranscript("sunny", confidence: nil)) == [])
         #expect(Self.frames(&machine, speech: true, seconds: 0.16) == [.pauseReply(true)])
     }

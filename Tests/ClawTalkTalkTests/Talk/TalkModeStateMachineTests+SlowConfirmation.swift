@@ -142,4 +142,50 @@ extension TalkModeStateMachineTests {
         #expect(machine.handle(.bargeInTranscript("")) == [], "only echo followed the checked audio: no new check")
         #expect(machine.phase == .speaking)
     }
+
+    /// A reply whose residual echo is at 0.005, then a false onset (a burst of echo at 0.05 that
+    /// ends when the reply pauses), checked by a transcriber slower than the 1 s window.
+    static func falseOnsetUnderASlowCheck() -> Machine {
+        var machine = speaking(spoken: "Once upon a time a small robot lived by the sea.")
+        _ = levels(&machine, 0.005, speech: false, seconds: 1)
+        #expect(levels(&machine, 0.05, speech: true, seconds: 0.16) == [.pauseReply(true)])
+        #expect(levels(&machine, 0.005, speech: false, seconds: 0.5) == [.checkBargeIn])
+        #expect(levels(&machine, 0.005, speech: false, seconds: 0.5) == [.pauseReply(false)], "resumed after 1 s")
+        return machine
+    }
+
+    /// The load failure of the rig test: a false onset's check ran for seconds, the real
+    /// interruption fell inside it and was dropped with the echo verdict.
+    @Test func aVoiceDuringTheSlowCheckOfAFalseOnsetPausesAgainAndStopsTheReply() {
+        var machine = Self.falseOnsetUnderASlowCheck()
+        #expect(
+            Self.levels(&machine, 0.05, speech: true, seconds: 0.16) == [.pauseReply(true)],
+            "the voice pauses the reply again while the first check still runs")
+        #expect(machine.isCheckPending)
+        #expect(Self.levels(&machine, 0.05, speech: true, seconds: 0.6) == [], "one check at a time")
+        // The slow verdict on the echo fragment (stale: nothing went on after it) asks again
+        // on the audio that now holds the voice.
+        #expect(machine.handle(.bargeInTranscript("It's a product.")) == [.checkBargeIn])
+        #expect(machine.phase == .speaking)
+        let actions = machine.handle(.bargeInTranscript("It's a product. What is the weather tomorrow?"))
+        #expect(actions.first == .stopSpeech(recordInterruption: true))
+        #expect(actions.contains(.keepInterruptingSpeech))
+        #expect(machine.phase == .listening)
+    }
+
+    /// The same with the reply's echo as the second onset: the pause silences it, so no voice is
+    /// heard while paused and the reply resumes, whatever words the longer audio gives.
+    @Test func anEchoOnsetDuringTheSlowCheckOfAFalseOnsetResumesTheReply() {
+        var machine = Self.falseOnsetUnderASlowCheck()
+        #expect(Self.levels(&machine, 0.05, speech: true, seconds: 0.16) == [.pauseReply(true)])
+        _ = Self.levels(&machine, 0.005, speech: false, seconds: 0.3)
+        #expect(machine.handle(.bargeInTranscript("It's a product.")) == [.checkBargeIn])
+        #expect(Self.levels(&machine, 0.005, speech: false, seconds: 0.7) == [.pauseReply(false)])
+        #expect(machine.handle(.bargeInTranscript("It's a product. So we see.")) == [])
+        #expect(machine.phase == .speaking)
+        #expect(!machine.isReplyPaused)
+        #expect(!machine.isCheckPending)
+        #expect(
+            Self.levels(&machine, 0.05, speech: true, seconds: 0.16) == [.pauseReply(true)], "the next onset pauses")
+    }
 }
