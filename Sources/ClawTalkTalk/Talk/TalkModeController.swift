@@ -220,12 +220,13 @@ public actor TalkModeController {
         case .pauseReply(true):
             // The onset: the speech run that paused playback starts here. A new onset while a
             // check runs keeps the first one: a recheck judges everything said since.
-            if !machine.isCheckPending { checkStart = current.flatMap { captures[$0]?.runStart } }
+            let runStart = current.flatMap { captures[$0]?.runStart }
+            if !machine.isCheckPending { checkStart = runStart }
             if let levels = current.flatMap({ captures[$0]?.levels }) {
                 logger.debug(
                     "talk.onset",
                     [
-                        "atS": .double(checkStart ?? 0), "runRms": .double(levels.runMean),
+                        "atS": .double(runStart ?? 0), "runRms": .double(levels.runMean),
                         "meanRms": .double(levels.mean), "residualRms": .double(machine.residualLevel),
                     ])
             }

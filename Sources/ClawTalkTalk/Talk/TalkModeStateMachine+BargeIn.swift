@@ -2,9 +2,21 @@ import ClawTalkProtocol
 
 /// Barge-in while the reply is spoken (talk-contract §5.5 and the fast path of §10).
 extension TalkModeStateMachine {
+    /// Playback paused after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
+    struct PauseState {
+        var elapsed = 0.0
+        /// A check was asked for in this pause (or one was running when it began).
+        var checkRequested = false
+    }
+
+    /// Time for a pause to silence the reply's echo at the microphone (a chunk, the flush, the
+    /// echo path, the voice detector's hangover).
+    static let pauseSettle = 0.15
+
     mutating func speaking(_ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ out: inout [Action]) {
         guard configuration.bargeIn == .enabled else { return }
         speak.elapsed += seconds
+        speak.sinceResume += seconds
         if isSpeech, speak.elapsed > configuration.bargeInHoldOff + 1e-9 {
             // The run's recent level (about the last 0.1 s).
             let level = rms ?? 0
@@ -29,6 +41,9 @@ extension TalkModeStateMachine {
             speak.levelSum += rms
             speak.levelCount += 1
         }
+        // A resumed reply restarts after silence, like a new one: while the canceller
+        // re-converges (``TalkModeConfiguration/bargeInHoldOff``) its residual echo starts no onset.
+        if speak.sinceResume <= configuration.bargeInHoldOff + 1e-9 { speak.speechRun = 0 }
         if var state = replyPause {
             state.elapsed += seconds
             // A voice once the pause has silenced the reply's echo: the double-talk evidence.
@@ -192,6 +207,7 @@ extension TalkModeStateMachine {
         guard replyPause != nil else { return }
         out.append(.pauseReply(false))
         replyPause = nil
+        speak.sinceResume = 0
     }
 
     /// Leaving the speaking phase: a pending check no longer matters, the volume comes back.

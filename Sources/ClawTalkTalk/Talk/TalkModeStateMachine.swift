@@ -86,6 +86,8 @@ public struct TalkModeStateMachine: Sendable {
         var voiceWhilePaused = 0.0
         /// A new onset paused the reply again while the pending check ran.
         var onsetSinceCheck = false
+        /// Seconds since the reply last resumed from a pause.
+        var sinceResume = Double.infinity
         /// Seconds of loud (voice, not echo) frames after the pending check's audio ends.
         var voiceSinceCheck = 0.0
         /// Seconds since the last frame of speech that stood out from the residual echo (the
@@ -95,17 +97,6 @@ public struct TalkModeStateMachine: Sendable {
         /// speech heard over its end is the next turn (nothing said is dropped unjudged).
         var replyEnded = false
     }
-
-    /// Playback paused after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
-    struct PauseState {
-        var elapsed = 0.0
-        /// A check was asked for in this pause (or one was running when it began).
-        var checkRequested = false
-    }
-
-    /// Time for a pause to silence the reply's echo at the microphone (a chunk, the flush, the
-    /// echo path, the voice detector's hangover).
-    static let pauseSettle = 0.15
 
     /// At most this many own reports are remembered to recognise their broadcasts.
     static let echoMemory = 8

@@ -151,6 +151,10 @@ extension TalkModeStateMachineTests {
         #expect(levels(&machine, 0.05, speech: true, seconds: 0.16) == [.pauseReply(true)])
         #expect(levels(&machine, 0.005, speech: false, seconds: 0.5) == [.checkBargeIn])
         #expect(levels(&machine, 0.005, speech: false, seconds: 0.5) == [.pauseReply(false)], "resumed after 1 s")
+        #expect(
+            levels(&machine, 0.05, speech: true, seconds: 0.3) == [],
+            "echo while the canceller re-converges after the resume starts no onset")
+        _ = levels(&machine, 0.005, speech: false, seconds: 0.3)
         return machine
     }
 
@@ -185,6 +189,7 @@ extension TalkModeStateMachineTests {
         #expect(machine.phase == .speaking)
         #expect(!machine.isReplyPaused)
         #expect(!machine.isCheckPending)
+        _ = Self.levels(&machine, 0.005, speech: false, seconds: 0.5)
         #expect(
             Self.levels(&machine, 0.05, speech: true, seconds: 0.16) == [.pauseReply(true)], "the next onset pauses")
     }
