@@ -243,7 +243,9 @@ struct TalkModeRigTests {
         try await Task.sleep(for: .seconds(5))
         let interrupted = ContinuousClock.now
         try Self.play(interruption)
-        let third = await Self.waitForChatSends(3, gateway)
+        // Generous: with a core busy a check of 14 s of audio took 21 s and the turn's own
+        // transcription 27 s more.
+        let third = await Self.waitForChatSends(3, gateway, timeout: .seconds(180))
         let elapsed = interrupted.duration(to: .now)
         print("talk rig: barge-in turn sent \(elapsed) after the interruption began: \(third.last ?? "-")")
         #expect(third.count == 3, "\(run.stderr)")
@@ -270,6 +272,54 @@ struct TalkModeRigTests {
         #expect(try await Self.talkStatus(environment) == "off")
         run.send(SIGTERM)
         #expect(await run.waitForExit(timeout: .seconds(30)) == 0)
+        await node.stop()
+    }
+
+    /// A WAV of the first `seconds` of espeak-ng saying `text`, from its first loud sample, 1.5 times
+    /// louder: a burst the voice detector takes for speech that ends before a pause has settled.
+    static func burst(_ text: String, seconds: Double, to path: String) throws {
+        try speak(text, to: path + ".full.wav")
+        let full = try WAVFile.decode(try Data(contentsOf: URL(fileURLWithPath: path + ".full.wav")))
+        let start = full.samples.firstIndex { abs(Int($0)) > 3000 } ?? 0
+        let count = Int(seconds * Double(full.format.sampleRate))
+        let cut = full.samples[start..<min(start + count, full.samples.count)].map {
+            Int16(clamping: Int(Double($0) * 1.5))
+        }
+        try WAVFile.encode(PCMBuffer(format: full.format, samples: cut)).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A false onset: a short sound over the reply (a cough, a door) pauses it at once, and when
+    /// the check finds no voice once the reply fell silent, the reply resumes and plays to its end.
+    @Test func aShortSoundPausesTheReplyAndTheReplyResumesToItsEnd() async throws {
+        let node = try await Node(replies: [
+            "Once upon a time there was a small robot who lived in a lighthouse by the sea. "
+                + "Every night it counted the ships, and every morning it polished the great lamp. "
+                + "In winter the storms came, and the robot sang to the waves until the sun came back."
+        ])
+        let story = try node.clip("story", "Tell me a story.")
+        let sound = node.directory + "/sound.wav"
+        try Self.burst("Hey there.", seconds: 0.22, to: sound)
+        let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: node.environment)
+        #expect(on.output == "on listening\n", "\(on.error)\n\(node.run.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+        try Self.play(story)
+        #expect(await Self.waitForChatSends(1, node.gateway).count == 1, "\(node.run.stderr)")
+        #expect(try await Self.waitForStatus("on speaking", node.environment), "\(node.run.stderr)")
+        try await Task.sleep(for: .seconds(4))
+        try Self.play(sound)
+        // The reply (≈ 15 s) plays to its end, however slow the check is on a busy machine.
+        #expect(
+            try await Self.waitForStatus("on listening", node.environment, timeout: .seconds(120)),
+            "\(node.run.stderr)")
+        try await Task.sleep(for: .seconds(2))
+        let log = node.run.stderr
+        node.printTalkLog()
+        let pauses = log.split(separator: "\n").filter { $0.contains("talk.pause") }
+        #expect(pauses.contains { $0.hasSuffix("on=true") }, "the sound paused the reply: \(log)")
+        #expect(pauses.last?.hasSuffix("on=false") == true, "and it resumed: \(pauses)")
+        #expect(!log.contains("talk.barge_in") && !log.contains("tts.stopped"), "not taken for an interruption")
+        #expect(log.contains("outcome=finished"), "the reply played to its end")
+        #expect(await Self.chatSends(node.gateway).count == 1, "nothing was sent")
         await node.stop()
     }
 
