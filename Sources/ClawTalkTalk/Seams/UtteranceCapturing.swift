@@ -30,11 +30,15 @@ public struct UtteranceFrame: Sendable, Equatable {
     public var isSpeech: Bool
     /// RMS level, full scale 1.0.
     public var rms: Double
+    /// When the frame was captured (CLOCK_MONOTONIC nanoseconds, the capture engine's stamp);
+    /// nil when not known (fixtures).
+    public var timestampNanoseconds: UInt64?
 
     /// Creates a frame record.
-    public init(time: Double, isSpeech: Bool, rms: Double) {
+    public init(time: Double, isSpeech: Bool, rms: Double, timestampNanoseconds: UInt64? = nil) {
         self.time = time
         self.isSpeech = isSpeech
         self.rms = rms
+        self.timestampNanoseconds = timestampNanoseconds
     }
 }

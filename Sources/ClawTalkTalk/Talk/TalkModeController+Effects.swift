@@ -24,6 +24,7 @@ extension TalkModeController {
                 "talk.speech.stopped", ["playedSeconds": .double(played ?? 0), "interruption": .bool(record)])
         case .pauseReply(let on):
             hooks.pauseReply(on)
+            if on { pausesRun += 1 }
             let at = current.flatMap { captures[$0]?.lastFrame } ?? 0
             logger.debug("talk.pause", ["on": .bool(on), "atS": .double(at)])
         case .cancelBargeInCheck:
@@ -40,7 +41,7 @@ extension TalkModeController {
         case .restartTurn:
             logger.debug("talk.turn.dropped", [:])
         case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn, .keepInterruptingSpeech, .trimTurnEnd,
-            .trimCheckEnd:
+            .trimCheckEnd, .interruptingSpeechStarts:
             break  // mapped to capture effects
         }
     }
@@ -91,8 +92,19 @@ extension TalkModeController {
         }
         open.levels.add(frame.rms, speech: frame.isSpeech)
         open.lastFrame = frame.time
+        open.lastFrameEnd = frame.time + seconds
         captures[generation] = open
-        apply(.audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms))
+        let silence = replySilence(at: frame.timestampNanoseconds)
+        apply(.audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, silence: silence))
+    }
+
+    /// Seconds the paused reply had been silent when a frame stamped `stamp` was captured: 0
+    /// before the pause took effect (or before its hook ran), nil when the playback or the
+    /// capture does not tell (the machine then counts the settle in captured audio).
+    private func replySilence(at stamp: UInt64?) -> Double? {
+        guard machine.isReplyPaused, let silentSince = hooks.replySilentSince, let stamp else { return nil }
+        guard pausesRun == pausesDecided, let since = silentSince(), stamp > since else { return 0 }
+        return Double(stamp - since) / 1_000_000_000
     }
 
     private func captureEnded(_ generation: Int) {

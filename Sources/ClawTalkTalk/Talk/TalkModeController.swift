@@ -34,6 +34,12 @@ public actor TalkModeController {
     var current: Int?
     var generation = 0
     var checkStart: Double?
+    /// Where the interrupting speech starts when the machine places it at a later onset.
+    var interruptionStart: Double?
+    /// Pauses decided and pauses whose hook has run (the playback's silence stamp belongs to the
+    /// current pause only when they are equal).
+    var pausesDecided = 0
+    var pausesRun = 0
     /// Where the next barge-in check's audio ends (nil: with the capture so far).
     var checkEnd: Double?
     var check: Task<Void, Never>?
@@ -51,8 +57,9 @@ public actor TalkModeController {
         var turnStart: Double?
         /// Where the turn's audio ends (nil: with the capture).
         var turnEnd: Double?
-        /// Capture time of the newest frame the machine has seen.
+        /// Capture time of the newest frame the machine has seen, and of its end.
         var lastFrame = 0.0
+        var lastFrameEnd = 0.0
         var levels = LevelStats()
     }
 
@@ -221,7 +228,11 @@ public actor TalkModeController {
             // The onset: the speech run that paused playback starts here. A new onset while a
             // check runs keeps the first one: a recheck judges everything said since.
             let runStart = current.flatMap { captures[$0]?.runStart }
-            if !machine.isCheckPending { checkStart = runStart }
+            pausesDecided += 1
+            if !machine.isCheckPending {
+                checkStart = runStart
+                interruptionStart = nil
+            }
             if let levels = current.flatMap({ captures[$0]?.levels }) {
                 logger.debug(
                     "talk.onset",
@@ -243,9 +254,15 @@ public actor TalkModeController {
                 captures[current]?.turnStart = nil
             }
             return .other(action)
+        case .interruptingSpeechStarts(let seconds):
+            interruptionStart = current.flatMap { captures[$0] }.map { $0.lastFrameEnd - seconds }
+            return .other(action)
         case .keepInterruptingSpeech:
-            if let current { captures[current]?.turnStart = checkStart }
-            logger.info("talk.barge_in", ["atS": .double(checkStart ?? 0)])
+            let start = interruptionStart ?? checkStart
+            if let current { captures[current]?.turnStart = start }
+            logger.info(
+                "talk.barge_in", ["atS": .double(start ?? 0), "firstOnsetS": .double(checkStart ?? 0)])
+            interruptionStart = nil
             return .other(action)
         case .trimTurnEnd(let seconds):
             if let current, let open = captures[current] { captures[current]?.turnEnd = open.lastFrame - seconds }

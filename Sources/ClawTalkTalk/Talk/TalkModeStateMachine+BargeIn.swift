@@ -2,21 +2,70 @@ import ClawTalkProtocol
 
 /// Barge-in while the reply is spoken (talk-contract §5.5 and the fast path of §10).
 extension TalkModeStateMachine {
+    /// Counters of the speaking phase (barge-in).
+    struct SpeakCounters {
+        var elapsed = 0.0
+        var levelSum = 0.0
+        var levelCount = 0
+        var runLevel = 0.0
+        var rechecks = 0
+        var speechRun = 0.0
+        var sinceSpeech = Double.infinity
+        /// ``sinceSpeech`` when the pending check was asked for (where its audio ends).
+        var sinceSpeechAtCheck = Double.infinity
+        /// Speech was heard after the pending check's audio ends (its transcript may be partial).
+        var heardSinceCheck = false
+        /// Seconds of speech heard while the reply was paused, after
+        /// ``TalkModeStateMachine/pauseSettle`` of each pause (the reply's echo had died away, so
+        /// it is a voice), since the onset that started the current checks.
+        var voiceWhilePaused = 0.0
+        /// Seconds from the start of the onset whose pause first heard a voice to the newest
+        /// frame's end (nil: none yet), and whether that onset was a later one (a re-pause).
+        var voiceOnsetAge: Double?
+        var voiceOnsetIsRepause = false
+        /// A new onset paused the reply again while the pending check ran.
+        var onsetSinceCheck = false
+        /// Seconds since the reply last resumed from a pause.
+        var sinceResume = Double.infinity
+        /// Seconds of loud (voice, not echo) frames after the pending check's audio ends.
+        var voiceSinceCheck = 0.0
+        /// Seconds since the last frame of speech that stood out from the residual echo (the
+        /// interrupting voice, not the reply's echo): where an interrupting turn's speech ends.
+        var sinceLoud = Double.infinity
+        /// The reply's audio ended while a check was pending: the check decides whether the
+        /// speech heard over its end is the next turn (nothing said is dropped unjudged).
+        var replyEnded = false
+    }
+
     /// Playback paused after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
     struct PauseState {
         var elapsed = 0.0
         /// A check was asked for in this pause (or one was running when it began).
         var checkRequested = false
+        /// Seconds from the start of the speech run that paused the reply to the newest frame's end.
+        var onsetAge = 0.0
+        /// A new onset paused the reply again while a check of an earlier one ran.
+        var isRepause = false
     }
 
-    /// Time for a pause to silence the reply's echo at the microphone (a chunk, the flush, the
-    /// echo path, the voice detector's hangover).
+    /// Time for the reply's echo to die away at the microphone once playback is silent (the
+    /// sink's own buffer, the echo path, the voice detector's hangover). Counted from when
+    /// playback actually went silent when the playback reports it (a late pause on a loaded
+    /// machine lets echo through well after the onset), else in captured audio from the onset.
     static let pauseSettle = 0.15
 
-    mutating func speaking(_ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ out: inout [Action]) {
+    /// Whether a frame of pause `state` was captured after the reply's echo died away.
+    static func settled(_ state: PauseState, silence: Double?) -> Bool {
+        (silence ?? state.elapsed) > pauseSettle + 1e-9
+    }
+
+    mutating func speaking(
+        _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, silence: Double? = nil, _ out: inout [Action]
+    ) {
         guard configuration.bargeIn == .enabled else { return }
         speak.elapsed += seconds
         speak.sinceResume += seconds
+        if let age = speak.voiceOnsetAge { speak.voiceOnsetAge = age + seconds }
         if isSpeech, speak.elapsed > configuration.bargeInHoldOff + 1e-9 {
             // The run's recent level (about the last 0.1 s).
             let level = rms ?? 0
@@ -46,8 +95,16 @@ extension TalkModeStateMachine {
         if speak.sinceResume <= configuration.bargeInHoldOff + 1e-9 { speak.speechRun = 0 }
         if var state = replyPause {
             state.elapsed += seconds
+            state.onsetAge += seconds
             // A voice once the pause has silenced the reply's echo: the double-talk evidence.
-            if isSpeech, state.elapsed > Self.pauseSettle + 1e-9 { speak.voiceWhilePaused += seconds }
+            if isSpeech, Self.settled(state, silence: silence) {
+                speak.voiceWhilePaused += seconds
+                if speak.voiceOnsetAge == nil {
+                    // The interrupting speech starts at this pause's onset.
+                    speak.voiceOnsetAge = state.onsetAge
+                    speak.voiceOnsetIsRepause = state.isRepause
+                }
+            }
             if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
                 // Not confirmed in time: the reply plays on. A check still running may yet
                 // confirm (slow speech-to-text); then playback stops.
@@ -65,12 +122,14 @@ extension TalkModeStateMachine {
                 // A new onset while a slow check of an earlier one runs (the reply resumed after
                 // its window): pause again, so the voice is heard over silence, and let the
                 // verdict ask again on the longer audio instead of dropping this voice with it.
-                replyPause = PauseState(checkRequested: true)
+                replyPause = PauseState(checkRequested: true, onsetAge: speak.speechRun, isRepause: true)
                 speak.onsetSinceCheck = true
             } else {
-                replyPause = PauseState()
+                replyPause = PauseState(onsetAge: speak.speechRun)
                 speak.rechecks = 0
                 speak.voiceWhilePaused = 0
+                speak.voiceOnsetAge = nil
+                speak.voiceOnsetIsRepause = false
             }
             out.append(.pauseReply(true))
         }
@@ -148,6 +207,11 @@ extension TalkModeStateMachine {
         phase = .listening
         spokenText = ""
         if interruptingSpeechIsTurn {
+            if speak.voiceOnsetIsRepause, let age = speak.voiceOnsetAge {
+                // The first onset was the reply's echo: the turn starts at the re-pause that
+                // heard the voice.
+                out.append(.interruptingSpeechStarts(secondsBeforeNewest: age))
+            }
             out.append(.keepInterruptingSpeech)
             // Silence counts from the interrupting voice's last loud frame: what the detector
             // heard after it was the reply's echo.

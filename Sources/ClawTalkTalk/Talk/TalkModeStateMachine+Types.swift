@@ -53,8 +53,10 @@ extension TalkModeStateMachine {
         case exit(Source)
         /// One capture frame of `seconds` with the front end's speech decision (VAD; false
         /// during echo in half-duplex) and its RMS level (full scale 1.0; nil: not known, no
-        /// level rule while speaking).
-        case audio(isSpeech: Bool, seconds: Double, rms: Double? = nil)
+        /// level rule while speaking). While the reply is paused, `silence` is how long playback had
+        /// actually been silent when the frame was captured (0: not silent yet; nil: not known, the
+        /// pause's settle is counted in captured audio).
+        case audio(isSpeech: Bool, seconds: Double, rms: Double? = nil, silence: Double? = nil)
         /// The capture of the turn could not be opened or ended by itself.
         case captureLost
         /// The turn's transcription (nil or blank: nothing was said).
@@ -102,6 +104,10 @@ extension TalkModeStateMachine {
         /// interrupting speech ended, while a slow transcriber confirmed it); precedes
         /// ``finishCapture``.
         case trimTurnEnd(seconds: Double)
+        /// The interrupting speech starts `secondsBeforeNewest` before the newest frame's end: at
+        /// the later onset whose pause heard a voice, not at the first (the reply's echo);
+        /// precedes ``keepInterruptingSpeech``.
+        case interruptingSpeechStarts(secondsBeforeNewest: Double)
         /// A barge-in was confirmed: the capture goes on as the next turn, which starts at the
         /// interrupting speech's onset (not at the reply's echo before it).
         case keepInterruptingSpeech

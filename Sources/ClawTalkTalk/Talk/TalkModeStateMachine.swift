@@ -67,37 +67,6 @@ public struct TalkModeStateMachine: Sendable {
         var idle = 0.0
     }
 
-    /// Counters of the speaking phase (barge-in).
-    struct SpeakCounters {
-        var elapsed = 0.0
-        var levelSum = 0.0
-        var levelCount = 0
-        var runLevel = 0.0
-        var rechecks = 0
-        var speechRun = 0.0
-        var sinceSpeech = Double.infinity
-        /// ``sinceSpeech`` when the pending check was asked for (where its audio ends).
-        var sinceSpeechAtCheck = Double.infinity
-        /// Speech was heard after the pending check's audio ends (its transcript may be partial).
-        var heardSinceCheck = false
-        /// Seconds of speech heard while the reply was paused, after
-        /// ``TalkModeStateMachine/pauseSettle`` of each pause (the reply's echo had died away, so
-        /// it is a voice), since the onset that started the current checks.
-        var voiceWhilePaused = 0.0
-        /// A new onset paused the reply again while the pending check ran.
-        var onsetSinceCheck = false
-        /// Seconds since the reply last resumed from a pause.
-        var sinceResume = Double.infinity
-        /// Seconds of loud (voice, not echo) frames after the pending check's audio ends.
-        var voiceSinceCheck = 0.0
-        /// Seconds since the last frame of speech that stood out from the residual echo (the
-        /// interrupting voice, not the reply's echo): where an interrupting turn's speech ends.
-        var sinceLoud = Double.infinity
-        /// The reply's audio ended while a check was pending: the check decides whether the
-        /// speech heard over its end is the next turn (nothing said is dropped unjudged).
-        var replyEnded = false
-    }
-
     /// At most this many own reports are remembered to recognise their broadcasts.
     static let echoMemory = 8
 
@@ -115,7 +84,7 @@ public struct TalkModeStateMachine: Sendable {
         switch event {
         case .enter(let source, let first): enter(source, first: first, &out)
         case .exit(let source): exit(source, &out)
-        case .audio(let isSpeech, let seconds, let rms): audio(isSpeech, seconds, rms, &out)
+        case .audio(let isSpeech, let seconds, let rms, let silence): audio(isSpeech, seconds, rms, silence, &out)
         case .captureLost: captureLost(&out)
         case .transcribed(let text): transcribed(text, &out)
         case .delivered(let expectsReply): delivered(expectsReply, &out)
@@ -181,11 +150,13 @@ public struct TalkModeStateMachine: Sendable {
 
     // MARK: - Audio
 
-    private mutating func audio(_ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ out: inout [Action]) {
+    private mutating func audio(
+        _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ silence: Double?, _ out: inout [Action]
+    ) {
         guard isEnabled, !isPaused, isCapturing else { return }
         switch phase {
         case .listening: listening(isSpeech, seconds, &out)
-        case .speaking: speaking(isSpeech, seconds, rms, &out)
+        case .speaking: speaking(isSpeech, seconds, rms, silence: silence, &out)
         case .idle, .thinking: break
         }
     }
