@@ -133,6 +133,7 @@ public struct RunCommand: Command {
             settings: settings, environment: context.environment, logger: service.logger, capturing: capturing,
             transcriber: transcriber, delivery: delivery, speech: replies.speech,
             echoControlled: frontEnd?.echoControlled ?? false, pauseReply: { playback.setPaused($0) },
+            replySilentSince: { playback.silentSinceNanoseconds },
             suspendWake: { await wake.suspend() }, resumeWake: { await wake.resume() })
         replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
         if settings.wake.startsTalk {

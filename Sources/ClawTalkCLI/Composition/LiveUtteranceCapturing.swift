@@ -35,14 +35,18 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
         if let frontEnd {
             let frames = Self.forward(frontEnd.frames(), state: ()) { _, frame in
                 levels?.record(rms: frame.rms)
-                return .init(samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms)
+                return .init(
+                    samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms,
+                    timestampNanoseconds: frame.timestampNanoseconds)
             }
             return LiveUtteranceCapture(preRoll: frontEnd.preRoll(), frames: frames)
         }
         let frames = Self.forward(engine.frames(), state: EnergyGate()) { gate, frame in
             let decision = gate.process(frame.samples)
             levels?.record(rms: decision.rms)
-            return .init(samples: frame.samples, isSpeech: decision.isSpeech, rms: decision.rms)
+            return .init(
+                samples: frame.samples, isSpeech: decision.isSpeech, rms: decision.rms,
+                timestampNanoseconds: frame.timestampNanoseconds)
         }
         return LiveUtteranceCapture(preRoll: engine.preRoll(), frames: frames)
     }
@@ -152,6 +156,8 @@ final class LiveUtteranceCapture: UtteranceCapture {
         var samples: [Int16]
         var isSpeech: Bool
         var rms: Double
+        /// The capture engine's stamp (``MonotonicTime``; nil: not known).
+        var timestampNanoseconds: UInt64? = nil
     }
 
     let frames: AsyncStream<UtteranceFrame>
@@ -189,7 +195,10 @@ final class LiveUtteranceCapture: UtteranceCapture {
                     return true
                 }
                 guard keep else { break }
-                continuation.yield(UtteranceFrame(time: time, isSpeech: frame.isSpeech, rms: frame.rms))
+                continuation.yield(
+                    UtteranceFrame(
+                        time: time, isSpeech: frame.isSpeech, rms: frame.rms,
+                        timestampNanoseconds: frame.timestampNanoseconds))
                 time += Double(frame.samples.count) / Double(AudioFormat.speech.sampleRate)
             }
             continuation.finish()

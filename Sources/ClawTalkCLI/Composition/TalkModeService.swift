@@ -20,11 +20,13 @@ final class TalkModeService: GatewaySessionObserver {
     private let logger: Logger
 
     /// The service for `settings`. `echoControlled` is the front end's (AEC active or output
-    /// isolated); `pauseReply` pauses playback for the barge-in fast path (resumed when the check finds no interruption).
+    /// isolated); `pauseReply` pauses playback for the barge-in fast path (resumed when the check finds no interruption)
+    /// and `replySilentSince` tells when the pause took effect (capture clock).
     init(
         settings: Settings, environment: [String: String], logger: Logger, capturing: any UtteranceCapturing,
         transcriber: any Transcriber, delivery: any TranscriptDelivering, speech: SpeechOutput?, echoControlled: Bool,
         pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
+        replySilentSince: (@Sendable () -> UInt64?)? = nil,
         suspendWake: @escaping @Sendable () async -> Void = {}, resumeWake: @escaping @Sendable () async -> Void = {}
     ) {
         self.logger = logger.child(category: "talk.runtime")
@@ -32,7 +34,7 @@ final class TalkModeService: GatewaySessionObserver {
         let configuration = TalkModeConfiguration(settings: settings, locale: locale, echoControlled: echoControlled)
         let hooks = TalkModeHooks(
             suspendWake: suspendWake, resumeWake: resumeWake, pauseReply: pauseReply,
-            resetSpeechSession: { await speech?.resetTalkSession() })
+            resetSpeechSession: { await speech?.resetTalkSession() }, replySilentSince: replySilentSince)
         controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: delivery,
             speech: speech ?? NoSpeechOutput(), hooks: hooks, configuration: configuration, logger: logger)

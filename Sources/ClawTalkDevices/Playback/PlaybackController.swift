@@ -126,8 +126,26 @@ public final class PlaybackController: Sendable {
     /// where the listener stopped hearing it. Queued items wait; no watchdog limit runs while
     /// paused; ``stop()`` still ends the item.
     public func setPaused(_ paused: Bool) {
-        core.paused.store(paused, ordering: .releasing)
+        if paused {
+            guard !core.paused.load(ordering: .acquiring) else { return }
+            core.silentSince.store(0, ordering: .releasing)
+            core.paused.store(true, ordering: .releasing)
+            // Nothing playing (or queued): silent now, even without a playback thread.
+            if !core.isBusy { core.markSilent() }
+        } else {
+            core.paused.store(false, ordering: .releasing)
+            core.silentSince.store(0, ordering: .releasing)
+        }
         core.wakeWorker()
+    }
+
+    /// When the current pause actually silenced playback, in ``MonotonicTime`` nanoseconds (the
+    /// clock capture frames are stamped with): the playback thread flushed the stream, or found
+    /// nothing playing. Nil while not paused or before the pause took effect (a loaded machine
+    /// can take a while); the sink's own buffer still plays for a few milliseconds after it.
+    public var silentSinceNanoseconds: UInt64? {
+        let stamp = core.silentSince.load(ordering: .acquiring)
+        return stamp == 0 ? nil : stamp
     }
 
     /// True while paused.

@@ -35,6 +35,9 @@ final class PlaybackCore: Sendable {
     let ducked = Atomic<Bool>(false)
     /// Pause requested (read by the playback thread between chunks).
     let paused = Atomic<Bool>(false)
+    /// When the requested pause took effect (``MonotonicTime`` nanoseconds: the stream flushed,
+    /// or nothing was playing); 0 while not paused or not yet silent.
+    let silentSince = Atomic<UInt64>(0)
     /// Last measured stop latency in nanoseconds, −1 before the first stop.
     let lastStopLatencyNanoseconds = Atomic<Int64>(-1)
     /// Latest stream latency in microseconds, −1 before the first measurement.
@@ -70,6 +73,14 @@ final class PlaybackCore: Sendable {
         }
         wake?.wake.signal()
         return wake != nil
+    }
+
+    /// Marks the pause as in effect now, unless it already is (or was lifted): the playback
+    /// thread calls this once it flushed the stream, or when it found nothing to play.
+    func markSilent() {
+        guard paused.load(ordering: .acquiring) else { return }
+        _ = silentSince.compareExchange(
+            expected: 0, desired: MonotonicTime.nanoseconds(), ordering: .acquiringAndReleasing)
     }
 
     /// Wakes the playback thread (a pause or resume takes effect without waiting for a timeout).

@@ -60,6 +60,8 @@ final class PlaybackWorker {
             case .play(let job, let sink):
                 play(job, sink: sink)
             case .wait:
+                // Nothing plays: a pause is silent at once.
+                core.markSilent()
                 let timeout = DispatchTime.now() + .nanoseconds(Int(nanoseconds(settings.idleTimeout)))
                 if handle.wake.wait(timeout: timeout) == .timedOut, core.retire(handle) { return }
             case .exit:
@@ -234,6 +236,7 @@ final class PlaybackWorker {
         written -= rewound.frames
         referenceDelivered -= rewound.reference
         gain = 0
+        core.markSilent()
     }
 
     /// A watchdog limit passed while the thread could still act: flush and fail.
