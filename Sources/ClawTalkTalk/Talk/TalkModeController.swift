@@ -261,7 +261,12 @@ public actor TalkModeController {
             let start = interruptionStart ?? checkStart
             if let current { captures[current]?.turnStart = start }
             logger.info(
-                "talk.barge_in", ["atS": .double(start ?? 0), "firstOnsetS": .double(checkStart ?? 0)])
+                "talk.barge_in",
+                [
+                    "atS": .double(start ?? 0), "firstOnsetS": .double(checkStart ?? 0),
+                    "voiceWhilePausedS": .double(machine.voiceHeardWhilePaused),
+                    "voiceSinceCheckS": .double(machine.voiceHeardSinceCheck),
+                ])
             interruptionStart = nil
             return .other(action)
         case .trimTurnEnd(let seconds):

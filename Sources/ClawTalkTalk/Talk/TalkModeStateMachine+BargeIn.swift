@@ -2,6 +2,13 @@ import ClawTalkProtocol
 
 /// Barge-in while the reply is spoken (talk-contract §5.5 and the fast path of §10).
 extension TalkModeStateMachine {
+    /// The barge-in evidence: seconds of voice heard in settled pauses since the onset being
+    /// checked.
+    public var voiceHeardWhilePaused: Double { speak.voiceWhilePaused }
+    /// The barge-in evidence: seconds of loud voice heard while the reply was silent after the
+    /// latest check's audio.
+    public var voiceHeardSinceCheck: Double { speak.voiceSinceCheck }
+
     /// Counters of the speaking phase (barge-in).
     struct SpeakCounters {
         var elapsed = 0.0
@@ -27,7 +34,9 @@ extension TalkModeStateMachine {
         var onsetSinceCheck = false
         /// Seconds since the reply last resumed from a pause.
         var sinceResume = Double.infinity
-        /// Seconds of loud (voice, not echo) frames after the pending check's audio ends.
+        /// Seconds of loud (voice, not echo) frames after the pending check's audio ends, heard
+        /// while the reply was silent (a settled pause, or after the reply ended): over the
+        /// playing reply, loud speech may be its resumed echo (a voice there pauses it again).
         var voiceSinceCheck = 0.0
         /// Seconds since the last frame of speech that stood out from the residual echo (the
         /// interrupting voice, not the reply's echo): where an interrupting turn's speech ends.
@@ -63,6 +72,7 @@ extension TalkModeStateMachine {
         _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, silence: Double? = nil, _ out: inout [Action]
     ) {
         guard configuration.bargeIn == .enabled else { return }
+        let replySilent = replySilent(after: seconds, silence: silence)
         speak.elapsed += seconds
         speak.sinceResume += seconds
         if let age = speak.voiceOnsetAge { speak.voiceOnsetAge = age + seconds }
@@ -76,7 +86,7 @@ extension TalkModeStateMachine {
             speak.sinceLoud = loudEnough(rms) ? 0 : speak.sinceLoud + seconds
             if checkPending {
                 speak.heardSinceCheck = true
-                if speak.sinceLoud == 0 { speak.voiceSinceCheck += seconds }
+                if speak.sinceLoud == 0, replySilent { speak.voiceSinceCheck += seconds }
             }
         } else {
             speak.speechRun = 0
@@ -135,6 +145,15 @@ extension TalkModeStateMachine {
         }
     }
 
+    /// Whether the reply is silent at a frame of `seconds` (before it is counted): it ended, or
+    /// its pause has settled.
+    private func replySilent(after seconds: Double, silence: Double?) -> Bool {
+        if speak.replyEnded { return true }
+        guard var state = replyPause else { return false }
+        state.elapsed += seconds
+        return Self.settled(state, silence: silence)
+    }
+
     /// Whether the current speech run stands out from the residual echo: its recent level at
     /// least ``TalkModeConfiguration/bargeInLevelFactor`` × the reply's mean level and
     /// ``TalkModeConfiguration/bargeInMinimumLevel`` (no level rule without levels).
@@ -157,7 +176,8 @@ extension TalkModeStateMachine {
         // The pause is a double-talk test: words heard while nothing went on once the reply
         // fell silent, and nothing since, were its echo garbled (a short stop phrase still
         // counts: "stop" can end with the pause).
-        // "Since" counts only loud frames: speech detected over the resumed reply may be its echo.
+        // "Since" counts only loud frames heard while the reply was silent: speech detected over
+        // the resumed reply may be its echo.
         if verdict == .interrupt, speak.voiceWhilePaused == 0, speak.voiceSinceCheck < Self.voiceAfterCheck - 1e-9 {
             verdict = .echo
         }
