@@ -178,7 +178,11 @@ extension TalkModeStateMachine {
         // counts: "stop" can end with the pause).
         // "Since" counts only loud frames heard while the reply was silent: speech detected over
         // the resumed reply may be its echo.
-        if verdict == .interrupt, speak.voiceWhilePaused == 0, speak.voiceSinceCheck < Self.voiceAfterCheck - 1e-9 {
+        // A voice in the settled pause counts from ``voiceWhilePausedMinimum``: a sound that ended
+        // with the onset still reads as speech for a few frames (the detector's smoothing).
+        if verdict == .interrupt, speak.voiceWhilePaused < Self.voiceWhilePausedMinimum - 1e-9,
+            speak.voiceSinceCheck < Self.voiceAfterCheck - 1e-9
+        {
             verdict = .echo
         }
         let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
@@ -282,6 +286,12 @@ extension TalkModeStateMachine {
     /// Loud speech after a check's audio that makes an unrecognised check worth asking again
     /// once the voice has stopped (about a word).
     static let voiceAfterCheck = 0.3
+
+    /// Voice in settled pauses that makes an interrupting transcript the user's (0.1 s): the
+    /// speech detector smooths band power over frames, so a sound that ended with the onset still
+    /// reads as speech for up to ~0.1 s after the settle (0.06 s measured on the rig under load,
+    /// for a 0.22 s burst); a user who interrupts speaks on through the pause.
+    static let voiceWhilePausedMinimum = 0.1
 
     /// Audio kept after the voice when a recheck is cut at its end (within
     /// ``BargeInDecision/recentSpeechWindow``).

@@ -72,4 +72,21 @@ extension TalkModeStateMachineTests {
         let start = actions.firstIndex { if case .interruptingSpeechStarts = $0 { true } else { false } }
         #expect(start.map { actions[$0 + 1] } == .keepInterruptingSpeech)
     }
+
+    /// The rig's short-sound failure under load: a 0.22 s burst paused the reply, and the
+    /// detector's smoothing carried it 0.06 s past the settle. That tail is no voice; a voice that
+    /// goes on through the pause is.
+    @Test func aShortTailAfterTheSettleIsNoVoiceButSpeechThatGoesOnIs() {
+        for (voiced, stops) in [(0.06, false), (0.12, true)] {
+            var machine = Self.pausedAtAnOnset()
+            // Silent from the pause on: settled after 0.15 s, then `voiced` s of speech, then quiet.
+            var actions = Self.silenced(&machine, 0.05, speech: true, seconds: 0.16 + voiced) { Double($0) * 0.02 }
+            actions += Self.levels(&machine, 0.001, speech: false, seconds: 0.3 - voiced)
+            #expect(actions == [.checkBargeIn])
+            let verdict = machine.handle(.bargeInTranscript("what is the weather tomorrow"))
+            #expect(
+                (verdict.first == .stopSpeech(recordInterruption: true)) == stops,
+                "\(voiced) s of voice after the settle: \(verdict)")
+        }
+    }
 }
