@@ -38,7 +38,7 @@ struct BenchSmokeTests {
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.contains("bench loopback: skipped:"))
         let metrics = try Self.metrics(in: directory)
-        for name in ["capture.latency", "playback.latency", "eou.latency", "bargein.latency", "tts.ttfa.gateway"] {
+        for name in ["capture.latency", "playback.latency", "eou.latency", "bargein.pause", "tts.ttfa.gateway"] {
             let metric = try Self.first(name, in: metrics)
             #expect(metric["value"] is NSNull)
             #expect((metric["reason"] as? String)?.contains("no sound server") == true)
@@ -93,7 +93,7 @@ struct BenchSmokeTests {
         let bounds: [(String, String, ClosedRange<Double>)] = [
             ("capture.latency", "block 20 ms", 0...5_000), ("playback.latency", "", -30...5_000),
             ("eou.latency", "", 500...10_000), ("tts.ttfa.gateway", "PCM", 0...5_000),
-            ("tts.ttfa.espeak", "", 0...5_000), ("bargein.latency", "no echo path", -50...5_000),
+            ("tts.ttfa.espeak", "", 0...5_000), ("bargein.pause", "echo path −6 dB", 0...5_000),
         ]
         for (name, condition, range) in bounds {
             let metric = try Self.first(name, in: metrics, where: condition)

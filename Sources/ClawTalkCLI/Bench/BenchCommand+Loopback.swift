@@ -10,8 +10,11 @@ extension BenchCommand {
             Loads two null sinks (ct_mic, ct_spk) into the running PulseAudio server (start a \
             private one with scripts/audio-rig) and runs the node's capture, front end and \
             playback on them: capture latency per block size and playback latency by 5 ms \
-            markers; end-of-utterance latency; barge-in latency with and without AEC and the echo \
-            path; TTS time to first audio for gateway clips (PCM, MP3, Ogg Opus, from the test \
+            markers; end-of-utterance latency; barge-in as `clawtalk run` does it in Talk mode (on \
+            a private sound server and test gateway: speech onset → reply silent at the speaker \
+            monitor, → stopped after confirmation, a short sound's gap, false pauses while the \
+            node reads alone for the exposure; echo path at −6 and 0 dB with AEC, and isolated \
+            output); TTS time to first audio for gateway clips (PCM, MP3, Ogg Opus, from the test \
             gateway after a fixed delay) and for espeak-ng; wake latency and wake → chime for a \
             spoken trigger; and the self-trigger rate while the node reads a text aloud through \
             the echo path, with and without AEC. Without a sound server every metric is reported \

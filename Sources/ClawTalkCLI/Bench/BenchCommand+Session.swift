@@ -16,7 +16,9 @@ extension BenchCommand {
             help: "Probes per latency metric (default 200, 10 with --quick; barge-in, wake and TTS 50, 5)."),
         .option(
             "exposure", valueName: "seconds", type: .int,
-            help: "Audio for the self-trigger rate and idle CPU (default 3660 and 3600, with --quick 30 and 60)."),
+            help:
+                "Audio for the self-trigger rate, barge-in's reading alone and idle CPU (default 3660, 3660 "
+                + "and 3600; with --quick 30, 0 and 60)."),
         .option(
             "negatives", valueName: "minutes", type: .int,
             help: "Generated negative speech (read texts) for false accepts (default 60, 3 with --quick)."),

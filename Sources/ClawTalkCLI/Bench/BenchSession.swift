@@ -243,24 +243,23 @@ final class BenchSession {
             return try await bench.endOfUtterance(
                 utterance: utterance, window: window, transcriber: transcriber, probes: self.probes)
         }
-        metrics += await measureAll("bargein.latency") {
-            let reply = try await self.speech(String(repeating: "This is a long answer that keeps going. ", count: 4))
-            let utterance = try await self.speech("Stop, please.")
+        metrics += await measureAll("bargein") {
+            // Barge-in as `clawtalk run` does it in Talk mode (its own private rig and gateway).
+            let question = try await self.speech("Tell me a story about the sea.")
+            let interruption = try await self.speech("Wait, what is the weather tomorrow?")
+            let hey = try await self.speech("Hey there.")
+            let start = LoopbackBench.speechBounds(hey)?.start ?? 0
+            let sound = Array(hey[start..<min(start + 3_520, hey.count)]) + [Int16](repeating: 0, count: 3_200)
+            let quick = self.options.quick
             let probes = self.slowProbes
-            var result: [BenchMetric] = []
-            let conditions: [(Bool, FrontEndSettings)] = [
-                (false, FrontEndSettings(echoCancellation: .off, outputIsolated: true)),
-                (false, FrontEndSettings()), (true, FrontEndSettings()),
-            ]
-            for (echo, settings) in conditions {
-                result += try await bench.bargeIn(
-                    reply: reply, utterance: utterance, echo: echo, frontEnd: settings, probes: probes)
-            }
-            // What Talk mode decides on the echo path with AEC (the service's barge-in setting).
-            result += try await bench.bargeIn(
-                reply: reply, utterance: utterance, echo: true, frontEnd: FrontEndSettings(), probes: probes,
-                rule: .talkOnset)
-            return result
+            return await ServiceBargeInBench(
+                conditions: quick ? [.echoMinus6] : ServiceBargeInBench.Condition.allCases, probes: probes,
+                sounds: max(1, probes / 3),
+                quietMinutes: (self.options.exposureSeconds ?? (quick ? 0 : 3660)) / 60,
+                clips: .init(question: question, interruption: interruption, sound: sound),
+                reply: ServiceBargeInBench.story, environment: self.context.environment, scratch: self.scratch,
+                progress: self.progress
+            ).run()
         }
         metrics += await measureAll("tts.ttfa.gateway") {
             try await SpeechLatencyBench(
@@ -345,7 +344,8 @@ final class BenchSession {
     /// Loopback metric names and units, for the skipped case.
     static let loopbackNames = [
         ("capture.latency", "ms"), ("playback.latency", "ms"), ("eou.latency", "ms"), ("stt.finalize", "ms"),
-        ("bargein.latency", "ms"),
+        ("bargein.pause", "ms"), ("bargein.stop", "ms"), ("bargein.resume_gap", "ms"),
+        ("bargein.false_pauses_per_hour", "per_hour"),
         ("tts.ttfa.gateway", "ms"), ("tts.ttfa.espeak", "ms"), ("wake.chime", "ms"), ("wake.self_trigger", "per_hour"),
     ]
 

@@ -18,7 +18,12 @@ extension SoakBench {
         configuration.autoApproveLoopback = true
         configuration.requireCapabilityApproval = false
         configuration.policy.tickIntervalMs = 5_000
-        let gateway = TestGateway(configuration: configuration)
+        var script = OperatorScript()
+        if let chatReply {
+            script.chatRun = [.final(chatReply)]
+            configuration.methods.removeAll { ["talk.speak", "tts.speak"].contains($0) }
+        }
+        let gateway = TestGateway(configuration: configuration, script: script)
         let url = try await gateway.listen(tls: tls)
         guard let port = URLComponents(string: url)?.port else {
             throw BenchTool.Failure(description: "the gateway's URL has no port: \(url)")

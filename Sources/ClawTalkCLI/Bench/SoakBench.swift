@@ -24,6 +24,9 @@ struct SoakBench {
     var environment: [String: String]
     var scratch: URL
     var progress: (String) -> Void
+    /// What the gateway answers every `chat.send` with, spoken by the node with espeak-ng (no
+    /// gateway speech); nil keeps the test gateway's default run and its `talk.speak` clip.
+    var chatReply: String?
 
     /// The utterances' keywords (matched as word prefixes) and their sentences: long, common
     /// nouns that Whisper writes one way from espeak-ng's voice (country names after "the capital
@@ -215,7 +218,7 @@ struct SoakBench {
     }
 
     /// Runs `clawtalk <arguments>` against the node (its control socket), as a user's keybinding does.
-    private func control(_ arguments: [String], rig: Rig) throws {
+    func control(_ arguments: [String], rig: Rig) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try BenchTool.ownExecutable())
         process.arguments = arguments
