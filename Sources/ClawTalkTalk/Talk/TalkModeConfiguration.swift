@@ -13,6 +13,13 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var bargeIn: TalkModeStateMachine.BargeInMode
     /// Continuous speech during playback that pauses it (fast path, 0.15 s).
     public var bargeInOnset: Double
+    /// Continuous speech that pauses playback sooner when it is clearly a voice over the
+    /// residual echo (0.06 s): its level at least ``bargeInFastLevelFactor`` × the reply's mean
+    /// level (and ``bargeInMinimumLevel``). A voice close to the microphone is; the residual
+    /// echo that the detector takes for speech stays near its mean.
+    public var bargeInFastOnset: Double
+    /// The level factor of ``bargeInFastOnset`` (4 = 12 dB).
+    public var bargeInFastLevelFactor: Double
     /// Speech in the first part of the speaking phase does not count (0.5 s): the echo
     /// canceller re-converges when a reply starts after silence, and its residual echo there
     /// was taken for speech on the test rig (like the relay's "not in the first 250 ms", §9).
@@ -47,8 +54,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     /// A configuration; see each property for its default.
     public init(
         silenceWindow: Double = 0.7, idleTimeout: Double? = nil, bargeIn: TalkModeStateMachine.BargeInMode = .enabled,
-        bargeInOnset: Double = 0.15, bargeInHoldOff: Double = 0.5, bargeInLevelFactor: Double = 2,
-        bargeInMinimumLevel: Double = 0.015,
+        bargeInOnset: Double = 0.15, bargeInFastOnset: Double = 0.06, bargeInFastLevelFactor: Double = 4,
+        bargeInHoldOff: Double = 0.5, bargeInLevelFactor: Double = 2, bargeInMinimumLevel: Double = 0.015,
         minimumSpeech: Double = 0.2, bargeInListen: Double = 0.4, bargeInConfirmWindow: Double = 1.0,
         maximumUtterance: Double = 60, leadIn: Double = 0.3, transcriptionTimeout: Duration = .seconds(30),
         transcription: TranscriptionOptions = TranscriptionOptions()
@@ -57,6 +64,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.bargeIn = bargeIn
         self.bargeInOnset = bargeInOnset
+        self.bargeInFastOnset = bargeInFastOnset
+        self.bargeInFastLevelFactor = bargeInFastLevelFactor
         self.bargeInHoldOff = bargeInHoldOff
         self.bargeInLevelFactor = bargeInLevelFactor
         self.bargeInMinimumLevel = bargeInMinimumLevel

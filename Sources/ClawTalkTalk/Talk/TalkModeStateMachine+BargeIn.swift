@@ -127,7 +127,7 @@ extension TalkModeStateMachine {
                 requestCheck(&out)
             }
             replyPause = state
-        } else if !speak.replyEnded, speak.speechRun >= configuration.bargeInOnset - 1e-9, loudEnough(rms) {
+        } else if !speak.replyEnded, onsetReached(rms) {
             if checkPending {
                 // A new onset while a slow check of an earlier one runs (the reply resumed after
                 // its window): pause again, so the voice is heard over silence, and let the
@@ -154,13 +154,24 @@ extension TalkModeStateMachine {
         return Self.settled(state, silence: silence)
     }
 
+    /// Whether the current speech run is an onset: ``TalkModeConfiguration/bargeInOnset`` of
+    /// speech that stands out from the residual echo, or ``TalkModeConfiguration/bargeInFastOnset``
+    /// of speech that stands out by ``TalkModeConfiguration/bargeInFastLevelFactor`` (only with
+    /// levels).
+    private func onsetReached(_ rms: Double?) -> Bool {
+        let run = speak.speechRun + 1e-9
+        if run >= configuration.bargeInOnset, loudEnough(rms) { return true }
+        return rms != nil && run >= configuration.bargeInFastOnset
+            && loudEnough(rms, factor: configuration.bargeInFastLevelFactor)
+    }
+
     /// Whether the current speech run stands out from the residual echo: its recent level at
-    /// least ``TalkModeConfiguration/bargeInLevelFactor`` × the reply's mean level and
+    /// least `factor` (``TalkModeConfiguration/bargeInLevelFactor``) × the reply's mean level and
     /// ``TalkModeConfiguration/bargeInMinimumLevel`` (no level rule without levels).
-    private func loudEnough(_ rms: Double?) -> Bool {
+    private func loudEnough(_ rms: Double?, factor: Double? = nil) -> Bool {
         guard rms != nil else { return true }
-        return speak.runLevel
-            >= max(residualLevel * configuration.bargeInLevelFactor, configuration.bargeInMinimumLevel)
+        let factor = factor ?? configuration.bargeInLevelFactor
+        return speak.runLevel >= max(residualLevel * factor, configuration.bargeInMinimumLevel)
     }
 
     mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {

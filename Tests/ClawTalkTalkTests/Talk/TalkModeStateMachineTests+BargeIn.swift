@@ -44,6 +44,21 @@ extension TalkModeStateMachineTests {
             level(0.04, speech: true, seconds: 0.02) == [.pauseReply(true)], "a voice 6 dB or more over the mean is")
     }
 
+    @Test func aVoiceFourTimesOverTheResidualEchoPausesAfter60ms() {
+        for (rms, frames) in [(0.05, 3), (0.03, 8)] {
+            var machine = Self.speaking()
+            _ = Self.levels(&machine, 0.008, speech: false, seconds: 1)
+            var actions: [Machine.Action] = []
+            var count = 0
+            while actions.isEmpty, count < 20 {
+                actions = machine.handle(.audio(isSpeech: true, seconds: 0.02, rms: rms))
+                count += 1
+            }
+            // About 5× the mean (0.05): after 3 frames; under 4× (0.03): the 150 ms rule (8 frames).
+            #expect(actions == [.pauseReply(true)] && count == frames, "rms \(rms): paused after \(count) frames")
+        }
+    }
+
     @Test func quietSpeechUnderTheMinimumLevelDoesNotPause() {
         var machine = Self.speaking()
         for _ in 0..<50 { _ = machine.handle(.audio(isSpeech: false, seconds: 0.02, rms: 0.0005)) }
