@@ -57,6 +57,7 @@ enum BenchTool {
 
     /// Stops a `clawtalk run` the bench started as systemd would: SIGTERM, then SIGKILL after 10 s.
     static func terminate(_ run: Process) {
+        defer { BenchCleanup.unregister(run.processIdentifier) }
         guard run.isRunning else { return }
         kill(run.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(10)

@@ -52,6 +52,7 @@ final class LoopbackRig {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
+            BenchCleanup.register(process.processIdentifier)
             keepAlives.append(process)
         }
     }
@@ -125,7 +126,9 @@ final class LoopbackRig {
 
     /// Stops the keep-alive streams and unloads everything this rig loaded.
     func close() {
-        for process in keepAlives where process.isRunning {
+        for process in keepAlives {
+            BenchCleanup.unregister(process.processIdentifier)
+            guard process.isRunning else { continue }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }

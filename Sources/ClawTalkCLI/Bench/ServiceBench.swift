@@ -83,6 +83,7 @@ struct ServiceBench {
         run.standardOutput = output
         run.standardError = output
         try run.run()
+        BenchCleanup.register(run.processIdentifier)
         defer { BenchTool.terminate(run) }
         let sampler = ProcessSampler(pid: run.processIdentifier)
         progress("bench service: clawtalk run started (pid \(run.processIdentifier)); waiting for its servers\n")

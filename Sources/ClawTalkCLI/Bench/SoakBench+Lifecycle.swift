@@ -67,6 +67,7 @@ extension SoakBench {
         run.standardOutput = output
         run.standardError = output
         try run.run()
+        BenchCleanup.register(run.processIdentifier)
         rig.run = run
         progress("bench soak: clawtalk run started (pid \(run.processIdentifier)); waiting for it to connect\n")
         try await waitConnected(rig)

@@ -52,6 +52,7 @@ final class SoakSoundServer {
     func stop() {
         guard let daemon else { return }
         self.daemon = nil
+        BenchCleanup.unregister(daemon)
         kill(daemon, SIGKILL)
         // It is not our child (it daemonized): wait until it is gone.
         for _ in 0..<100 where kill(daemon, 0) == 0 { usleep(20_000) }
@@ -87,6 +88,7 @@ final class SoakSoundServer {
             throw BenchTool.Failure(description: "the soak's PulseAudio did not start: \(log.suffix(1000))")
         }
         daemon = pid
+        BenchCleanup.register(pid)
         let deadline = ContinuousClock.now + .seconds(10)
         while (try? BenchTool.run("pactl", ["info"])) == nil {
             guard ContinuousClock.now < deadline else {
