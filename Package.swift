@@ -133,6 +133,8 @@ let package = Package(
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
                 "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
+                // The heap's figures (mallinfo2) for the `memory.heap` log.
+                "CProcess",
                 // `clawtalk bench` answers talk.speak with fixed delays (benchmark.md §1.3).
                 "ClawTalkTesting",
             ],

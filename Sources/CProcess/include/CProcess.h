@@ -1,6 +1,7 @@
 #ifndef CPROCESS_H
 #define CPROCESS_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /// Spawns `path` with `argv` and `envp` (NULL-terminated) as a child that cannot outlive this
@@ -15,5 +16,18 @@
 /// the child).
 int ct_spawn(const char *path, char *const argv[], char *const envp[], int nice_increment, pid_t *pid,
              int *output);
+
+/// glibc's heap figures (mallinfo2), in bytes.
+typedef struct {
+    /// Held by the program (allocated and not freed).
+    size_t in_use;
+    /// Freed but kept by the allocator in its arenas (counts in the RSS once touched).
+    size_t free;
+    /// In chunks mapped on their own (large allocations, returned at free).
+    size_t mapped;
+} ct_heap_figures;
+
+/// Reads the heap figures of the whole process (every arena).
+ct_heap_figures ct_heap_read(void);
 
 #endif

@@ -162,6 +162,7 @@ public struct RunCommand: Command {
                 group.addTask { await replies.run() }
                 group.addTask { await talk.run(replies: replies) }
                 group.addTask { await wake.run() }
+                group.addTask { await HeapReport.run(logger: logger) }
                 group.addTask {
                     await Self.followActivity(ptt: ptt.controller, talk: talk.controller, levels: levels, into: gateway)
                 }

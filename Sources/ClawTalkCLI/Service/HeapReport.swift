@@ -1,0 +1,44 @@
+internal import CProcess
+import ClawTalkSupport
+import Foundation
+
+/// The node's memory, logged as `memory.heap` every ``interval`` while `clawtalk run` runs: its
+/// RSS next to what the heap holds for the program and what it keeps freed. A rising RSS with a
+/// flat `inUseMiB` is the allocator keeping memory, not a leak (the soak's question).
+enum HeapReport {
+    /// One reading, MiB.
+    struct Reading: Sendable, Equatable {
+        var rssMiB: Double
+        var inUseMiB: Double
+        var freeMiB: Double
+        var mappedMiB: Double
+    }
+
+    /// How often it is logged (10 min).
+    static let interval = Duration.seconds(600)
+
+    /// The figures now.
+    static func read() -> Reading {
+        let heap = ct_heap_read()
+        let mebibyte = 1_048_576.0
+        return Reading(
+            rssMiB: ResourceUsage.rssMiB(status: "/proc/self/status") ?? 0, inUseMiB: Double(heap.in_use) / mebibyte,
+            freeMiB: Double(heap.free) / mebibyte, mappedMiB: Double(heap.mapped) / mebibyte)
+    }
+
+    /// Logs a reading at once and then every `interval` until cancelled.
+    static func run(logger: Logger, every interval: Duration = interval) async {
+        while !Task.isCancelled {
+            let reading = read()
+            logger.info(
+                "memory.heap",
+                [
+                    "rssMiB": .double(tenths(reading.rssMiB)), "inUseMiB": .double(tenths(reading.inUseMiB)),
+                    "freeMiB": .double(tenths(reading.freeMiB)), "mappedMiB": .double(tenths(reading.mappedMiB)),
+                ])
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    private static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+}
