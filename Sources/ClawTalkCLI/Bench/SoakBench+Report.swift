@@ -10,7 +10,8 @@ extension SoakBench {
     func metrics(
         ledger: SoakLedger, messages: [String], samples: [Sample],
         cpu: [String: (cpu: Double, seconds: Double, rss: Double)],
-        recoveries: [SoakFault: [Double?]], crashes: [String], aborted: String?, seconds: Double
+        recoveries: [SoakFault: [Double?]], crashes: [String], aborted: String?, seconds: Double,
+        heap: [HeapReport.Reading] = []
     ) -> [BenchMetric] {
         var rows: [BenchMetric] = []
         let span = "\(Int(seconds / 60)) min"
@@ -70,6 +71,18 @@ extension SoakBench {
                     ?? .unmeasured(
                         "soak.rss.growth", condition: "after warm-up", unit: "MB per hour", goal: .soakGrowth,
                         reason: "the run was too short to leave warm-up"))
+            // The node's own `memory.heap` lines (every 10 min): a leak grows what is in use, an
+            // allocator that keeps freed memory grows what is free.
+            for (label, reading) in [("first", heap.first), ("last", heap.count > 1 ? heap.last : nil)] {
+                guard let reading else { continue }
+                rows.append(
+                    .value(
+                        "soak.heap.node", condition: "\(label) memory.heap line", unit: "MiB in use",
+                        value: reading.inUseMiB,
+                        reason:
+                            "kept free \(reading.freeMiB) MiB, mapped \(reading.mappedMiB) MiB, RSS \(reading.rssMiB) MiB"
+                    ))
+            }
             for (name, unit, value) in [
                 ("soak.descriptors.node", "descriptors", { (sample: Sample) in Double(sample.descriptors) }),
                 ("soak.threads.node", "threads", { (sample: Sample) in Double(sample.threads) }),

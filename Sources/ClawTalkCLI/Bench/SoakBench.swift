@@ -162,7 +162,7 @@ struct SoakBench {
         let messages = await Self.messages(rig.gateway)
         return metrics(
             ledger: ledger, messages: messages, samples: samples, cpu: cpuByPhase, recoveries: recoveries,
-            crashes: crashes, aborted: aborted, seconds: elapsed())
+            crashes: crashes, aborted: aborted, seconds: elapsed(), heap: HeapReport.readings(inLog: rig.text))
     }
 
     // MARK: - Utterances

@@ -40,5 +40,21 @@ enum HeapReport {
         }
     }
 
+    /// The readings in a node log's `memory.heap` lines, in order.
+    static func readings(inLog text: String) -> [Reading] {
+        text.split(separator: "\n").compactMap { line -> Reading? in
+            guard line.contains(" memory.heap ") else { return nil }
+            var fields: [String: Double] = [:]
+            for pair in line.split(separator: " ") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, let value = Double(parts[1]) { fields[String(parts[0])] = value }
+            }
+            guard let rss = fields["rssMiB"], let inUse = fields["inUseMiB"], let free = fields["freeMiB"],
+                let mapped = fields["mappedMiB"]
+            else { return nil }
+            return Reading(rssMiB: rss, inUseMiB: inUse, freeMiB: free, mappedMiB: mapped)
+        }
+    }
+
     private static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }
