@@ -61,13 +61,12 @@ extension ServiceBargeInBench {
         /// a sound until the reply ended or was stopped (90 s), at least 3 s.
         func outcome(after onset: ContinuousClock.Instant, sound: Bool) async throws -> Outcome {
             let wall = clock.date(onset)
-            let ended = await BenchTool.wait(seconds: sound ? 90 : 60) {
+            _ = await BenchTool.wait(seconds: sound ? 90 : 60) {
                 log.read()
                 if log.bargeIns.contains(where: { $0 >= wall }) { return true }
                 guard sound, ContinuousClock.now - onset > .seconds(3) else { return false }
                 return log.phases.last.map { $0.to != "speaking" && $0.at >= wall } ?? false
             }
-            _ = ended
             try await Task.sleep(for: .milliseconds(300))
             let (timeline, now) = monitor.timeline
             let pause = timeline.pause(after: onset, before: onset + .seconds(2), now: now)
