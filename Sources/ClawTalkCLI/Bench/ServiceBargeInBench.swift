@@ -142,13 +142,14 @@ struct ServiceBargeInBench {
             }
             let outcome = try await session.outcome(after: onset, sound: isSound)
             probeWindows.append((onset - .milliseconds(200), outcome.settled))
-            if let pause = outcome.pause { pauses.append(pause) }
             if isSound {
                 if let gap = outcome.gap { gaps.append(gap) }
                 if outcome.stop != nil { notes.append("probe \(index + 1): a short sound stopped the reply") }
             } else if let stop = outcome.stop {
+                if let pause = outcome.pause { pauses.append(pause) }
                 stops.append(stop)
             } else {
+                if let pause = outcome.pause { pauses.append(pause) }
                 notes.append("probe \(index + 1): an interruption did not stop the reply")
             }
             progress(
@@ -185,10 +186,11 @@ struct ServiceBargeInBench {
         let interruptions = probes
         var metrics: [BenchMetric] = [
             .latency(
-                "bargein.pause", condition: "\(label): user's speech onset → reply silent at ct_spk.monitor",
+                "bargein.pause",
+                condition: "\(label): an interruption's speech onset → reply silent at ct_spk.monitor",
                 samples: pauses, goal: BenchGoal(p95: condition == .isolated ? 100 : 150),
-                reason: pauses.count < interruptions + soundProbes
-                    ? "\(interruptions + soundProbes - pauses.count) probes did not pause the reply" : nil),
+                reason: pauses.count < interruptions
+                    ? "\(interruptions - pauses.count) of \(interruptions) interruptions did not pause the reply" : nil),
             .latency(
                 "bargein.stop",
                 condition: "\(label): onset → reply stopped for good (talk.barge_in, Whisper confirmed)",
