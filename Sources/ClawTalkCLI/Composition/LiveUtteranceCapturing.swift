@@ -37,7 +37,7 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
                 levels?.record(rms: frame.rms)
                 return .init(
                     samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms,
-                    timestampNanoseconds: frame.timestampNanoseconds)
+                    timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive)
             }
             return LiveUtteranceCapture(preRoll: frontEnd.preRoll(), frames: frames)
         }
@@ -158,6 +158,8 @@ final class LiveUtteranceCapture: UtteranceCapture {
         var rms: Double
         /// The capture engine's stamp (``MonotonicTime``; nil: not known).
         var timestampNanoseconds: UInt64? = nil
+        /// The node's own playback may be in the frame (nil: not known, no front end).
+        var echoActive: Bool? = nil
     }
 
     let frames: AsyncStream<UtteranceFrame>
@@ -198,7 +200,7 @@ final class LiveUtteranceCapture: UtteranceCapture {
                 continuation.yield(
                     UtteranceFrame(
                         time: time, isSpeech: frame.isSpeech, rms: frame.rms,
-                        timestampNanoseconds: frame.timestampNanoseconds))
+                        timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive))
                 time += Double(frame.samples.count) / Double(AudioFormat.speech.sampleRate)
             }
             continuation.finish()

@@ -33,12 +33,18 @@ public struct UtteranceFrame: Sendable, Equatable {
     /// When the frame was captured (CLOCK_MONOTONIC nanoseconds, the capture engine's stamp);
     /// nil when not known (fixtures).
     public var timestampNanoseconds: UInt64?
+    /// The node's own playback may be in this frame (the front end's far-end activity); nil when
+    /// not known (no front end, fixtures).
+    public var echoActive: Bool?
 
     /// Creates a frame record.
-    public init(time: Double, isSpeech: Bool, rms: Double, timestampNanoseconds: UInt64? = nil) {
+    public init(
+        time: Double, isSpeech: Bool, rms: Double, timestampNanoseconds: UInt64? = nil, echoActive: Bool? = nil
+    ) {
         self.time = time
         self.isSpeech = isSpeech
         self.rms = rms
         self.timestampNanoseconds = timestampNanoseconds
+        self.echoActive = echoActive
     }
 }

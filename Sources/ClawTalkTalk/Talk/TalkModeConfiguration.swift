@@ -20,7 +20,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var bargeInFastOnset: Double
     /// The level factor of ``bargeInFastOnset`` (4 = 12 dB).
     public var bargeInFastLevelFactor: Double
-    /// Speech in the first part of the speaking phase does not count (0.5 s): the echo
+    /// Speech in the first part of the reply does not count (0.5 s, from the first frame that
+    /// holds the reply's sound when the frames say so, else from the reply's start): the echo
     /// canceller re-converges when a reply starts after silence, and its residual echo there
     /// was taken for speech on the test rig (like the relay's "not in the first 250 ms", §9).
     public var bargeInHoldOff: Double

@@ -12,6 +12,12 @@ extension TalkModeStateMachine {
     /// Counters of the speaking phase (barge-in).
     struct SpeakCounters {
         var elapsed = 0.0
+        /// Seconds since the first frame that held the reply's sound (nil: none yet), when the
+        /// frames say so (``echoKnown``): the reply's audio reaches the microphone only after
+        /// its synthesis and the sink's latency, and the canceller converges from there.
+        var sinceEchoStart: Double?
+        /// Frames say whether the reply's sound is in them.
+        var echoKnown = false
         var levelSum = 0.0
         var levelCount = 0
         var runLevel = 0.0
@@ -69,14 +75,25 @@ extension TalkModeStateMachine {
     }
 
     mutating func speaking(
-        _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, silence: Double? = nil, _ out: inout [Action]
+        _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, silence: Double? = nil, echo: Bool? = nil,
+        _ out: inout [Action]
     ) {
         guard configuration.bargeIn == .enabled else { return }
         let replySilent = replySilent(after: seconds, silence: silence)
         speak.elapsed += seconds
+        if let echo {
+            speak.echoKnown = true
+            if let since = speak.sinceEchoStart {
+                speak.sinceEchoStart = since + seconds
+            } else if echo {
+                speak.sinceEchoStart = seconds
+            }
+        }
+        // The reply's first half second at the microphone: the canceller converges.
+        let heldOff = speak.echoKnown ? (speak.sinceEchoStart ?? 0) : speak.elapsed
         speak.sinceResume += seconds
         if let age = speak.voiceOnsetAge { speak.voiceOnsetAge = age + seconds }
-        if isSpeech, speak.elapsed > configuration.bargeInHoldOff + 1e-9 {
+        if isSpeech, heldOff > configuration.bargeInHoldOff + 1e-9 {
             // The run's recent level (about the last 0.1 s).
             let level = rms ?? 0
             speak.runLevel =
@@ -95,8 +112,9 @@ extension TalkModeStateMachine {
             speak.sinceLoud += seconds
         }
         // The residual echo's level, without the voice being checked (a slow check would
-        // otherwise raise the bar with the very voice it is judging).
-        if let rms, replyPause == nil, !checkPending {
+        // otherwise raise the bar with the very voice it is judging), and without the frames
+        // before the reply's sound arrived (their silence would lower it).
+        if let rms, replyPause == nil, !checkPending, echo != false {
             speak.levelSum += rms
             speak.levelCount += 1
         }

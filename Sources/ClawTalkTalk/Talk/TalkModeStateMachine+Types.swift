@@ -55,8 +55,10 @@ extension TalkModeStateMachine {
         /// during echo in half-duplex) and its RMS level (full scale 1.0; nil: not known, no
         /// level rule while speaking). While the reply is paused, `silence` is how long playback had
         /// actually been silent when the frame was captured (0: not silent yet; nil: not known, the
-        /// pause's settle is counted in captured audio).
-        case audio(isSpeech: Bool, seconds: Double, rms: Double? = nil, silence: Double? = nil)
+        /// pause's settle is counted in captured audio). `echo` says whether the reply's sound may be
+        /// in the frame (nil: not known); while speaking, the hold-off then counts from the first
+        /// frame with it, and the residual level only over such frames.
+        case audio(isSpeech: Bool, seconds: Double, rms: Double? = nil, silence: Double? = nil, echo: Bool? = nil)
         /// The capture of the turn could not be opened or ended by itself.
         case captureLost
         /// The turn's transcription (nil or blank: nothing was said).

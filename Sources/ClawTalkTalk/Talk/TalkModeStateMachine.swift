@@ -84,7 +84,8 @@ public struct TalkModeStateMachine: Sendable {
         switch event {
         case .enter(let source, let first): enter(source, first: first, &out)
         case .exit(let source): exit(source, &out)
-        case .audio(let isSpeech, let seconds, let rms, let silence): audio(isSpeech, seconds, rms, silence, &out)
+        case .audio(let isSpeech, let seconds, let rms, let silence, let echo):
+            audio(isSpeech, seconds, rms, silence, echo: echo, &out)
         case .captureLost: captureLost(&out)
         case .transcribed(let text): transcribed(text, &out)
         case .delivered(let expectsReply): delivered(expectsReply, &out)
@@ -151,12 +152,12 @@ public struct TalkModeStateMachine: Sendable {
     // MARK: - Audio
 
     private mutating func audio(
-        _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ silence: Double?, _ out: inout [Action]
+        _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ silence: Double?, echo: Bool?, _ out: inout [Action]
     ) {
         guard isEnabled, !isPaused, isCapturing else { return }
         switch phase {
         case .listening: listening(isSpeech, seconds, &out)
-        case .speaking: speaking(isSpeech, seconds, rms, silence: silence, &out)
+        case .speaking: speaking(isSpeech, seconds, rms, silence: silence, echo: echo, &out)
         case .idle, .thinking: break
         }
     }

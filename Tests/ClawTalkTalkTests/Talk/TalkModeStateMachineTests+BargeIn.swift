@@ -27,6 +27,23 @@ extension TalkModeStateMachineTests {
         #expect(Self.frames(&machine, speech: true, seconds: 0.02) == [.pauseReply(true)], "counted from 0.5 s on")
     }
 
+    /// The bench's false pauses 0.9–1.2 s into a reply: its sound reached the microphone late
+    /// (synthesis, the sink), so the half-second guard had passed while the canceller was still
+    /// converging, and the silent frames before had pulled the residual level down.
+    @Test func theGuardAndTheResidualLevelStartWithTheReplysSound() {
+        var machine = Self.speaking()
+        func feed(_ rms: Double, speech: Bool, echo: Bool, seconds: Double) -> [Machine.Action] {
+            (0..<Int((seconds / 0.02).rounded())).flatMap { _ in
+                machine.handle(.audio(isSpeech: speech, seconds: 0.02, rms: rms, echo: echo))
+            }
+        }
+        #expect(feed(0.0005, speech: false, echo: false, seconds: 0.6) == [], "the reply's sound is not there yet")
+        #expect(feed(0.03, speech: true, echo: true, seconds: 0.4) == [], "0.4 s into its sound: still guarded")
+        #expect(abs(machine.residualLevel - 0.03) < 1e-9, "the silent frames before the sound do not count")
+        #expect(feed(0.008, speech: false, echo: true, seconds: 3) == [])
+        #expect(feed(0.05, speech: true, echo: true, seconds: 0.06) == [.pauseReply(true)], "a voice after the guard")
+    }
+
     @Test func speechMustStandOutFromTheResidualEchoLevel() {
         var machine = Self.speaking()
         func level(_ rms: Double, speech: Bool, seconds: Double) -> [Machine.Action] {
