@@ -96,7 +96,8 @@ extension TalkModeController {
         captures[generation] = open
         let silence = replySilence(at: frame.timestampNanoseconds)
         apply(
-            .audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, silence: silence, echo: frame.echoActive))
+            .audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, silence: silence, echo: frame.echoActive)
+        )
     }
 
     /// Seconds the paused reply had been silent when a frame stamped `stamp` was captured: 0
