@@ -75,7 +75,9 @@ public final class MP3Decoder {
             case MPG123_OK.rawValue:
                 continue
             case MPG123_NEW_FORMAT.rawValue:
-                try adoptFormat()
+                // Samples decoded earlier in this call count as decoded: a new format after them
+                // is a change midway, not the first format.
+                try adoptFormat(afterAudio: decodedFrames > 0 || !samples.isEmpty)
             case MPG123_NEED_MORE.rawValue, MPG123_DONE.rawValue:
                 guard let format, !samples.isEmpty else { return nil }
                 decodedFrames += samples.count / format.channels
@@ -103,7 +105,7 @@ public final class MP3Decoder {
         return pcm ?? PCMBuffer(format: format)
     }
 
-    private func adoptFormat() throws {
+    private func adoptFormat(afterAudio: Bool) throws {
         var rate = 0
         var channels: Int32 = 0
         var encoding: Int32 = 0
@@ -113,7 +115,7 @@ public final class MP3Decoder {
                 message: "unexpected output format (rate \(rate), \(channels) ch, encoding \(encoding))")
         }
         let next = AudioFormat(sampleRate: rate, channels: Int(channels))
-        if let format, format != next, decodedFrames > 0 {
+        if let format, format != next, afterAudio {
             throw CodecError.formatChanged(from: format, to: next)
         }
         format = next

@@ -58,6 +58,21 @@ import Testing
         #expect(decoder.format == whole.format)
     }
 
+    /// Found by the clip_decode fuzz target (Fuzz/corpus/clip_decode/crash-format-change-in-one-feed):
+    /// a format change inside one `feed` call relabelled the audio decoded before it with the new
+    /// format (22 050 Hz mono samples played as 44 100 Hz stereo) instead of failing.
+    @Test func formatChangeWithinOneFeedIsAnError() throws {
+        let dir = try TempDirectory(prefix: "codecs")
+        let mono = try Self.makeMP3(dir, rate: 22050, seconds: 0.3)
+        let stereo = try Self.makeMP3(dir, rate: 44100, channels: 2, seconds: 0.3)
+        #expect(
+            throws: CodecError.formatChanged(
+                from: AudioFormat(sampleRate: 22050, channels: 1), to: AudioFormat(sampleRate: 44100, channels: 2))
+        ) {
+            _ = try MP3Decoder().decodeAll(mono + stereo)
+        }
+    }
+
     @Test(arguments: Array(UInt64(1)...UInt64(16)))
     func randomBytesAreNoMPEGAudio(seed: UInt64) throws {
         let decoder = try MP3Decoder()

@@ -43,36 +43,50 @@ enum DBusMessageCoding {
         case .byte(var value):
             ok = dbus_message_iter_append_basic(&iterator, TypeCode.byte, &value)
         case .stringArray(let values):
-            var array = DBusMessageIter()
-            guard dbus_message_iter_open_container(&iterator, TypeCode.array, "s", &array) != 0 else {
-                throw .messageFailed("array")
+            try withContainer(in: &iterator, type: TypeCode.array, signature: "s", what: "array") {
+                array throws(DBusClientError) in
+                for value in values { try append(.string(value), to: &array) }
             }
-            for value in values { try append(.string(value), to: &array) }
-            ok = dbus_message_iter_close_container(&iterator, &array)
         case .dictionary(let values):
-            var array = DBusMessageIter()
-            guard dbus_message_iter_open_container(&iterator, TypeCode.array, "{sv}", &array) != 0 else {
-                throw .messageFailed("dictionary")
-            }
-            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-                var entry = DBusMessageIter()
-                var variant = DBusMessageIter()
-                guard dbus_message_iter_open_container(&array, TypeCode.dictEntry, nil, &entry) != 0 else {
-                    throw .messageFailed("dictionary entry")
+            try withContainer(in: &iterator, type: TypeCode.array, signature: "{sv}", what: "dictionary") {
+                array throws(DBusClientError) in
+                for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                    try withContainer(in: &array, type: TypeCode.dictEntry, signature: nil, what: "dictionary entry") {
+                        entry throws(DBusClientError) in
+                        try append(.string(key), to: &entry)
+                        try withContainer(
+                            in: &entry, type: TypeCode.variant, signature: value.signature, what: "variant"
+                        ) {
+                            variant throws(DBusClientError) in
+                            try append(value, to: &variant)
+                        }
+                    }
                 }
-                try append(.string(key), to: &entry)
-                guard dbus_message_iter_open_container(&entry, TypeCode.variant, value.signature, &variant) != 0
-                else { throw .messageFailed("variant") }
-                try append(value, to: &variant)
-                guard dbus_message_iter_close_container(&entry, &variant) != 0,
-                    dbus_message_iter_close_container(&array, &entry) != 0
-                else { throw .messageFailed("dictionary entry") }
             }
-            ok = dbus_message_iter_close_container(&iterator, &array)
         case .unsupported(let signature):
             throw .messageFailed("cannot send a value of type \(signature)")
         }
         guard ok != 0 else { throw .messageFailed("out of memory") }
+    }
+
+    /// Opens a container in `iterator`, fills it with `body` and closes it. When `body` throws, the
+    /// container is abandoned: libdbus frees the signature it allocated for the open container
+    /// (left open, it leaked with every refused argument).
+    private static func withContainer(
+        in iterator: inout DBusMessageIter, type: Int32, signature: String?, what: String,
+        _ body: (inout DBusMessageIter) throws(DBusClientError) -> Void
+    ) throws(DBusClientError) {
+        var container = DBusMessageIter()
+        guard dbus_message_iter_open_container(&iterator, type, signature, &container) != 0 else {
+            throw .messageFailed(what)
+        }
+        do {
+            try body(&container)
+        } catch {
+            dbus_message_iter_abandon_container(&iterator, &container)
+            throw error
+        }
+        guard dbus_message_iter_close_container(&iterator, &container) != 0 else { throw .messageFailed(what) }
     }
 
     /// The arguments of `message`.
