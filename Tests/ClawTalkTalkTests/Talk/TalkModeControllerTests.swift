@@ -55,15 +55,17 @@ struct TalkModeControllerTests {
         try await GatewayHarness.wait("reply playing") { rig.stack.audio.items.count == 1 }
         try await Task.sleep(for: .milliseconds(300))
         #expect(await rig.controller.phase == .speaking)
-        // Speech from 1.0 s (onset: paused at 1.16 s), a short pause, more speech during the check.
-        rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 0.22, until: 1.5))
-        rig.capturing.captures[1].feed(.utterance(speechStart: 0, speech: 0.2, until: 0.2).later(by: 1.5))
+        // A voice from 1.0 s (10 × the residual: paused at 1.06 s), a short pause, more speech in
+        // the settled pause before the check (at 1.46 s) is asked for: the frames are handed over
+        // at once, so speech after the check would race the fake transcriber's answer.
+        rig.capturing.captures[1].feed(.utterance(speechStart: 1.0, speech: 0.22, until: 1.3))
+        rig.capturing.captures[1].feed(.utterance(speechStart: 0, speech: 0.2, until: 0.2).later(by: 1.3))
         try await rig.wait("barge-in") { $0.phase == .listening && $0.isCapturing && !$0.isReplyPaused }
         await rig.controller.settle()
         #expect(rig.pauses.value == [true, false], "paused at the onset, resumed at the stop")
         #expect(rig.stack.audio.stops >= 1, "playback stopped")
         #expect(rig.capturing.captures.count == 2, "the interrupting speech goes on in the same capture")
-        rig.capturing.captures[1].feed(.silence(0.8).later(by: 1.7))
+        rig.capturing.captures[1].feed(.silence(0.8).later(by: 1.5))
         let messages = try await rig.messages(2)
         #expect(
             rig.transcriber.audio.map(\.samples.count) == [16000, 4800, 4800],
