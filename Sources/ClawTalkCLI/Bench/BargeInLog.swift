@@ -79,11 +79,15 @@ final class BargeInLog: Sendable {
         return count(in: spans)
     }
 
-    /// Seconds spent speaking outside `windows` (the probes) and the pauses made then.
+    /// Seconds spent speaking before `end` outside `windows` (the probes), and the pauses
+    /// made then.
     func speaking(
-        excluding windows: [(ContinuousClock.Instant, ContinuousClock.Instant)], clock: Clock
+        excluding windows: [(ContinuousClock.Instant, ContinuousClock.Instant)], until end: Date, clock: Clock
     ) -> (pauses: Int, hours: Double) {
-        var spans = speakingSpans(until: Date())
+        var spans = speakingSpans(until: end).compactMap { span -> (Date, Date)? in
+            let to = min(span.1, end)
+            return span.0 < to ? (span.0, to) : nil
+        }
         for window in windows {
             let (from, to) = (clock.date(window.0), clock.date(window.1))
             spans = spans.flatMap { span -> [(Date, Date)] in

@@ -159,8 +159,11 @@ struct ServiceBargeInBench {
                         ? "gap \(outcome.gap.map { "\(Int($0)) ms" } ?? "none")"
                         : "stop \(outcome.stop.map { "\(Int($0)) ms" } ?? "none")") + "\n")
         }
+        // The stretches between probes end here: the reading alone is counted on its own.
+        log.read()
+        let probesEnd = session.clock.date(.now)
+        let speaking = log.speaking(excluding: probeWindows, until: probesEnd, clock: session.clock)
         let quiet = condition == .isolated ? nil : try await session.readAlone(minutes: quietMinutes)
-        let speaking = log.speaking(excluding: probeWindows, clock: session.clock)
         return report(
             condition, pauses: pauses, stops: stops, gaps: gaps, soundProbes: kinds.filter { $0 }.count, notes: notes,
             quiet: quiet, probeSpeaking: speaking)

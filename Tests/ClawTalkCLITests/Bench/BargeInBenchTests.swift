@@ -68,6 +68,31 @@ import Testing
         #expect(abs(speaking.hours * 3600 - 10) < 0.001)
     }
 
+    @Test func theProbeRunCountsOnlyUntilItsEndAndOutsideTheProbes() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bargein-\(UUID()).log")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let lines = [
+            "2026-12-03T17:18:40.000Z info clawtalk.talk.runtime talk.phase from=listening to=speaking",
+            "2026-12-03T17:18:42.000Z debug clawtalk.talk.runtime talk.pause atS=2.0 on=true",
+            "2026-12-03T17:18:45.000Z debug clawtalk.talk.runtime talk.pause atS=5.0 on=true",
+            "2026-12-03T17:18:50.000Z info clawtalk.talk.runtime talk.phase from=speaking to=listening",
+            // The reading alone, after the probe run ended at 17:18:55.
+            "2026-12-03T17:19:00.000Z info clawtalk.talk.runtime talk.phase from=listening to=speaking",
+            "2026-12-03T17:19:05.000Z debug clawtalk.talk.runtime talk.pause atS=5.0 on=true",
+            "2026-12-03T17:19:20.000Z info clawtalk.talk.runtime talk.phase from=speaking to=listening",
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let log = BargeInLog(file: file)
+        log.read()
+        let clock = BargeInLog.Clock()
+        let base = try #require(BargeInLog.parseDate("2026-12-03T17:18:40.000Z"))
+        let probe = (clock.instant(base.addingTimeInterval(1.8)), clock.instant(base.addingTimeInterval(3)))
+        let speaking = log.speaking(
+            excluding: [probe], until: base.addingTimeInterval(15), clock: clock)
+        #expect(speaking.pauses == 1, "the probe's own pause and the reading alone's are not counted")
+        #expect(abs(speaking.hours * 3600 - 8.8) < 0.01, "10 s speaking less the 1.2 s probe window")
+    }
+
     @Test func probesInterleaveOneSoundInThree() {
         #expect(ServiceBargeInBench.schedule(interruptions: 4, sounds: 2) == [false, false, true, false, false, true])
         #expect(ServiceBargeInBench.schedule(interruptions: 1, sounds: 2) == [false, true, true])
