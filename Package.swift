@@ -22,7 +22,10 @@ func system(_ name: String, pkgConfig: String, apt: [String]) -> Target {
 let package = Package(
     name: "clawtalk",
     products: [
-        .executable(name: "clawtalk", targets: ["clawtalk"])
+        .executable(name: "clawtalk", targets: ["clawtalk"]),
+        // `clawtalk bench` runs this executable (found beside `clawtalk`): the bench needs the
+        // test gateway, which the node itself never links.
+        .executable(name: "clawtalk-bench", targets: ["clawtalk-bench"]),
     ],
     targets: [
         // ---- C boundary: system libraries (module map + shim.h, nothing else) ----
@@ -135,14 +138,24 @@ let package = Package(
                 "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
                 // The heap's figures (mallinfo2) for the `memory.heap` log.
                 "CProcess",
-                // `clawtalk bench` answers talk.speak with fixed delays (benchmark.md §1.3).
-                "ClawTalkTesting",
             ],
             swiftSettings: strict
         ),
-        // The executable is one file: parse, compose, run (everything else is testable in
-        // ClawTalkCLI, which an executable target would not let tests import).
+        // `clawtalk bench`'s engine (spec/benchmark.md): the wake, loopback, CPU, service and
+        // soak benchmarks and their reports. It links the test gateway (talk.speak answered with
+        // fixed delays, benchmark.md §1.3), so it is its own executable, not part of `clawtalk`.
+        .target(
+            name: "ClawTalkBench",
+            dependencies: [
+                "ClawTalkCLI", "ClawTalkTesting", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs",
+                "ClawTalkDevices", "ClawTalkSpeech", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk",
+            ],
+            swiftSettings: strict
+        ),
+        // The executables are one file each: parse, compose, run (everything else is testable in
+        // the libraries, which an executable target would not let tests import).
         .executableTarget(name: "clawtalk", dependencies: ["ClawTalkCLI"], swiftSettings: strict),
+        .executableTarget(name: "clawtalk-bench", dependencies: ["ClawTalkBench"], swiftSettings: strict),
 
         // ---- Tests: one target per module ----
         .testTarget(name: "ClawTalkSupportTests", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
@@ -187,9 +200,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ClawTalkBenchTests",
+            dependencies: [
+                "ClawTalkBench", "ClawTalkCLI", "ClawTalkSupport", "ClawTalkDevices", "ClawTalkTalk", "ClawTalkAudio",
+                "ClawTalkSpeech", "ClawTalkTesting",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ClawTalkCLITests",
             dependencies: [
-                "ClawTalkCLI", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
+                "ClawTalkCLI", "ClawTalkBench", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
                 "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio", "ClawTalkSpeech", "ClawTalkDesktop",
             ],
             resources: [.copy("Snapshots")],

@@ -20,7 +20,7 @@ public struct ClawTalk: Command {
     public static let subcommands: [any Command.Type] = [
         RunCommand.self, PairCommand.self, DiscoverCommand.self, StatusCommand.self, GatewaysCommand.self,
         DevicesCommand.self, RecordCommand.self, SayCommand.self, TranscribeCommand.self, PTTCommand.self,
-        TalkCommand.self, BenchCommand.self, ServiceCommand.self, DoctorCommand.self, VersionCommand.self,
+        TalkCommand.self, BenchLauncher.self, ServiceCommand.self, DoctorCommand.self, VersionCommand.self,
     ]
     /// `clawtalk` alone (or with only options) is `clawtalk run`.
     public static let defaultSubcommand: (any Command.Type)? = RunCommand.self
@@ -32,6 +32,10 @@ public struct ClawTalk: Command {
     public static func main(
         arguments: [String], io: CommandIO = .standard, environment: [String: String] = [:]
     ) async -> Int32 {
-        await CommandDispatcher.execute(root: ClawTalk.self, arguments: arguments, io: io, environment: environment)
+        if let bench = BenchLauncher.benchArguments(arguments) {
+            return BenchLauncher.exec(arguments: bench, io: io)
+        }
+        return await CommandDispatcher.execute(
+            root: ClawTalk.self, arguments: arguments, io: io, environment: environment)
     }
 }

@@ -70,7 +70,7 @@ public struct ServiceCommand: Command {
         /// Writes the units and talks to systemd.
         public func run(context: CommandContext) async throws -> Int32 {
             let installer = UserServiceInstaller(environment: context.environment)
-            let executable = try binary.map { try Self.absolute($0) } ?? Self.currentExecutable()
+            let executable = try binary.map { try Self.absolute($0) } ?? ClawTalkExecutable.current()
             let written = try installer.install(binary: executable, includeSTT: withSTT)
             var out = written.map { "wrote \($0)\n" }.joined()
             let reload = installer.systemctl(["daemon-reload"])
@@ -88,12 +88,6 @@ public struct ServiceCommand: Command {
             out += "logs: journalctl --user -u clawtalk -f\n"
             context.io.writeOutput(out)
             return ExitCode.success.rawValue
-        }
-
-        /// The running binary (`/proc/self/exe`).
-        static func currentExecutable() throws -> String {
-            let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-            return path
         }
 
         /// `path` made absolute and checked to be executable.

@@ -1,32 +1,32 @@
-import ClawTalkDevices
-import ClawTalkGateway
+public import ClawTalkDevices
+public import ClawTalkGateway
 import ClawTalkProtocol
-import ClawTalkSupport
+public import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
 
 /// Builds the node and operator ``GatewayConnection``s for a ``GatewayTarget``: the one place
 /// `clawtalk run` and `clawtalk pair` share, so pairing connects exactly as the service does.
-struct GatewayConnectionFactory: Sendable {
+public struct GatewayConnectionFactory: Sendable {
     /// The effective settings.
-    var settings: Settings
+    public var settings: Settings
     /// The device identity (both roles sign with it).
-    var identity: DeviceIdentity
+    public var identity: DeviceIdentity
     /// Per-gateway state.
-    var store: GatewayStore
+    public var store: GatewayStore
     /// Opens sockets (``WebSocketDialer`` in production).
-    var dialer: any GatewayDialer
+    public var dialer: any GatewayDialer
     /// Parent logger of the connections.
-    var logger: Logger
+    public var logger: Logger
     /// What the node declares.
-    var surface: NodeSurface
+    public var surface: NodeSurface
     /// `client` metadata of both roles.
-    var client: ClientMetadata
+    public var client: ClientMetadata
     /// Reconnect delays.
-    var backoff = Backoff.Configuration()
+    public var backoff = Backoff.Configuration()
 
     /// A factory; `surface` defaults to ``nodeSurface(mic:devices:wakeEnabled:)`` over the sound server.
-    init(
+    public init(
         settings: Settings, identity: DeviceIdentity, store: GatewayStore,
         dialer: any GatewayDialer = WebSocketDialer(),
         logger: Logger, surface: NodeSurface? = nil, environment: [String: String] = [:]
@@ -47,7 +47,7 @@ struct GatewayConnectionFactory: Sendable {
     }
 
     /// The connection configuration of `role` for `target`.
-    func configuration(for target: GatewayTarget, role: ConnectionRole) -> GatewayConnectionConfiguration {
+    public func configuration(for target: GatewayTarget, role: ConnectionRole) -> GatewayConnectionConfiguration {
         let gateway = settings.gateway
         return GatewayConnectionConfiguration(
             endpoint: target.endpoint, role: role, client: client, sharedToken: target.sharedToken,
@@ -57,14 +57,14 @@ struct GatewayConnectionFactory: Sendable {
     }
 
     /// The node connection (`role:"node"` with ``surface``).
-    func nodeConnection(for target: GatewayTarget) -> GatewayConnection {
+    public func nodeConnection(for target: GatewayTarget) -> GatewayConnection {
         GatewayConnection(
             configuration: configuration(for: target, role: .node(surface)), dialer: dialer, identity: identity,
             store: store, logger: logger)
     }
 
     /// The operator connection on the same identity.
-    func operatorConnection(for target: GatewayTarget) -> GatewayConnection {
+    public func operatorConnection(for target: GatewayTarget) -> GatewayConnection {
         GatewayConnection(
             configuration: configuration(for: target, role: .operator), dialer: dialer, identity: identity,
             store: store, logger: logger)
@@ -77,7 +77,8 @@ struct GatewayConnectionFactory: Sendable {
     /// registers their handlers on every node session), and honest permissions: `microphone`
     /// when the configured source (or a default source) exists on the sound server,
     /// `speechRecognition` false until a local STT engine is loaded.
-    static func nodeSurface(mic: MicSettings, devices: [AudioDevice]?, wakeEnabled: Bool = false) -> NodeSurface {
+    public static func nodeSurface(mic: MicSettings, devices: [AudioDevice]?, wakeEnabled: Bool = false) -> NodeSurface
+    {
         NodeSurface(
             caps: wakeEnabled ? [.talk, .voiceWake] : [.talk], commands: PTTCommandHandlers.commands,
             permissions: [
@@ -86,7 +87,7 @@ struct GatewayConnectionFactory: Sendable {
     }
 
     /// True when `device` (nil: the default source) is among `devices` (nil: no sound server).
-    static func microphoneAvailable(device: String?, devices: [AudioDevice]?) -> Bool {
+    public static func microphoneAvailable(device: String?, devices: [AudioDevice]?) -> Bool {
         guard let devices else { return false }
         if let device {
             return (try? PulseDeviceCatalog.resolve(device, kind: .source, in: devices)) != nil
@@ -95,12 +96,12 @@ struct GatewayConnectionFactory: Sendable {
     }
 
     /// The sound server's devices, or nil when it cannot be reached within a second.
-    static func soundServerDevices() -> [AudioDevice]? {
+    public static func soundServerDevices() -> [AudioDevice]? {
         try? PulseDeviceCatalog(timeout: .seconds(1)).devices()
     }
 
     /// The host name from `gethostname` (no DNS lookup, unlike `ProcessInfo.hostName`).
-    static func hostName() -> String {
+    public static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "linux" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -109,7 +110,7 @@ struct GatewayConnectionFactory: Sendable {
 
     /// BCP-47 locale from `LC_ALL`, `LC_MESSAGES` or `LANG` (`en_US.UTF-8` → `en-US`); nil for
     /// `C`/`POSIX` or when unset.
-    static func locale(environment: [String: String]) -> String? {
+    public static func locale(environment: [String: String]) -> String? {
         let raw = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         guard let raw else { return nil }
         let base = raw.split(separator: ".").first.map(String.init) ?? raw

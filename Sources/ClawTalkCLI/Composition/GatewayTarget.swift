@@ -1,6 +1,6 @@
-import ClawTalkGateway
-import ClawTalkProtocol
-import ClawTalkSupport
+public import ClawTalkGateway
+public import ClawTalkProtocol
+public import ClawTalkSupport
 
 /// The gateway the node connects to, with the credentials and pin that go with it.
 ///
@@ -10,9 +10,9 @@ import ClawTalkSupport
 /// is the fallback (it is what the operator connection needs after setup-code pairing); the
 /// configured pin is not applied to it (the store holds that gateway's pin). Not
 /// `CustomStringConvertible`: it holds secrets.
-struct GatewayTarget: Sendable, Hashable {
+public struct GatewayTarget: Sendable, Hashable {
     /// Where the target came from.
-    enum Source: String, Sendable, Hashable {
+    public enum Source: String, Sendable, Hashable {
         /// `gateway.url` (flag, environment or config file).
         case config
         /// The current gateway of the registry (`clawtalk pair`, `clawtalk gateways use`).
@@ -22,22 +22,22 @@ struct GatewayTarget: Sendable, Hashable {
     }
 
     /// The endpoint.
-    var endpoint: GatewayEndpoint
+    public var endpoint: GatewayEndpoint
     /// Where it came from.
-    var source: Source
+    public var source: Source
     /// Shared token to offer when no device token is stored.
-    var sharedToken: String?
+    public var sharedToken: String?
     /// Shared password to offer when no device token is stored.
-    var password: String?
+    public var password: String?
     /// Pin that overrides the stored one (configuration or `pair --tls-fingerprint`).
-    var configuredPin: TLSFingerprint?
+    public var configuredPin: TLSFingerprint?
 
     /// The gateway key of the endpoint.
-    var key: String { endpoint.gatewayKey }
+    public var key: String { endpoint.gatewayKey }
 
     /// Resolves the target from the settings and the registry; nil when no gateway is configured.
     /// - Throws: ``CLIError/validationFailed(_:)`` for an invalid `gateway.url`, store errors.
-    static func resolve(settings: GatewaySettings, store: GatewayStore) throws -> GatewayTarget? {
+    public static func resolve(settings: GatewaySettings, store: GatewayStore) throws -> GatewayTarget? {
         let secrets = GatewaySecretStore(store: store)
         if let url = settings.url {
             let endpoint: GatewayEndpoint

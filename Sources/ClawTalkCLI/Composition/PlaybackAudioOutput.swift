@@ -1,33 +1,36 @@
-import ClawTalkAudio
-import ClawTalkDevices
-import ClawTalkTalk
+public import ClawTalkAudio
+public import ClawTalkDevices
+public import ClawTalkTalk
 
 /// The talk features' ``AudioOutput`` over the node's one ``PlaybackController`` (speech items;
 /// the controller's watchdog and fast stop apply).
-struct PlaybackAudioOutput: AudioOutput {
+public struct PlaybackAudioOutput: AudioOutput {
     /// The controller that owns the sink.
-    let controller: PlaybackController
+    public let controller: PlaybackController
 
-    func play(_ buffers: AsyncThrowingStream<PCMBuffer, any Error>, format: AudioFormat) async -> AudioPlayback {
+    /// Plays a stream of speech buffers through the controller.
+    public func play(_ buffers: AsyncThrowingStream<PCMBuffer, any Error>, format: AudioFormat) async -> AudioPlayback {
         Self.playback(await controller.play(.stream(buffers, format: format, kind: .speech)))
     }
 
-    func play(_ buffer: PCMBuffer) async -> AudioPlayback {
+    /// Plays one speech buffer through the controller.
+    public func play(_ buffer: PCMBuffer) async -> AudioPlayback {
         Self.playback(await controller.play(.pcm(buffer, kind: .speech)))
     }
 
-    func stop() {
+    /// Stops the speech playing now (the controller's fast stop).
+    public func stop() {
         controller.stop()
     }
 
     /// Plays the built-in error earcon (§7.5.3) at the speech rate.
-    func playErrorEarcon() async {
+    public func playErrorEarcon() async {
         _ = await controller.play(.pcm(Chime.error.render(sampleRate: 24_000), kind: .chime))
     }
 
     /// The controller's outcome in the seam's terms; a missing sound server reads
     /// `no sound server: …`.
-    static func playback(_ outcome: PlaybackOutcome) -> AudioPlayback {
+    public static func playback(_ outcome: PlaybackOutcome) -> AudioPlayback {
         switch outcome {
         case .finished(let seconds, _):
             return AudioPlayback(playedSeconds: seconds)

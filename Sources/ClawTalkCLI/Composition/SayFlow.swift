@@ -1,23 +1,29 @@
 import ClawTalkGateway
-import ClawTalkProtocol
-import ClawTalkSupport
-import ClawTalkTalk
+public import ClawTalkProtocol
+public import ClawTalkSupport
+public import ClawTalkTalk
 
 /// `clawtalk say` on the reply path (talk-contract §7.5): the gateway's Talk voice over a
 /// short-lived operator connection to the current gateway, espeak-ng on this machine when the
 /// gateway cannot be used (not configured, no operator access, unreachable) — with a notice.
-enum SayFlow {
+public enum SayFlow {
     /// The gateway to try and how to connect to it.
-    struct GatewayAccess: Sendable {
+    public struct GatewayAccess: Sendable {
         /// Builds the operator connection.
-        var factory: GatewayConnectionFactory
+        public var factory: GatewayConnectionFactory
         /// The current gateway.
-        var target: GatewayTarget
+        public var target: GatewayTarget
+
+        /// Connects through `factory` to `target`.
+        public init(factory: GatewayConnectionFactory, target: GatewayTarget) {
+            self.factory = factory
+            self.target = target
+        }
     }
 
     /// Speaks `text` and returns how it went. `notice` receives one line when the gateway is
     /// not used (`withoutGateway` says why when `gateway` is nil).
-    static func speak(
+    public static func speak(
         _ text: String, directive: TalkDirective?, settings: Settings, gateway: GatewayAccess?,
         withoutGateway: String = "no gateway is configured",
         audio: any AudioOutput, local: (any LocalSynthesizer)?, connectTimeout: Duration = .seconds(5),

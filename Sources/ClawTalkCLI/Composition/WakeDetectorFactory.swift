@@ -1,30 +1,30 @@
 import ClawTalkAudio
-import ClawTalkSpeech
-import ClawTalkSupport
+public import ClawTalkSpeech
+public import ClawTalkSupport
 import Foundation
 
 /// Builds the node's wake pipeline (``KeywordSpotter`` stage 1, optional ``TranscriptVerifier``,
 /// ``TwoStageWakeDetector`` gate) from the `wake.*` settings: one place for `clawtalk bench wake`
 /// and the live voice wake of `clawtalk run`.
-struct WakeDetectorFactory {
+public struct WakeDetectorFactory {
     /// Allowed stage-1 engines (`wake.engine`).
-    var selection: KeywordSpotter.Selection
+    public var selection: KeywordSpotter.Selection
     /// microWakeWord models (empty when none are installed).
-    var models: [MicroWakeWordModel]
+    public var models: [MicroWakeWordModel]
     /// The TF Lite runtime, nil when it could not be loaded (microWakeWord then unused).
-    var runtime: TFLiteRuntime?
+    public var runtime: TFLiteRuntime?
     /// Thresholds by trigger or model id (`wake.thresholds`).
-    var thresholds: [String: Double]
+    public var thresholds: [String: Double]
     /// Pronunciations for PocketSphinx keyphrases.
-    var resolver: PronunciationResolver
+    public var resolver: PronunciationResolver
     /// The Whisper keyword scorer for triggers without a model (nil: PocketSphinx takes them).
-    var scorer: WhisperKeywordEngine.Configuration? = nil
+    public var scorer: WhisperKeywordEngine.Configuration? = nil
     /// Told when the scorer's connection comes or goes.
-    var onScorerLink: (@Sendable (WhisperKeywordEngine.LinkEvent) -> Void)? = nil
+    public var onScorerLink: (@Sendable (WhisperKeywordEngine.LinkEvent) -> Void)? = nil
 
     /// The scorer configuration of `wake.*`, nil when `wake.scorer` is off or `selection` is not
     /// `auto`.
-    static func scorer(_ wake: WakeSettings, selection: KeywordSpotter.Selection, thresholds: [String: Double])
+    public static func scorer(_ wake: WakeSettings, selection: KeywordSpotter.Selection, thresholds: [String: Double])
         -> WhisperKeywordEngine.Configuration?
     {
         guard wake.scorer != .off, selection == .auto else { return nil }
@@ -35,7 +35,7 @@ struct WakeDetectorFactory {
     /// Loads the models, the runtime and the pronunciation dictionary. A missing microWakeWord
     /// model directory or runtime is not an error (PocketSphinx takes every trigger under
     /// `auto`): `notice` gets the reason. Throws when the pronunciation dictionary is missing.
-    static func load(
+    public static func load(
         selection: KeywordSpotter.Selection, thresholds: [String: Double], environment: [String: String],
         notice: (String) -> Void
     ) throws -> WakeDetectorFactory {
@@ -58,7 +58,7 @@ struct WakeDetectorFactory {
     }
 
     /// Which engine would take which trigger.
-    func plan(triggers: [String], selection: KeywordSpotter.Selection? = nil) -> KeywordSpotter.Plan {
+    public func plan(triggers: [String], selection: KeywordSpotter.Selection? = nil) -> KeywordSpotter.Plan {
         let selection = selection ?? self.selection
         return KeywordSpotter.plan(
             triggers: triggers, selection: selection, models: models, microWakeWordAvailable: runtime != nil,
@@ -66,9 +66,9 @@ struct WakeDetectorFactory {
     }
 
     /// A stage-1 spotter for `triggers`; `selection` and `thresholds` override the factory's.
-    func spotter(
+    public func spotter(
         triggers: [String], selection: KeywordSpotter.Selection? = nil, thresholds: [String: Double]? = nil
-    ) throws -> KeywordSpotter {
+    ) throws -> sending KeywordSpotter {
         let selection = selection ?? self.selection
         let thresholds = thresholds ?? self.thresholds
         var scorer = selection == .auto ? self.scorer : nil
@@ -81,13 +81,13 @@ struct WakeDetectorFactory {
     }
 
     /// The whole pipeline for `triggers`.
-    func detector(triggers: [String], verifier: TranscriptVerifier?) throws -> TwoStageWakeDetector {
+    public func detector(triggers: [String], verifier: TranscriptVerifier?) throws -> sending TwoStageWakeDetector {
         TwoStageWakeDetector(engine: try spotter(triggers: triggers), verifier: verifier)
     }
 
     /// PocketSphinx dictation as the verifier, with the triggers' pronunciations that are not in
     /// the dictionary added.
-    func pocketSphinxVerifier(triggers: [String]) throws -> TranscriptVerifier {
+    public func pocketSphinxVerifier(triggers: [String]) throws -> TranscriptVerifier {
         var added: [String: String] = [:]
         for trigger in triggers {
             for pronunciation in try resolver.pronounce(phrase: trigger) where pronunciation.source != .dictionary {
@@ -100,7 +100,7 @@ struct WakeDetectorFactory {
     /// The Whisper verifier of `clawtalk run`: the Wyoming server of `stt.wyomingHost` and
     /// `stt.wyomingPort`. Throws ``CLIError/unavailable(_:)`` (naming `option`) when no server
     /// answers.
-    static func wyomingVerifier(stt: STTSettings, option: String) async throws -> TranscriptVerifier {
+    public static func wyomingVerifier(stt: STTSettings, option: String) async throws -> TranscriptVerifier {
         let server = WyomingTranscriber(configuration: .init(host: stt.wyomingHost, port: stt.wyomingPort))
         do {
             _ = try await server.prepare()
@@ -117,7 +117,7 @@ struct WakeDetectorFactory {
     /// It returns the text before prompt-echo filtering: with one trigger the echo filter would
     /// drop the very answer wanted ("computer" for the prompt "computer."), and the detector
     /// applies its own echo rule (only with two or more triggers).
-    static func verifier(transcriber: any Transcriber, language: String?) -> TranscriptVerifier {
+    public static func verifier(transcriber: any Transcriber, language: String?) -> TranscriptVerifier {
         TranscriptVerifier(name: transcriber.name) { buffer, prompt in
             let options = TranscriptionOptions(language: language, prompt: promptPhrases(prompt))
             return try await transcriber.transcribe(buffer, options: options).rawText
@@ -126,7 +126,7 @@ struct WakeDetectorFactory {
     }
 
     /// `"a, b, c."` → `["a", "b", "c"]`.
-    static func promptPhrases(_ prompt: String?) -> [String] {
+    public static func promptPhrases(_ prompt: String?) -> [String] {
         guard var text = prompt else { return [] }
         if text.hasSuffix(".") { text.removeLast() }
         return text.components(separatedBy: ", ").filter { !$0.isEmpty }

@@ -1,24 +1,28 @@
 internal import CProcess
-import ClawTalkSupport
+public import ClawTalkSupport
 import Foundation
 
 /// The node's memory, logged as `memory.heap` every ``interval`` while `clawtalk run` runs: its
 /// RSS next to what the heap holds for the program and what it keeps freed. A rising RSS with a
 /// flat `inUseMiB` is the allocator keeping memory, not a leak (the soak's question).
-enum HeapReport {
+public enum HeapReport {
     /// One reading, MiB.
-    struct Reading: Sendable, Equatable {
-        var rssMiB: Double
-        var inUseMiB: Double
-        var freeMiB: Double
-        var mappedMiB: Double
+    public struct Reading: Sendable, Equatable {
+        /// The process's resident set (VmRSS).
+        public var rssMiB: Double
+        /// Allocated by the program (mallinfo2 `uordblks` + `hblkhd`).
+        public var inUseMiB: Double
+        /// Free in the heap, held by malloc (`fordblks`).
+        public var freeMiB: Double
+        /// In mmap'ed chunks (`hblkhd`).
+        public var mappedMiB: Double
     }
 
     /// How often it is logged (10 min).
-    static let interval = Duration.seconds(600)
+    public static let interval = Duration.seconds(600)
 
     /// The figures now.
-    static func read() -> Reading {
+    public static func read() -> Reading {
         let heap = ct_heap_read()
         let mebibyte = 1_048_576.0
         return Reading(
@@ -27,7 +31,7 @@ enum HeapReport {
     }
 
     /// Logs a reading at once and then every `interval` until cancelled.
-    static func run(logger: Logger, every interval: Duration = interval) async {
+    public static func run(logger: Logger, every interval: Duration = interval) async {
         while !Task.isCancelled {
             let reading = read()
             logger.info(
@@ -41,7 +45,7 @@ enum HeapReport {
     }
 
     /// The readings in a node log's `memory.heap` lines, in order.
-    static func readings(inLog text: String) -> [Reading] {
+    public static func readings(inLog text: String) -> [Reading] {
         text.split(separator: "\n").compactMap { line -> Reading? in
             guard line.contains(" memory.heap ") else { return nil }
             var fields: [String: Double] = [:]

@@ -1,0 +1,44 @@
+public import ClawTalkCLI
+
+extension BenchCommand {
+    /// `clawtalk bench loopback`.
+    public struct Loopback: Command {
+        /// The command name.
+        public static let name = "loopback"
+        /// One line for OVERVIEW.
+        public static let abstract = "Measure capture and playback latency through a null-sink loopback rig."
+        /// What is measured.
+        public static let discussion = """
+            Loads two null sinks (ct_mic, ct_spk) into the running PulseAudio server (start a \
+            private one with scripts/audio-rig) and runs the node's capture, front end and \
+            playback on them: capture latency per block size and playback latency by 5 ms \
+            markers; end-of-utterance latency; barge-in as `clawtalk run` does it in Talk mode (on \
+            a private sound server and test gateway: speech onset → reply silent at the speaker \
+            monitor, → stopped after confirmation, a short sound's gap, false pauses while the \
+            node reads alone for the exposure; echo path at −6 and 0 dB with AEC, and isolated \
+            output); TTS time to first audio for gateway clips (PCM, MP3, Ogg Opus, from the test \
+            gateway after a fixed delay) and for espeak-ng; wake latency and wake → chime for a \
+            spoken trigger; and the self-trigger rate while the node reads a text aloud through \
+            the echo path, with and without AEC. Without a sound server every metric is reported \
+            as not measured, with the reason.
+            """
+        /// The options.
+        public static let options: [OptionSpec] = BenchCommand.sessionOptions + [BenchCommand.onlyOption]
+
+        let options: BenchSession.Options
+        let output: String?
+
+        /// Reads the arguments.
+        public init(parsed: ParsedArguments) {
+            options = BenchCommand.sessionOptions(parsed)
+            output = parsed.string("output")
+        }
+
+        /// Runs the loopback measurements.
+        public func run(context: CommandContext) async throws -> Int32 {
+            let session = try BenchSession(options: options, context: context)
+            let metrics = await session.loopback()
+            return try BenchCommand.finish(session, metrics: metrics, output: output, context: context)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import ClawTalkCLI
+import ClawTalkProtocol
+import ClawTalkSupport
+import ClawTalkTesting
+import Foundation
+
+extension SoakBench {
+    /// Starts the sound server, the rig, the TLS gateway and `clawtalk run`, and waits until the
+    /// node is connected and its servers are up.
+    func start() async throws -> Rig {
+        let home = scratch.appendingPathComponent("soak-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let sound = try SoakSoundServer(scratch: home)
+        let loopback = try LoopbackRig()
+        await loopback.warmUp()
+        let (tls, pin) = try Self.certificate(in: home)
+        var configuration = TestGatewayConfiguration()
+        configuration.auth = .token("soak")
+        configuration.autoApproveLoopback = true
+        configuration.requireCapabilityApproval = false
+        configuration.policy.tickIntervalMs = 5_000
+        var script = OperatorScript()
+        if let chatReply {
+            script.chatRun = [.final(chatReply)]
+            configuration.methods.removeAll { ["talk.speak", "tts.speak"].contains($0) }
+        }
+        let gateway = TestGateway(configuration: configuration, script: script)
+        let url = try await gateway.listen(tls: tls)
+        guard let port = URLComponents(string: url)?.port else {
+            throw BenchTool.Failure(description: "the gateway's URL has no port: \(url)")
+        }
+
+        var env = environment
+        for (key, name) in [("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "run")] {
+            let path = home.appendingPathComponent(name).path
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            env[key] = path
+        }
+        env["PULSE_SERVER"] = sound.address
+        env["CLAWTALK_GATEWAY_URL"] = url
+        env["CLAWTALK_GATEWAY_TOKEN"] = "soak"
+        env["CLAWTALK_GATEWAY_TLS_FINGERPRINT"] = "sha256:\(pin)"
+        env["CLAWTALK_MIC_DEVICE"] = LoopbackRig.micSource
+        env["CLAWTALK_SPEAKER_DEVICE"] = LoopbackRig.speaker
+        env["CLAWTALK_STT_WYOMING_PORT"] = String(closedLoopbackPort())
+        env["CLAWTALK_WAKE_SCORER_PORT"] = String(closedLoopbackPort())
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(home.path)/no-session-bus"
+        let log = home.appendingPathComponent("run.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let rig = Rig(
+            sound: sound, loopback: loopback, gateway: gateway, port: port, tls: tls, home: home, log: log,
+            run: Process(), environment: env)
+        try await launch(rig)
+        return rig
+    }
+
+    /// Starts `clawtalk run` (again) and waits for its connections and servers.
+    func launch(_ rig: Rig) async throws {
+        let output = try FileHandle(forWritingTo: rig.log)
+        output.seekToEndOfFile()
+        defer { try? output.close() }
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: try BenchTool.nodeExecutable())
+        run.arguments = ["run", "--log-sensitive"]
+        run.environment = rig.environment
+        run.standardInput = FileHandle.nullDevice
+        run.standardOutput = output
+        run.standardError = output
+        try run.run()
+        BenchCleanup.register(run.processIdentifier)
+        rig.run = run
+        progress("bench soak: clawtalk run started (pid \(run.processIdentifier)); waiting for it to connect\n")
+        try await waitConnected(rig)
+        let ready = await BenchTool.wait(seconds: 180) {
+            let text = rig.text
+            return (text.contains("wake.scorer.connected") || text.contains("wake.server.none"))
+                && (text.contains("stt.server.ready") || text.contains("stt.server.none"))
+        }
+        guard ready, run.isRunning else {
+            throw BenchTool.Failure(description: "clawtalk run did not come up: \(rig.text.suffix(2000))")
+        }
+    }
+
+    /// Starts the node again after it ended by itself (a crash).
+    func restart(_ rig: Rig) async throws {
+        rig.restarts += 1
+        try await launch(rig)
+    }
+
+    /// Stops the node (SIGTERM, then SIGKILL after 10 s), the gateway, the rig and the sound server.
+    static func stop(_ rig: Rig) {
+        BenchTool.terminate(rig.run)
+        _ = try? BenchTool.run("pkill", ["-KILL", "-f", "clawtalk-soak-speech"])
+        let gateway = rig.gateway
+        Task { await gateway.stopListening() }
+        rig.loopback.close()
+        rig.sound.stop()
+    }
+
+    /// A self-signed certificate for 127.0.0.1 in `folder`, and its SHA-256 pin (hex).
+    static func certificate(in folder: URL) throws -> ((certificatePath: String, keyPath: String), String) {
+        let certificate = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        _ = try BenchTool.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj",
+                "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-days", "2", "-keyout", key,
+                "-out", certificate,
+            ])
+        let der = folder.appendingPathComponent("cert.der").path
+        _ = try BenchTool.run("openssl", ["x509", "-in", certificate, "-outform", "DER", "-out", der])
+        let digest = try BenchTool.run("sha256sum", [der])
+        return ((certificate, key), String(digest.prefix(64)))
+    }
+}
