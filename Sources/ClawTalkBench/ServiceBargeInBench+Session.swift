@@ -22,6 +22,9 @@ extension ServiceBargeInBench {
             var pause: Double?
             var gap: Double?
             var stop: Double?
+            /// The reply was heard again between its pause and the stop: the node talked over
+            /// the user while the words were confirmed.
+            var resumedBeforeStop = false
             /// When the probe was over (the stretch up to here is not counted as nobody speaking).
             var settled: ContinuousClock.Instant
         }
@@ -72,10 +75,11 @@ extension ServiceBargeInBench {
             let (timeline, now) = monitor.timeline
             let pause = timeline.pause(after: onset, before: onset + .seconds(2), now: now)
             let stop = log.bargeIns.first { $0 >= wall }.map { clock.instant($0) }
+            let resumed = pause.flatMap { silence in silence.end.map { end in stop.map { end < $0 } ?? false } }
             return Outcome(
                 pause: pause.map { BenchClock.ms($0.start - onset) },
                 gap: pause.flatMap { silence in silence.end.map { BenchClock.ms($0 - silence.start) } },
-                stop: stop.map { BenchClock.ms($0 - onset) }, settled: .now)
+                stop: stop.map { BenchClock.ms($0 - onset) }, resumedBeforeStop: resumed ?? false, settled: .now)
         }
 
         /// Lets the node read its replies for `minutes` with nobody speaking (asking again after

@@ -126,6 +126,7 @@ struct ServiceBargeInBench {
         var stops: [Double] = []
         var gaps: [Double] = []
         var notes: [String] = []
+        var resumedBeforeStop = 0
         var probeWindows: [(ContinuousClock.Instant, ContinuousClock.Instant)] = []
         let kinds = Self.schedule(interruptions: probes, sounds: sounds)
         for (index, isSound) in kinds.enumerated() {
@@ -149,6 +150,7 @@ struct ServiceBargeInBench {
             } else if let stop = outcome.stop {
                 if let pause = outcome.pause { pauses.append(pause) }
                 stops.append(stop)
+                if outcome.resumedBeforeStop { resumedBeforeStop += 1 }
             } else {
                 if let pause = outcome.pause { pauses.append(pause) }
                 notes.append("probe \(index + 1): an interruption did not stop the reply")
@@ -158,7 +160,8 @@ struct ServiceBargeInBench {
                     + "\(isSound ? "sound" : "interruption"): pause \(outcome.pause.map { "\(Int($0)) ms" } ?? "none"), "
                     + (isSound
                         ? "gap \(outcome.gap.map { "\(Int($0)) ms" } ?? "none")"
-                        : "stop \(outcome.stop.map { "\(Int($0)) ms" } ?? "none")") + "\n")
+                        : "stop \(outcome.stop.map { "\(Int($0)) ms" } ?? "none")"
+                            + (outcome.resumedBeforeStop ? " (resumed before the stop)" : "")) + "\n")
         }
         // The stretches between probes end here: the reading alone is counted on its own.
         log.read()
@@ -167,7 +170,7 @@ struct ServiceBargeInBench {
         let quiet = condition == .isolated ? nil : try await session.readAlone(minutes: quietMinutes)
         return report(
             condition, pauses: pauses, stops: stops, gaps: gaps, soundProbes: kinds.filter { $0 }.count, notes: notes,
-            quiet: quiet, probeSpeaking: speaking)
+            resumedBeforeStop: resumedBeforeStop, quiet: quiet, probeSpeaking: speaking)
     }
 
     /// Interruptions and short sounds (true) interleaved: every third probe is a sound.
@@ -184,7 +187,7 @@ struct ServiceBargeInBench {
 
     private func report(
         _ condition: Condition, pauses: [Double], stops: [Double], gaps: [Double], soundProbes: Int, notes: [String],
-        quiet: (pauses: Int, hours: Double)?, probeSpeaking: (pauses: Int, hours: Double)
+        resumedBeforeStop: Int, quiet: (pauses: Int, hours: Double)?, probeSpeaking: (pauses: Int, hours: Double)
     ) -> [BenchMetric] {
         let label = "clawtalk run, Talk mode, \(condition.label)"
         let interruptions = probes
@@ -205,6 +208,11 @@ struct ServiceBargeInBench {
                 reason: "\(gaps.count) of \(soundProbes) sounds paused the reply; "
                     + "\(notes.filter { $0.contains("short sound stopped") }.count) stopped it"),
         ]
+        metrics.append(
+            .value(
+                "bargein.resumed_before_stop",
+                condition: "\(label): interruptions whose reply was heard again between its pause and the stop",
+                unit: "count", value: Double(resumedBeforeStop), n: stops.count, goal: BenchGoal(value: 0)))
         // Pauses the node made while nobody spoke: the quiet reading and the probe run's
         // stretches away from the probes.
         let count = (quiet?.pauses ?? 0) + probeSpeaking.pauses
