@@ -11,6 +11,11 @@ let mallocArenaMax: Int32 = -8  // M_ARENA_MAX
 // high-water mark of each. Two arenas keep the resident size near what is in use (bench service:
 // the node's RSS after a wake turn).
 _ = mallopt(mallocArenaMax, 2)
+// glibc raises its mmap threshold (up to 32 MiB) each time a large mapped block is freed, so later
+// large buffers (clips, a frame near the receive limit) come from the arenas and stay there once
+// freed. A fixed threshold keeps every block over 128 KiB mapped on its own and returned at free.
+let mallocMmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
+_ = mallopt(mallocMmapThreshold, 128 * 1024)
 
 let code = await ClawTalk.main(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
 // `clawtalk run` may return while work it abandoned on a stop (a model load in a C library)

@@ -30,4 +30,7 @@ typedef struct {
 /// Reads the heap figures of the whole process (every arena).
 ct_heap_figures ct_heap_read(void);
 
+/// Returns the free memory of every arena to the kernel (malloc_trim(0)); 1 if any was.
+int ct_heap_trim(void);
+
 #endif
