@@ -28,9 +28,10 @@ extension TalkModeStateMachine {
         var sinceSpeechAtCheck = Double.infinity
         /// Speech was heard after the pending check's audio ends (its transcript may be partial).
         var heardSinceCheck = false
-        /// Seconds of speech heard while the reply was paused, after
-        /// ``TalkModeStateMachine/pauseSettle`` of each pause (the reply's echo had died away, so
-        /// it is a voice), since the onset that started the current checks.
+        /// The most speech heard in one pause, after ``TalkModeStateMachine/pauseSettle`` (the
+        /// reply's echo had died away, so it is a voice), since the onset that started the
+        /// current checks. One pause, not a sum: under load the resumed reply's echo pauses it
+        /// again and again, and each pause hears a few frames of the detector's smoothing.
         var voiceWhilePaused = 0.0
         /// Seconds from the start of the onset whose pause first heard a voice to the newest
         /// frame's end (nil: none yet), and whether that onset was a later one (a re-pause).
@@ -61,6 +62,8 @@ extension TalkModeStateMachine {
         var onsetAge = 0.0
         /// A new onset paused the reply again while a check of an earlier one ran.
         var isRepause = false
+        /// Seconds of speech heard in this pause once it settled.
+        var voice = 0.0
     }
 
     /// Time for the reply's echo to die away at the microphone once playback is silent (the
@@ -68,6 +71,22 @@ extension TalkModeStateMachine {
     /// playback actually went silent when the playback reports it (a late pause on a loaded
     /// machine lets echo through well after the onset), else in captured audio from the onset.
     static let pauseSettle = 0.15
+
+    /// Whether a pause whose confirmation window has passed stays: a voice heard over the
+    /// silenced reply goes on, or was long enough (a word) and its check is still running. The
+    /// reply does not play over a user who is talking, nor come back for the moments before a
+    /// slow transcriber confirms them; at most ``voiceHoldLimit`` past the window.
+    func holdsForVoice(_ state: PauseState) -> Bool {
+        guard state.elapsed < configuration.bargeInConfirmWindow + Self.voiceHoldLimit - 1e-9,
+            speak.voiceWhilePaused >= Self.voiceWhilePausedMinimum - 1e-9
+        else { return false }
+        let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
+        return voiceGoesOn || (checkPending && speak.voiceWhilePaused >= Self.voiceAfterCheck - 1e-9)
+    }
+
+    /// How long past ``TalkModeConfiguration/bargeInConfirmWindow`` a voice holds the pause
+    /// (4 s): a slow transcriber then lets the reply play on until its verdict, as before.
+    static let voiceHoldLimit = 4.0
 
     /// Whether a frame of pause `state` was captured after the reply's echo died away.
     static func settled(_ state: PauseState, silence: Double?) -> Bool {
@@ -126,14 +145,15 @@ extension TalkModeStateMachine {
             state.onsetAge += seconds
             // A voice once the pause has silenced the reply's echo: the double-talk evidence.
             if isSpeech, Self.settled(state, silence: silence) {
-                speak.voiceWhilePaused += seconds
+                state.voice += seconds
+                speak.voiceWhilePaused = max(speak.voiceWhilePaused, state.voice)
                 if speak.voiceOnsetAge == nil {
                     // The interrupting speech starts at this pause's onset.
                     speak.voiceOnsetAge = state.onsetAge
                     speak.voiceOnsetIsRepause = state.isRepause
                 }
             }
-            if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9 {
+            if state.elapsed >= configuration.bargeInConfirmWindow - 1e-9, !holdsForVoice(state) {
                 // Not confirmed in time: the reply plays on. A check still running may yet
                 // confirm (slow speech-to-text); then playback stops.
                 resumeReply(&out)

@@ -1,4 +1,4 @@
-public import ClawTalkAudio
+import ClawTalkAudio
 import Foundation
 
 /// The audio format a transcription relay session states (`audio.inputEncoding`,

@@ -147,20 +147,16 @@ extension TalkModeStateMachineTests {
                 == .stopSpeech(recordInterruption: true))
     }
 
-    @Test func noConfirmationWithinOneSecondResumesTheReplyButALateOneStillStops() {
+    @Test func aVoiceThatGoesOnHoldsThePauseUntilTheVerdict() {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 0.16)
         #expect(machine.isReplyPaused)
         let actions = Self.frames(&machine, speech: true, seconds: 1.0)
-        #expect(actions == [.checkBargeIn, .pauseReply(false)], "the reply resumes after 1 s")
-        #expect(!machine.isReplyPaused)
+        #expect(actions == [.checkBargeIn], "the user is still talking after 1 s: the reply stays paused")
+        #expect(machine.isReplyPaused)
         #expect(
-            Self.frames(&machine, speech: true, seconds: 0.5) == [],
-            "not while the canceller re-converges after the resume (its echo sounds like speech)")
-        #expect(
-            Self.frames(&machine, speech: true, seconds: 0.16) == [.pauseReply(true)],
-            "the voice goes on: paused again (no second check while the first runs)")
-        #expect(machine.phase == .speaking)
+            Self.frames(&machine, speech: false, seconds: 0.5) == [],
+            "the voice stopped, its check runs: still paused (no reply between the words and the verdict)")
         #expect(
             machine.handle(.bargeInTranscript("hold on, a question", confidence: nil))
                 == [
@@ -168,6 +164,31 @@ extension TalkModeStateMachineTests {
                     .report(Self.params(true, .listening)),
                 ])
         #expect(machine.phase == .listening)
+    }
+
+    @Test func aHeldPauseEndsAtItsLimitAndALateConfirmationStillStops() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 1.16)
+        #expect(machine.isReplyPaused)
+        // 1 s window + 4 s hold from the pause: 3.9 s of silence more stays paused…
+        #expect(Self.frames(&machine, speech: false, seconds: 3.9) == [])
+        // …and the reply plays on at 5 s while the slow check still runs.
+        #expect(Self.frames(&machine, speech: false, seconds: 0.2) == [.pauseReply(false)])
+        #expect(machine.isCheckPending)
+        #expect(
+            machine.handle(.bargeInTranscript("hold on, a question", confidence: nil)).first
+                == .stopSpeech(recordInterruption: true))
+        #expect(machine.phase == .thinking, "the voice ended 4 s ago: its turn is complete")
+    }
+
+    @Test func aSoundThatEndedInThePauseStillResumesAfterOneSecond() {
+        var machine = Self.speaking()
+        _ = Self.frames(&machine, speech: true, seconds: 0.16)
+        // 0.2 s more of the sound, then quiet: too short a voice to hold the pause.
+        _ = Self.frames(&machine, speech: true, seconds: 0.2)
+        let actions = Self.frames(&machine, speech: false, seconds: 0.8)
+        #expect(actions == [.checkBargeIn, .pauseReply(false)], "the reply resumes after 1 s")
+        #expect(!machine.isReplyPaused)
     }
 
     @Test func aLateRefusalAllowsTheNextOnset() {
@@ -227,7 +248,7 @@ extension TalkModeStateMachineTests {
         #expect(
             machine.handle(.bargeInTranscript("stop the music"))
                 == [
-                    .stopSpeech(recordInterruption: true), .keepInterruptingSpeech,
+                    .stopSpeech(recordInterruption: true), .pauseReply(false), .keepInterruptingSpeech,
                     .report(Self.params(true, .listening)),
                 ])
         var short = Self.speaking()
