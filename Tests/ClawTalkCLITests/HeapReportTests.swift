@@ -1,10 +1,12 @@
+import ClawTalkTesting
 import Testing
 
 @testable import ClawTalkCLI
 
 /// The `memory.heap` figures follow what the program holds.
 @Suite struct HeapReportTests {
-    @Test func memoryHeldByTheProgramCountsAsInUse() {
+    @Test(.disabled(if: Sanitizers.address, Comment(rawValue: Sanitizers.addressReason)))
+    func memoryHeldByTheProgramCountsAsInUse() {
         let before = HeapReport.read()
         let held = [UInt8](repeating: 1, count: 48 << 20)
         let during = HeapReport.read()
@@ -15,7 +17,8 @@ import Testing
 
     /// The soak's finding: memory freed in small blocks stays with the allocator (the RSS does
     /// not fall) until the report hands it back.
-    @Test func freedMemoryTheAllocatorKeepsIsHandedBack() throws {
+    @Test(.disabled(if: Sanitizers.address, Comment(rawValue: Sanitizers.addressReason)))
+    func freedMemoryTheAllocatorKeepsIsHandedBack() throws {
         let blocks = (0..<65_536).map { _ in
             let block = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 8)
             block.initializeMemory(as: UInt8.self, repeating: 1, count: 1024)
