@@ -1,3 +1,4 @@
+import ClawTalkDesktop
 import ClawTalkSupport
 
 /// `clawtalk ptt`: push-to-talk control of the running node, for desktop keybindings.

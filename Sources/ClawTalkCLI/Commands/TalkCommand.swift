@@ -1,3 +1,4 @@
+import ClawTalkDesktop
 import ClawTalkSupport
 import Foundation
 

@@ -1,4 +1,3 @@
-import ClawTalkDesktop
 import ClawTalkSupport
 import ClawTalkTalk
 import ClawTalkTesting
@@ -6,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkDesktop
 
 /// The control commands on a real (private) session bus: `clawtalk run`'s push-to-talk service
 /// owns `ai.openclaw.ClawTalk` and answers like the control socket.

@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkDesktop
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport

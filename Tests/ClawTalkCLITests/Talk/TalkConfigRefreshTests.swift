@@ -1,3 +1,4 @@
+import ClawTalkDesktop
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport

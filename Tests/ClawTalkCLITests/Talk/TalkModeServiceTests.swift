@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkDesktop
 import ClawTalkSpeech
 import ClawTalkSupport
 import ClawTalkTalk

@@ -1,24 +1,24 @@
 /// One `struct input_event` read from `/dev/input/event*`: `struct timeval` (two native longs),
 /// `__u16 type`, `__u16 code`, `__s32 value`, in native (little-endian) byte order.
-struct InputEvent: Sendable, Hashable {
+public struct InputEvent: Sendable, Hashable {
     /// `EV_SYN`.
-    static let synchronization: UInt16 = 0x00
+    public static let synchronization: UInt16 = 0x00
     /// `EV_KEY`.
-    static let key: UInt16 = 0x01
+    public static let key: UInt16 = 0x01
     /// `SYN_DROPPED`: the kernel's buffer overran; key state must be re-read.
-    static let dropped: UInt16 = 3
+    public static let dropped: UInt16 = 3
     /// Bytes per record on this platform (24 on 64-bit Linux).
-    static let size = 2 * MemoryLayout<Int>.size + 8
+    public static let size = 2 * MemoryLayout<Int>.size + 8
 
     /// Event type (`EV_KEY` …).
-    var type: UInt16
+    public var type: UInt16
     /// Key code for `EV_KEY`.
-    var code: UInt16
+    public var code: UInt16
     /// For keys: 1 press, 0 release, 2 autorepeat.
-    var value: Int32
+    public var value: Int32
 
     /// Decodes one record from exactly ``size`` bytes.
-    init?(record: some Collection<UInt8>) {
+    public init?(record: some Collection<UInt8>) {
         guard record.count == Self.size else { return nil }
         let bytes = Array(record)
         let offset = 2 * MemoryLayout<Int>.size
@@ -31,7 +31,7 @@ struct InputEvent: Sendable, Hashable {
     }
 
     /// An event with the given fields.
-    init(type: UInt16, code: UInt16, value: Int32) {
+    public init(type: UInt16, code: UInt16, value: Int32) {
         self.type = type
         self.code = code
         self.value = value

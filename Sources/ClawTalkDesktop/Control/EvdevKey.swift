@@ -1,16 +1,16 @@
 /// The key of evdev hold-to-talk (`ptt.evdevKey`): a `KEY_…`/`BTN_…` name from
 /// `linux/input-event-codes.h` or a numeric code 0…767.
-struct EvdevKey: Sendable, Hashable, CustomStringConvertible {
+public struct EvdevKey: Sendable, Hashable, CustomStringConvertible {
     /// The key code (`KEY_RIGHTCTRL` = 97).
-    let code: UInt16
+    public let code: UInt16
     /// The name as configured.
-    let name: String
+    public let name: String
 
     /// Highest key code (`KEY_MAX`).
-    static let maximumCode: UInt16 = 0x2FF
+    public static let maximumCode: UInt16 = 0x2FF
 
     /// The key for a configured value; nil for an unknown name or a code out of range.
-    init?(_ value: String) {
+    public init?(_ value: String) {
         if let number = Int(value) {
             guard number >= 0, number <= Int(Self.maximumCode) else { return nil }
             let code = UInt16(number)
@@ -24,10 +24,10 @@ struct EvdevKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `KEY_RIGHTCTRL (97)`.
-    var description: String { "\(name) (\(code))" }
+    public var description: String { "\(name) (\(code))" }
 
     /// The names people bind push-to-talk to, with their codes (linux/input-event-codes.h).
-    static let names: [String: UInt16] = [
+    public static let names: [String: UInt16] = [
         "KEY_ESC": 1, "KEY_1": 2, "KEY_2": 3, "KEY_3": 4, "KEY_4": 5, "KEY_5": 6, "KEY_6": 7, "KEY_7": 8, "KEY_8": 9,
         "KEY_9": 10, "KEY_0": 11, "KEY_BACKSPACE": 14, "KEY_TAB": 15, "KEY_Q": 16, "KEY_W": 17, "KEY_E": 18,
         "KEY_R": 19, "KEY_T": 20, "KEY_Y": 21, "KEY_U": 22, "KEY_I": 23, "KEY_O": 24, "KEY_P": 25, "KEY_ENTER": 28,

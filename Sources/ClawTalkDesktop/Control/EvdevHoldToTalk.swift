@@ -1,4 +1,4 @@
-import ClawTalkSupport
+public import ClawTalkSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -13,16 +13,16 @@ import Synchronization
 ///
 /// Threads: one reader thread (`clawtalk.evdev`) owns every device descriptor, blocks in `poll`
 /// and calls `onEdge` from that thread; ``stop()`` wakes it through a pipe and joins it.
-final class EvdevHoldToTalk: @unchecked Sendable {
+public final class EvdevHoldToTalk: @unchecked Sendable {
     // @unchecked: device descriptors are opened, read and closed only on the reader thread; the
     // wake pipe is written by stop() and read by that thread; `lifecycle` is locked.
 
     /// The key.
-    let key: EvdevKey
+    public let key: EvdevKey
     /// Where the devices are (`/dev/input`).
-    let directory: String
+    public let directory: String
     /// How often devices are looked for again.
-    let rescanInterval: Duration
+    public let rescanInterval: Duration
     private let onEdge: @Sendable (HoldToTalkKeyState.Edge) -> Void
     private let logger: Logger
     private let wakeRead: Int32
@@ -31,7 +31,7 @@ final class EvdevHoldToTalk: @unchecked Sendable {
     private let lifecycle = Mutex(0)  // 0 idle, 1 running, 2 stopped
 
     /// A reader for `key` (nothing is opened until ``start()``).
-    init(
+    public init(
         key: EvdevKey, directory: String = "/dev/input", rescanInterval: Duration = .seconds(5),
         logger: Logger = .discarding, onEdge: @escaping @Sendable (HoldToTalkKeyState.Edge) -> Void
     ) throws(ControlSocketError) {
@@ -53,7 +53,7 @@ final class EvdevHoldToTalk: @unchecked Sendable {
     }
 
     /// Starts the reader thread (once).
-    func start() {
+    public func start() {
         let start = lifecycle.withLock { state -> Bool in
             guard state == 0 else { return false }
             state = 1
@@ -69,7 +69,7 @@ final class EvdevHoldToTalk: @unchecked Sendable {
     }
 
     /// Stops and joins the reader thread; the devices are closed.
-    func stop() {
+    public func stop() {
         let previous = lifecycle.withLock { state in
             defer { state = 2 }
             return state
@@ -144,17 +144,17 @@ final class EvdevHoldToTalk: @unchecked Sendable {
     }
 
     /// What a scan found.
-    struct Scan {
+    public struct Scan {
         /// Devices that have the key, opened.
-        var opened: [(path: String, fd: Int32)] = []
+        public var opened: [(path: String, fd: Int32)] = []
         /// Event devices seen.
-        var total = 0
+        public var total = 0
         /// Devices that could not be opened for lack of permission.
-        var denied = 0
+        public var denied = 0
     }
 
     /// Opens every `event*` device in `directory` that has key `code` (except `skipping`).
-    static func scan(directory: String, code: UInt16, skipping: Set<String>) -> Scan {
+    public static func scan(directory: String, code: UInt16, skipping: Set<String>) -> Scan {
         var scan = Scan()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names.sorted() where name.hasPrefix("event") {
@@ -176,7 +176,7 @@ final class EvdevHoldToTalk: @unchecked Sendable {
     }
 
     /// Whether the device's `EV_KEY` bitmap has `code` (`EVIOCGBIT(EV_KEY, 96)`).
-    static func hasKey(_ fd: Int32, code: UInt16) -> Bool {
+    public static func hasKey(_ fd: Int32, code: UInt16) -> Bool {
         var bits = [UInt8](repeating: 0, count: Int(EvdevKey.maximumCode) / 8 + 1)
         let read: UInt = 2
         let request: UInt = read << 30 | UInt(bits.count) << 16 | UInt(UInt8(ascii: "E")) << 8 | (0x20 + 1)
@@ -186,7 +186,7 @@ final class EvdevHoldToTalk: @unchecked Sendable {
     }
 
     /// Bit `index` of a little-endian bitmap.
-    static func bitIsSet(_ bits: [UInt8], _ index: Int) -> Bool {
+    public static func bitIsSet(_ bits: [UInt8], _ index: Int) -> Bool {
         guard index / 8 < bits.count else { return false }
         return bits[index / 8] & (1 << UInt8(index % 8)) != 0
     }

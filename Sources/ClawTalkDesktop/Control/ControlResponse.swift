@@ -1,59 +1,44 @@
 import ClawTalkProtocol
-import ClawTalkTalk
-import Foundation
+public import Foundation
 
 /// The answer on the control socket, one JSON line: `{"ok":true,"captureId":…,"status":…}`
 /// (`status` `started` for a start, else a `talk.ptt.*` status with `transcript`, `null` when
 /// none), or `{"ok":false,"error":"<CODE>: <hint>"}`. Talk mode commands answer
 /// `{"ok":true,"enabled":…,"status":"<phase>"}` (`idle`, `listening`, `thinking`, `speaking`).
-struct ControlResponse: Sendable, Hashable, Codable {
+public struct ControlResponse: Sendable, Hashable, Codable {
     /// Whether the command succeeded.
-    var ok: Bool
+    public var ok: Bool
     /// The capture's id.
-    var captureId: String?
+    public var captureId: String?
     /// `started`, or `queued`, `empty`, `offline`, `idle`, `cancelled`, `busy`.
-    var status: String?
+    public var status: String?
     /// The trimmed transcript (stop, cancel, once).
-    var transcript: String?
+    public var transcript: String?
     /// Whether ``transcript`` is part of the answer (then it is written, as `null` when nil).
-    var hasTranscript: Bool
+    public var hasTranscript: Bool
     /// `<CODE>: <hint>` when not ok.
-    var error: String?
+    public var error: String?
     /// Talk mode commands: whether Talk mode is on.
-    var enabled: Bool?
+    public var enabled: Bool?
 
     /// A successful start.
-    static func started(_ captureId: String) -> ControlResponse {
+    public static func started(_ captureId: String) -> ControlResponse {
         ControlResponse(ok: true, captureId: captureId, status: "started", transcript: nil, hasTranscript: false)
     }
 
     /// A failure with `message`.
-    static func failure(_ message: String) -> ControlResponse {
+    public static func failure(_ message: String) -> ControlResponse {
         ControlResponse(ok: false, captureId: nil, status: nil, transcript: nil, hasTranscript: false, error: message)
     }
 
-    /// The answer for a controller response.
-    init(_ response: PTTResponse) {
-        switch response {
-        case .started(let captureId):
-            self = .started(captureId)
-        case .finished(let result):
-            self.init(
-                ok: true, captureId: result.captureId, status: result.status.rawValue, transcript: result.transcript,
-                hasTranscript: true)
-        case .failed(let failure):
-            self = .failure(failure.description)
-        }
-    }
-
     /// A Talk mode answer: on or off, and the phase.
-    static func talk(enabled: Bool, phase: String) -> ControlResponse {
+    public static func talk(enabled: Bool, phase: String) -> ControlResponse {
         ControlResponse(
             ok: true, captureId: nil, status: phase, transcript: nil, hasTranscript: false, enabled: enabled)
     }
 
     /// A response with the given fields.
-    init(
+    public init(
         ok: Bool, captureId: String?, status: String?, transcript: String?, hasTranscript: Bool, error: String? = nil,
         enabled: Bool? = nil
     ) {
@@ -67,7 +52,7 @@ struct ControlResponse: Sendable, Hashable, Codable {
     }
 
     /// Reads the fields (a present `transcript` key, even `null`, sets ``hasTranscript``).
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         ok = try container.decode(Bool.self, forKey: .ok)
         captureId = try container.decodeIfPresent(String.self, forKey: .captureId)
@@ -79,7 +64,7 @@ struct ControlResponse: Sendable, Hashable, Codable {
     }
 
     /// Writes the present fields; `transcript` as `null` when it belongs to the answer but is nil.
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ok, forKey: .ok)
         try container.encodeIfPresent(captureId, forKey: .captureId)
@@ -94,7 +79,7 @@ struct ControlResponse: Sendable, Hashable, Codable {
     }
 
     /// The response line (JSON with sorted keys and a newline).
-    func line() -> Data {
+    public func line() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = (try? encoder.encode(self)) ?? Data(#"{"error":"cannot encode the answer","ok":false}"#.utf8)
@@ -103,7 +88,7 @@ struct ControlResponse: Sendable, Hashable, Codable {
     }
 
     /// Reads a response line; nil for anything else.
-    static func parse(_ line: Data) -> ControlResponse? {
+    public static func parse(_ line: Data) -> ControlResponse? {
         try? JSONDecoder().decode(ControlResponse.self, from: line)
     }
 }

@@ -1,6 +1,6 @@
-import ClawTalkSupport
+public import ClawTalkSupport
 import Dispatch
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The service end of the local control socket (`ptt.controlSocket`, default
@@ -17,17 +17,17 @@ import Synchronization
 /// a wake pipe, checks the peer and reads the request line (1 s receive timeout); the handler
 /// then runs in a task that writes the answer and closes the connection. ``stop()`` wakes the
 /// thread through the pipe, joins it and removes the socket file.
-final class ControlSocketServer: @unchecked Sendable {
+public final class ControlSocketServer: @unchecked Sendable {
     // @unchecked: the file descriptors are created in init, used only by the accept thread
     // while it runs, and closed in deinit (after stop() joined the thread); `lifecycle` is locked.
 
     /// Answers one request.
-    typealias Handler = @Sendable (ControlRequest) async -> ControlResponse
+    public typealias Handler = @Sendable (ControlRequest) async -> ControlResponse
 
     /// The socket path.
-    let path: String
+    public let path: String
     /// The uid allowed to connect (the service's own).
-    let ownerUID: UInt32
+    public let ownerUID: UInt32
     private let listener: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -41,7 +41,7 @@ final class ControlSocketServer: @unchecked Sendable {
     }
 
     /// Binds and listens on `path` (nothing is accepted until ``start()``).
-    init(
+    public init(
         path: String, ownerUID: UInt32 = UInt32(getuid()), logger: Logger = .discarding,
         handler: @escaping Handler
     ) throws(ControlSocketError) {
@@ -80,7 +80,7 @@ final class ControlSocketServer: @unchecked Sendable {
     }
 
     /// Starts the accept thread (once).
-    func start() {
+    public func start() {
         let start = lifecycle.withLock { state -> Bool in
             guard case .idle = state else { return false }
             state = .running
@@ -97,7 +97,7 @@ final class ControlSocketServer: @unchecked Sendable {
     }
 
     /// Stops accepting, joins the thread and removes the socket file. Calling it again does nothing.
-    func stop() {
+    public func stop() {
         let previous = lifecycle.withLock { state -> Lifecycle in
             defer { state = .stopped }
             return state

@@ -1,12 +1,12 @@
-import Foundation
+public import Foundation
 
 /// Small helpers for `AF_UNIX` stream sockets shared by the control socket's server and client.
-enum UnixSocket {
+public enum UnixSocket {
     /// Longest path a `sockaddr_un` holds (107 bytes and the terminating zero).
-    static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    public static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// Calls `body` with the socket address of `path`.
-    static func withAddress<T>(
+    public static func withAddress<T>(
         _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T
     ) throws(ControlSocketError) -> T {
         let bytes = Array(path.utf8)
@@ -23,14 +23,14 @@ enum UnixSocket {
     }
 
     /// A new `AF_UNIX` stream socket (close-on-exec).
-    static func make() throws(ControlSocketError) -> Int32 {
+    public static func make() throws(ControlSocketError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw systemError("socket") }
         return fd
     }
 
     /// Sets a send or receive timeout (`SO_SNDTIMEO`/`SO_RCVTIMEO`).
-    static func setTimeout(_ fd: Int32, option: Int32, _ duration: Duration) {
+    public static func setTimeout(_ fd: Int32, option: Int32, _ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         _ = setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
@@ -38,7 +38,7 @@ enum UnixSocket {
 
     /// Reads until a newline, end of file, `limit` bytes or an error (e.g. the receive timeout);
     /// returns the bytes before the newline and whether a newline was seen.
-    static func readLine(_ fd: Int32, limit: Int = 65_536) -> (line: Data, complete: Bool) {
+    public static func readLine(_ fd: Int32, limit: Int = 65_536) -> (line: Data, complete: Bool) {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while data.count < limit {
@@ -56,7 +56,7 @@ enum UnixSocket {
 
     /// Writes all of `data` (no `SIGPIPE` if the peer went away); false on failure.
     @discardableResult
-    static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+    public static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
         var offset = 0
         let bytes = [UInt8](data)
         while offset < bytes.count {
@@ -69,7 +69,7 @@ enum UnixSocket {
     }
 
     /// The uid of the process at the other end (`SO_PEERCRED`), nil if unavailable.
-    static func peerUID(_ fd: Int32) -> UInt32? {
+    public static func peerUID(_ fd: Int32) -> UInt32? {
         // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (not exported to Swift without _GNU_SOURCE).
         var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
@@ -80,7 +80,7 @@ enum UnixSocket {
     }
 
     /// ``ControlSocketError/system(operation:message:)`` for the current `errno`.
-    static func systemError(_ operation: String, code: Int32 = errno) -> ControlSocketError {
+    public static func systemError(_ operation: String, code: Int32 = errno) -> ControlSocketError {
         .system(operation: operation, message: String(cString: strerror(code)))
     }
 }

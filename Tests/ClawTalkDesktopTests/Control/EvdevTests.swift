@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ClawTalkCLI
+@testable import ClawTalkDesktop
 
 @Suite("evdev hold-to-talk")
 struct EvdevTests {

@@ -1,9 +1,9 @@
 /// Splits a device's byte stream into ``InputEvent``s, keeping a partial record for the next read.
-struct InputEventDecoder: Sendable {
+public struct InputEventDecoder: Sendable {
     private var pending: [UInt8] = []
 
     /// The events completed by `bytes`.
-    mutating func decode(_ bytes: some Sequence<UInt8>) -> [InputEvent] {
+    public mutating func decode(_ bytes: some Sequence<UInt8>) -> [InputEvent] {
         pending.append(contentsOf: bytes)
         var events: [InputEvent] = []
         var start = 0

@@ -1,5 +1,4 @@
-import ClawTalkDesktop
-import ClawTalkSupport
+public import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -18,16 +17,16 @@ import Synchronization
 /// A session bus is private to the user, so no further peer check is made. Threads: one thread
 /// (`clawtalk.dbus`) owns the libdbus connection, waits for calls (200 ms slices, so ``stop()``
 /// is prompt) and answers them one at a time; the handler runs as a task the thread waits for.
-final class DBusControlService: Sendable {
+public final class DBusControlService: Sendable {
     /// Answers one request.
-    typealias Handler = @Sendable (ControlRequest) async -> ControlResponse
+    public typealias Handler = @Sendable (ControlRequest) async -> ControlResponse
 
     /// The well-known bus name.
-    static let busName = "ai.openclaw.ClawTalk"
+    public static let busName = "ai.openclaw.ClawTalk"
     /// The object path.
-    static let objectPath = "/ai/openclaw/ClawTalk"
+    public static let objectPath = "/ai/openclaw/ClawTalk"
     /// The interface.
-    static let interface = "ai.openclaw.ClawTalk1"
+    public static let interface = "ai.openclaw.ClawTalk1"
 
     private let address: String
     private let handler: Handler
@@ -37,19 +36,19 @@ final class DBusControlService: Sendable {
     private let started = Atomic(false)
 
     /// A service for the bus at `address` answering with `handler`.
-    init(address: String, logger: Logger, handler: @escaping Handler) {
+    public init(address: String, logger: Logger, handler: @escaping Handler) {
         self.address = address
         self.handler = handler
         self.logger = logger
     }
 
     /// The method name of `command`: `ptt.start` → `PttStart`, `talk.status` → `TalkStatus`.
-    static func member(for command: ControlRequest.Command) -> String {
+    public static func member(for command: ControlRequest.Command) -> String {
         command.rawValue.split(separator: ".").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// The command a call asks for, if it is one of ours.
-    static func command(member: String, arguments: [DBusArgument]) -> ControlRequest.Command? {
+    public static func command(member: String, arguments: [DBusArgument]) -> ControlRequest.Command? {
         if member == "Command" {
             guard arguments.count == 1, let name = arguments[0].stringValue else { return nil }
             return ControlRequest.Command(rawValue: name)
@@ -61,7 +60,7 @@ final class DBusControlService: Sendable {
     /// Connects, owns ``busName`` and serves on its own thread.
     /// - Throws: ``DBusClientError`` when the bus cannot be reached or the name is taken (another
     ///   clawtalk runs).
-    func start() throws(DBusClientError) {
+    public func start() throws(DBusClientError) {
         let link = try DBusLink(address: address)
         try link.requestName(Self.busName)
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
@@ -76,7 +75,7 @@ final class DBusControlService: Sendable {
     }
 
     /// Stops serving and joins the thread (the name is released with the connection).
-    func stop() {
+    public func stop() {
         guard started.load(ordering: .relaxed), !stopping.exchange(true, ordering: .relaxed) else { return }
         _ = finished.wait(timeout: .now() + .seconds(2))
     }
@@ -135,7 +134,7 @@ final class DBusControlService: Sendable {
     }
 
     /// `Introspect`'s answer.
-    static let introspection: String = {
+    public static let introspection: String = {
         let methods = ControlRequest.Command.allCases.map { command in
             "    <method name=\"\(member(for: command))\"><arg name=\"answer\" type=\"s\" direction=\"out\"/></method>"
         }

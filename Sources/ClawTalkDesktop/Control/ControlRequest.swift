@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 
 /// One request on the control socket: a single JSON line `{"command":"ptt.start"}` (push-to-talk)
 /// or `{"command":"talk.on"}` (Talk mode).
-struct ControlRequest: Sendable, Hashable, Codable {
+public struct ControlRequest: Sendable, Hashable, Codable {
     /// The local push-to-talk and Talk mode commands.
-    enum Command: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Command: String, Sendable, Hashable, Codable, CaseIterable {
         /// Begin capturing (key pressed).
         case start = "ptt.start"
         /// Finalize and send (key released).
@@ -25,21 +25,26 @@ struct ControlRequest: Sendable, Hashable, Codable {
         case talkStatus = "talk.status"
 
         /// Whether this is a Talk mode command.
-        var isTalk: Bool { rawValue.hasPrefix("talk.") }
+        public var isTalk: Bool { rawValue.hasPrefix("talk.") }
     }
 
     /// What to do.
-    var command: Command
+    public var command: Command
+
+    /// A request for `command`.
+    public init(command: Command) {
+        self.command = command
+    }
 
     /// The request line (JSON and a newline).
-    func line() -> Data {
+    public func line() -> Data {
         var data = (try? JSONEncoder().encode(self)) ?? Data()
         data.append(0x0A)
         return data
     }
 
     /// Reads a request line; nil for anything else.
-    static func parse(_ line: Data) -> ControlRequest? {
+    public static func parse(_ line: Data) -> ControlRequest? {
         try? JSONDecoder().decode(ControlRequest.self, from: line)
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 
 /// The `clawtalk ptt …` side of the control socket: connects, sends one request line and reads
 /// the answer (blocking, on a dispatch thread, never on the caller's task).
-enum ControlSocketClient {
+public enum ControlSocketClient {
     /// Sends `command` to the service listening on `path` and returns its answer. `timeout`
     /// bounds the wait for the answer (`once` answers when the utterance has ended).
-    static func send(
+    public static func send(
         _ command: ControlRequest.Command, to path: String, timeout: Duration = .seconds(60)
     ) async throws(ControlSocketError) -> ControlResponse {
         let result = await withCheckedContinuation {
@@ -22,7 +22,7 @@ enum ControlSocketClient {
     }
 
     /// One blocking request/response exchange.
-    static func exchange(
+    public static func exchange(
         _ request: ControlRequest, path: String, timeout: Duration
     ) throws(ControlSocketError) -> ControlResponse {
         let fd = try UnixSocket.make()

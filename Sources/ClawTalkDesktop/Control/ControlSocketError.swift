@@ -1,5 +1,5 @@
 /// Failures of the local control socket (server and client).
-enum ControlSocketError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ControlSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path does not fit a Unix socket address (107 bytes).
     case pathTooLong(String)
     /// The socket's directory cannot be made private.
@@ -18,7 +18,7 @@ enum ControlSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     case badAnswer
 
     /// One line.
-    var description: String {
+    public var description: String {
         switch self {
         case .pathTooLong(let path): "control socket path is too long for a Unix socket: \(path)"
         case .directory(let path, let message): "control socket directory \(path): \(message)"

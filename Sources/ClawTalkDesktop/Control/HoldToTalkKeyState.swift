@@ -1,8 +1,8 @@
 /// Turns key events into hold-to-talk edges for one key: the first press starts, the release
 /// stops; autorepeat and repeated presses (several keyboards) are ignored.
-struct HoldToTalkKeyState: Sendable, Hashable {
+public struct HoldToTalkKeyState: Sendable, Hashable {
     /// An edge to act on.
-    enum Edge: Sendable, Hashable {
+    public enum Edge: Sendable, Hashable {
         /// The key went down: start.
         case pressed
         /// The key came up: stop.
@@ -10,17 +10,17 @@ struct HoldToTalkKeyState: Sendable, Hashable {
     }
 
     /// The key watched.
-    let code: UInt16
+    public let code: UInt16
     /// Whether the key is held now.
     private(set) var isDown = false
 
     /// A state for key `code`, up.
-    init(code: UInt16) {
+    public init(code: UInt16) {
         self.code = code
     }
 
     /// The edge `event` makes, if any.
-    mutating func apply(_ event: InputEvent) -> Edge? {
+    public mutating func apply(_ event: InputEvent) -> Edge? {
         guard event.type == InputEvent.key, event.code == code else { return nil }
         switch event.value {
         case 1 where !isDown:
@@ -35,7 +35,7 @@ struct HoldToTalkKeyState: Sendable, Hashable {
     }
 
     /// A device went away (or events were dropped) while the key was held: release.
-    mutating func reset() -> Edge? {
+    public mutating func reset() -> Edge? {
         guard isDown else { return nil }
         isDown = false
         return .released
