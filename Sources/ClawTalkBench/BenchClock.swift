@@ -1,5 +1,6 @@
 import ClawTalkCLI
 import ClawTalkDevices
+import ClawTalkSupport
 
 /// Milliseconds between instants of the benchmark's one clock (`ContinuousClock`), and the
 /// conversion of capture timestamps (``MonotonicTime``) onto it.

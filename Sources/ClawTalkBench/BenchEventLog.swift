@@ -1,5 +1,6 @@
 import ClawTalkCLI
 import ClawTalkDevices
+import ClawTalkSupport
 import Foundation
 import Synchronization
 

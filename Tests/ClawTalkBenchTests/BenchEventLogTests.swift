@@ -1,4 +1,5 @@
 import ClawTalkDevices
+import ClawTalkSupport
 import Foundation
 import Testing
 

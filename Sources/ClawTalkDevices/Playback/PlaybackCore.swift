@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Dispatch
 import Foundation
 import Synchronization

@@ -19,7 +19,7 @@ public actor GatewayConnection {
 
     let dialer: any GatewayDialer
     let clock: any Clock<Duration>
-    let now: MonotonicTime
+    let now: ElapsedTime
     let logger: Logger
 
     var machine: ConnectionStateMachine
@@ -74,7 +74,7 @@ public actor GatewayConnection {
         self.identity = identity
         self.store = store
         self.clock = clock
-        self.now = MonotonicTime(clock)
+        self.now = ElapsedTime(clock)
         self.logger = logger.child(category: "gateway.\(configuration.role.gatewayRole.rawValue)")
         let key = configuration.endpoint.gatewayKey
         let endpoint = configuration.endpoint

@@ -21,7 +21,7 @@ public actor NodeSession {
 
     let logger: Logger
     let clock: any Clock<Duration>
-    let now: MonotonicTime
+    let now: ElapsedTime
     var router: InvokeRouter
     var handlers: [String: Handler] = [:]
     var invokes: [String: InvokeTasks] = [:]
@@ -46,7 +46,7 @@ public actor NodeSession {
         self.connection = connection
         self.nodeId = connection.identity.deviceId
         self.clock = clock
-        self.now = MonotonicTime(clock)
+        self.now = ElapsedTime(clock)
         self.logger = logger.child(category: "node.session")
         self.router = InvokeRouter(nodeId: connection.identity.deviceId, limits: limits)
         self.sendsPresenceOnConnect = sendsPresenceOnConnect

@@ -183,7 +183,12 @@ public final class WyomingServerProcess: Sendable {
             throw SpeechError.sttServerStart(
                 "no Whisper model in \(configuration.modelDirectory) (run \(configuration.modelScript))")
         }
-        let port = try configuration.port ?? LoopbackPort.pick()
+        let port: Int
+        do {
+            port = try configuration.port ?? LoopbackPort.pick()
+        } catch {
+            throw SpeechError.sttServerStart("\(error)")
+        }
         let client = WyomingClient(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
         // A server already on the port would answer for the new one, which then fails to bind.
         if (try? await client.describe(timeout: .milliseconds(500))) != nil {

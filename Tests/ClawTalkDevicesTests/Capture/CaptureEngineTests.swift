@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkDevices
+import ClawTalkSupport
 import Foundation
 import Synchronization
 

@@ -1,10 +1,11 @@
-/// Time elapsed since creation on an injected clock, as a `Duration` (so deadlines work with any
-/// `Clock<Duration>`, including the tests' fast and manual clocks).
-struct ElapsedTime: Sendable {
+/// Time elapsed since creation on an injected clock, as a `Duration`: deadlines (the tick
+/// watchdog, push-to-talk's limits) then run on any `Clock<Duration>`, including the tests' fast
+/// and manual clocks.
+public struct ElapsedTime: Sendable {
     private let read: @Sendable () -> Duration
 
     /// Starts counting on `clock`.
-    init(_ clock: any Clock<Duration>) {
+    public init(_ clock: any Clock<Duration>) {
         read = Self.reader(clock)
     }
 
@@ -14,7 +15,7 @@ struct ElapsedTime: Sendable {
     }
 
     /// Time since creation.
-    func callAsFunction() -> Duration {
+    public func callAsFunction() -> Duration {
         read()
     }
 }
