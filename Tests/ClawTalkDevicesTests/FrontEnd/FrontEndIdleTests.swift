@@ -59,7 +59,9 @@ struct FrontEndIdleTests {
     func onEngine() async throws {
         let backend = FakeCaptureBackend()
         let engine = CaptureEngine(configuration: CaptureEngineTests.configuration(), backend: backend)
-        let frontEnd = try AudioFrontEnd(settings: FrontEndSettings(echoCancellation: .off))
+        // The fake reads 4 × faster than real time: a subscriber buffer of 80 s of frames, so that
+        // a collector starved on a busy machine loses none (the default 0.5 s drops the oldest).
+        let frontEnd = try AudioFrontEnd(settings: FrontEndSettings(echoCancellation: .off, streamBufferFrames: 4_000))
         let collector = FrontEndCollector(frontEnd.frames())
         try frontEnd.start(on: engine)
         try frontEnd.start(on: engine)
