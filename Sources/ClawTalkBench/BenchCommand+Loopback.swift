@@ -23,15 +23,23 @@ extension BenchCommand {
             as not measured, with the reason.
             """
         /// The options.
-        public static let options: [OptionSpec] = BenchCommand.sessionOptions + [BenchCommand.onlyOption]
+        public static let options: [OptionSpec] =
+            BenchCommand.sessionOptions + [BenchCommand.onlyOption, BenchCommand.bargeInConditionsOption]
 
         let options: BenchSession.Options
         let output: String?
+        let conditions: String?
 
         /// Reads the arguments.
         public init(parsed: ParsedArguments) {
             options = BenchCommand.sessionOptions(parsed)
             output = parsed.string("output")
+            conditions = parsed.string("bargein-conditions")
+        }
+
+        /// Rejects an unknown barge-in condition.
+        public func validate() throws {
+            if let conditions { _ = try BenchCommand.bargeInConditions(conditions) }
         }
 
         /// Runs the loopback measurements.

@@ -33,6 +33,14 @@ extension BenchCommand {
             "Loopback metrics to measure, comma-separated name prefixes (e.g. bargein,wake.self_trigger); "
             + "the others are reported as not measured.")
 
+    /// `--bargein-conditions` (loopback and all).
+    static let bargeInConditionsOption = OptionSpec.option(
+        "bargein-conditions", valueName: "list",
+        help:
+            "Barge-in conditions, comma-separated: "
+            + ServiceBargeInBench.Condition.allCases.map(\.rawValue).joined(separator: ", ")
+            + " (default: all; aec-6 with --quick).")
+
     /// The session options as typed.
     static func sessionOptions(_ parsed: ParsedArguments, dataset: String? = nil) -> BenchSession.Options {
         BenchSession.Options(
@@ -41,7 +49,21 @@ extension BenchCommand {
             probes: parsed.int("probes").map { max($0, 1) },
             exposureSeconds: parsed.int("exposure").map { Double(max($0, 1)) },
             negativeMinutes: parsed.int("negatives").map { Double(max($0, 1)) },
-            only: parsed.string("only").map { $0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) } })
+            only: parsed.string("only").map { $0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) } },
+            bargeInConditions: parsed.string("bargein-conditions").flatMap { try? bargeInConditions($0) })
+    }
+
+    /// The barge-in conditions named in `list`; throws ``CLIError/validationFailed(_:)`` for an
+    /// unknown one.
+    static func bargeInConditions(_ list: String) throws -> [ServiceBargeInBench.Condition] {
+        try list.split(separator: ",").map { name in
+            let name = String(name.filter { !$0.isWhitespace })
+            guard let condition = ServiceBargeInBench.Condition(rawValue: name) else {
+                let known = ServiceBargeInBench.Condition.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CLIError.validationFailed("unknown barge-in condition '\(name)' (known: \(known))")
+            }
+            return condition
+        }
     }
 
     /// Prints the report's Markdown, writes the files when `output` is set, and returns 0.

@@ -28,6 +28,8 @@ final class BenchSession {
         var negativeMinutes: Double? = nil
         /// Loopback metric name prefixes to measure (nil: all).
         var only: [String]? = nil
+        /// Barge-in conditions to measure (nil: all, or the −6 dB echo path with `quick`).
+        var bargeInConditions: [ServiceBargeInBench.Condition]? = nil
     }
 
     let options: Options
@@ -254,7 +256,8 @@ final class BenchSession {
             let quick = self.options.quick
             let probes = self.slowProbes
             return await ServiceBargeInBench(
-                conditions: quick ? [.echoMinus6] : ServiceBargeInBench.Condition.allCases, probes: probes,
+                conditions: self.options.bargeInConditions
+                    ?? (quick ? [.echoMinus6] : ServiceBargeInBench.Condition.allCases), probes: probes,
                 sounds: max(1, probes / 3),
                 quietMinutes: (self.options.exposureSeconds ?? (quick ? 0 : 3660)) / 60,
                 clips: .init(question: question, interruption: interruption, sound: sound),

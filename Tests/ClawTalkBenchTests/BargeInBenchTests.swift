@@ -1,3 +1,4 @@
+import ClawTalkCLI
 import Foundation
 import Testing
 
@@ -96,5 +97,10 @@ import Testing
     @Test func probesInterleaveOneSoundInThree() {
         #expect(ServiceBargeInBench.schedule(interruptions: 4, sounds: 2) == [false, false, true, false, false, true])
         #expect(ServiceBargeInBench.schedule(interruptions: 1, sounds: 2) == [false, true, true])
+    }
+
+    @Test func theConditionsAreNamedOnTheCommandLineOrRefused() throws {
+        #expect(try BenchCommand.bargeInConditions("aec0, isolated") == [.echo0, .isolated])
+        #expect(throws: CLIError.self) { try BenchCommand.bargeInConditions("aec-3") }
     }
 }

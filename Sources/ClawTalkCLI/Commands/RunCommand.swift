@@ -163,6 +163,16 @@ public struct RunCommand: Command {
                 group.addTask { await talk.run(replies: replies) }
                 group.addTask { await wake.run() }
                 group.addTask { await HeapReport.run(logger: logger) }
+                if let frontEnd {
+                    // The front end's counters (far-end frames dropped or stale, the echo delay)
+                    // beside Talk mode's pauses in the log.
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: .seconds(60))
+                            logger.debug("frontend.stats", frontEnd.stats.fields)
+                        }
+                    }
+                }
                 group.addTask {
                     await Self.followActivity(ptt: ptt.controller, talk: talk.controller, levels: levels, into: gateway)
                 }

@@ -37,7 +37,8 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
                 levels?.record(rms: frame.rms)
                 return .init(
                     samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms,
-                    timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive)
+                    timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive,
+                    reference: EchoReference(input: frame.inputRMS, farEnd: frame.farEndRMS))
             }
             return LiveUtteranceCapture(preRoll: frontEnd.preRoll(), frames: frames)
         }
@@ -160,6 +161,8 @@ final class LiveUtteranceCapture: UtteranceCapture {
         var timestampNanoseconds: UInt64? = nil
         /// The node's own playback may be in the frame (nil: not known, no front end).
         var echoActive: Bool? = nil
+        /// The raw capture's level and the far end's (nil: not known, no front end).
+        var reference: EchoReference? = nil
     }
 
     let frames: AsyncStream<UtteranceFrame>
@@ -200,7 +203,8 @@ final class LiveUtteranceCapture: UtteranceCapture {
                 continuation.yield(
                     UtteranceFrame(
                         time: time, isSpeech: frame.isSpeech, rms: frame.rms,
-                        timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive))
+                        timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive,
+                        reference: frame.reference))
                 time += Double(frame.samples.count) / Double(AudioFormat.speech.sampleRate)
             }
             continuation.finish()

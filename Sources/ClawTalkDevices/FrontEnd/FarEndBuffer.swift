@@ -76,3 +76,35 @@ final class FarEndBuffer: Sendable {
         reader.pending = nil
     }
 }
+
+/// The levels of the far-end frames fed to the canceller over the last 1.28 s, with their write
+/// times, so that each capture frame can say how loud the playback was whose echo it may hold
+/// (``FrontEndFrame/farEndRMS``). A fixed ring: recording and reading never allocate.
+struct FarEndLevels {
+    /// Frames kept (1.28 s of 10 ms frames: more than the echo delay plus its tail).
+    static let capacity = 128
+    private var levels = [Double](repeating: 0, count: capacity)
+    private var stamps = [UInt64](repeating: 0, count: capacity)
+    private var next = 0
+    private var count = 0
+
+    /// Records a far-end frame of RMS `level` written at `stamp`.
+    mutating func record(_ level: Double, at stamp: UInt64) {
+        levels[next] = level
+        stamps[next] = stamp
+        next = (next + 1) % Self.capacity
+        count = min(count + 1, Self.capacity)
+    }
+
+    /// The highest level of the frames written at or after `start` (0: none).
+    func loudest(since start: UInt64) -> Double {
+        var loudest = 0.0
+        var index = next
+        for _ in 0..<count {
+            index = (index + Self.capacity - 1) % Self.capacity
+            guard stamps[index] >= start else { break }
+            loudest = max(loudest, levels[index])
+        }
+        return loudest
+    }
+}

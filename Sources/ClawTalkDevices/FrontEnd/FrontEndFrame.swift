@@ -22,11 +22,17 @@ public struct FrontEndFrame: Sendable, Equatable {
     /// The far end played something non-silent recently: its echo may be in this frame (from the
     /// first far-end write until echo delay plus ``FrontEndSettings/echoTail`` after the last).
     public var echoActive: Bool
+    /// RMS of the raw capture before echo cancellation (full scale 1.0).
+    public var inputRMS: Double
+    /// The highest RMS of the far-end frames fed within the echo delay plus
+    /// ``FrontEndSettings/echoTail`` before this frame: the loudest playback whose echo can be in
+    /// it (0 when nothing was played). With ``inputRMS``, a double-talk test's reference.
+    public var farEndRMS: Double
 
     /// Creates a frame.
     public init(
         aec: [Int16], clean: [Int16], timestampNanoseconds: UInt64, sequence: UInt64, isSpeech: Bool, rms: Double,
-        noiseFloor: Double, energyGateSpeech: Bool, echoActive: Bool
+        noiseFloor: Double, energyGateSpeech: Bool, echoActive: Bool, inputRMS: Double = 0, farEndRMS: Double = 0
     ) {
         self.aec = aec
         self.clean = clean
@@ -37,5 +43,7 @@ public struct FrontEndFrame: Sendable, Equatable {
         self.noiseFloor = noiseFloor
         self.energyGateSpeech = energyGateSpeech
         self.echoActive = echoActive
+        self.inputRMS = inputRMS
+        self.farEndRMS = farEndRMS
     }
 }

@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 
 /// The synchronous core of ``AudioFrontEnd``: far-end alignment, the two APM stages, voice
 /// activity, the energy gate and echo activity, one capture frame at a time.
@@ -139,7 +140,9 @@ final class FrontEndProcessor {
         return FrontEndFrame(
             aec: aec, clean: clean, timestampNanoseconds: frame.timestampNanoseconds, sequence: frame.sequence,
             isSpeech: speech.isSpeech && (settings.echoControlled || !echoActive), rms: gateDecision.rms,
-            noiseFloor: gate.noiseFloor, energyGateSpeech: gateDecision.isSpeech, echoActive: echoActive)
+            noiseFloor: gate.noiseFloor, energyGateSpeech: gateDecision.isSpeech, echoActive: echoActive,
+            inputRMS: frame.samples.withUnsafeBufferPointer { LevelMeter.rms($0) },
+            farEndRMS: farEndLevels.loudest(since: echoWindowStart(at: frame.timestampNanoseconds, delay: delay)))
     }
 
     /// After this much audio without speech, echo or far-end frames the front end is idle: the
@@ -187,7 +190,9 @@ final class FrontEndProcessor {
             if settings.echoCancellation != .off {
                 try echoStage.processRender(UnsafeBufferPointer(reader.frame))
             }
-            if LevelMeter.rms(UnsafeBufferPointer(reader.frame)) >= Self.farEndActiveRMS {
+            let level = LevelMeter.rms(UnsafeBufferPointer(reader.frame))
+            farEndLevels.record(level, at: stamp)
+            if level >= Self.farEndActiveRMS {
                 lastActiveFarEnd = stamp
             }
             lastFarEnd = stamp
@@ -198,6 +203,16 @@ final class FrontEndProcessor {
         if let lastFarEnd, end >= lastFarEnd, end - lastFarEnd <= Self.farEndIdleGap { return }
         try echoStage.processRender(UnsafeBufferPointer(silence))
         silenceFramesFed += 1
+    }
+
+    /// The levels of the far-end frames fed, for ``FrontEndFrame/farEndRMS``.
+    private var farEndLevels = FarEndLevels()
+
+    /// The oldest far-end write whose echo can be in a frame captured at `timestamp`: echo delay
+    /// plus ``FrontEndSettings/echoTail`` before it.
+    private func echoWindowStart(at timestamp: UInt64, delay: Int) -> UInt64 {
+        let window = UInt64(max(0, delay)) * 1_000_000 + settings.echoTail.wholeNanoseconds
+        return timestamp > window ? timestamp - window : 0
     }
 
     /// Echo may be in a frame captured at `timestamp` when a non-silent far-end frame was fed and

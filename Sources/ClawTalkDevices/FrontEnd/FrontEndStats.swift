@@ -1,3 +1,5 @@
+public import ClawTalkSupport
+
 /// A snapshot of an ``AudioFrontEnd``'s counters, for a periodic stats log line.
 public struct FrontEndStats: Sendable, Equatable, CustomStringConvertible {
     /// Capture frames processed.
@@ -37,6 +39,16 @@ public struct FrontEndStats: Sendable, Equatable, CustomStringConvertible {
         self.streamDrops = streamDrops
         self.echoDelayMilliseconds = echoDelayMilliseconds
         self.idleBypassFrames = idleBypassFrames
+    }
+
+    /// The counters as log fields (`frontend.stats`).
+    public var fields: [String: LogValue] {
+        [
+            "frames": .int(frames), "errors": .int(errors), "farEnd": .int(farEndFrames),
+            "farEndDropped": .int(farEndDropped), "farEndFed": .int(farEndFed), "silenceFed": .int(silenceFed),
+            "farEndStale": .int(farEndStale), "streamDrops": .int(streamDrops),
+            "echoDelayMs": .int(echoDelayMilliseconds), "idleBypass": .int(idleBypassFrames),
+        ]
     }
 
     /// One line: `frames=… errors=… farEnd=…/dropped … delay=… ms`.

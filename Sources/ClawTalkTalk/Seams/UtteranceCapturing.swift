@@ -36,15 +36,20 @@ public struct UtteranceFrame: Sendable, Equatable {
     /// The node's own playback may be in this frame (the front end's far-end activity); nil when
     /// not known (no front end, fixtures).
     public var echoActive: Bool?
+    /// The raw capture's level and the far end's, for the double-talk test; nil when not known
+    /// (no front end, fixtures).
+    public var reference: EchoReference?
 
     /// Creates a frame record.
     public init(
-        time: Double, isSpeech: Bool, rms: Double, timestampNanoseconds: UInt64? = nil, echoActive: Bool? = nil
+        time: Double, isSpeech: Bool, rms: Double, timestampNanoseconds: UInt64? = nil, echoActive: Bool? = nil,
+        reference: EchoReference? = nil
     ) {
         self.time = time
         self.isSpeech = isSpeech
         self.rms = rms
         self.timestampNanoseconds = timestampNanoseconds
         self.echoActive = echoActive
+        self.reference = reference
     }
 }

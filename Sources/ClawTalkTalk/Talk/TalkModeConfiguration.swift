@@ -20,6 +20,11 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var bargeInFastOnset: Double
     /// The level factor of ``bargeInFastOnset`` (4 = 12 dB).
     public var bargeInFastLevelFactor: Double
+    /// Continuous speech that pauses playback even when the double-talk test finds nothing but
+    /// the node's own echo at the microphone (0.25 s, ``EchoPathEstimate``): longer than the
+    /// bursts of echo that a canceller losing its alignment lets through (60–150 ms on the rig),
+    /// so a voice that the test misses (as quiet as the echo) still interrupts, only later.
+    public var bargeInEchoOnset: Double
     /// Speech in the first part of the reply does not count (0.5 s, from the first frame that
     /// holds the reply's sound when the frames say so, else from the reply's start): the echo
     /// canceller re-converges when a reply starts after silence, and its residual echo there
@@ -56,7 +61,8 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public init(
         silenceWindow: Double = 0.7, idleTimeout: Double? = nil, bargeIn: TalkModeStateMachine.BargeInMode = .enabled,
         bargeInOnset: Double = 0.15, bargeInFastOnset: Double = 0.06, bargeInFastLevelFactor: Double = 4,
-        bargeInHoldOff: Double = 0.5, bargeInLevelFactor: Double = 2, bargeInMinimumLevel: Double = 0.015,
+        bargeInEchoOnset: Double = 0.25, bargeInHoldOff: Double = 0.5, bargeInLevelFactor: Double = 2,
+        bargeInMinimumLevel: Double = 0.015,
         minimumSpeech: Double = 0.2, bargeInListen: Double = 0.4, bargeInConfirmWindow: Double = 1.0,
         maximumUtterance: Double = 60, leadIn: Double = 0.3, transcriptionTimeout: Duration = .seconds(30),
         transcription: TranscriptionOptions = TranscriptionOptions()
@@ -67,6 +73,7 @@ public struct TalkModeConfiguration: Sendable, Hashable {
         self.bargeInOnset = bargeInOnset
         self.bargeInFastOnset = bargeInFastOnset
         self.bargeInFastLevelFactor = bargeInFastLevelFactor
+        self.bargeInEchoOnset = bargeInEchoOnset
         self.bargeInHoldOff = bargeInHoldOff
         self.bargeInLevelFactor = bargeInLevelFactor
         self.bargeInMinimumLevel = bargeInMinimumLevel

@@ -26,7 +26,15 @@ extension TalkModeController {
             hooks.pauseReply(on)
             if on { pausesRun += 1 }
             let at = current.flatMap { captures[$0]?.lastFrame } ?? 0
-            logger.debug("talk.pause", ["on": .bool(on), "atS": .double(at)])
+            var fields: [String: LogValue] = ["on": .bool(on), "atS": .double(at)]
+            if on {
+                // The double-talk test's view of the onset (issue 15: a false pause's cause).
+                if let gain = machine.echoPath.gain { fields["echoGain"] = .double(gain) }
+                fields["beyondEchoS"] = .double(machine.speak.runBeyondEcho)
+                fields["echoExcess"] = .double(machine.speak.runExcess)
+                fields["runS"] = .double(machine.speak.speechRun)
+            }
+            logger.debug("talk.pause", fields)
         case .cancelBargeInCheck:
             check?.cancel()
             check = nil
@@ -96,8 +104,9 @@ extension TalkModeController {
         captures[generation] = open
         let silence = replySilence(at: frame.timestampNanoseconds)
         apply(
-            .audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, silence: silence, echo: frame.echoActive)
-        )
+            .audio(
+                isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, silence: silence, echo: frame.echoActive,
+                reference: frame.reference))
     }
 
     /// Seconds the paused reply had been silent when a frame stamped `stamp` was captured: 0

@@ -51,6 +51,11 @@ extension TalkModeStateMachine {
         /// The reply's audio ended while a check was pending: the check decides whether the
         /// speech heard over its end is the next turn (nothing said is dropped unjudged).
         var replyEnded = false
+        /// Seconds of the current speech run whose raw capture the echo path does not explain
+        /// (``EchoPathEstimate/heardBeyondEcho(_:)``): the double-talk evidence of an onset.
+        var runBeyondEcho = 0.0
+        /// The highest ``EchoPathEstimate/excess(_:)`` in the current speech run (0: none).
+        var runExcess = 0.0
     }
 
     /// Playback paused after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
@@ -84,6 +89,10 @@ extension TalkModeStateMachine {
         return voiceGoesOn || (checkPending && speak.voiceWhilePaused >= Self.voiceAfterCheck - 1e-9)
     }
 
+    /// Seconds of a speech run that the echo path must fail to explain for the run to be an
+    /// onset before ``TalkModeConfiguration/bargeInEchoOnset`` (one 20 ms frame).
+    static let beyondEchoEvidence = 0.02
+
     /// How long past ``TalkModeConfiguration/bargeInConfirmWindow`` a voice holds the pause
     /// (4 s): a slow transcriber then lets the reply play on until its verdict, as before.
     static let voiceHoldLimit = 4.0
@@ -95,9 +104,14 @@ extension TalkModeStateMachine {
 
     mutating func speaking(
         _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, silence: Double? = nil, echo: Bool? = nil,
-        _ out: inout [Action]
+        reference: EchoReference? = nil, _ out: inout [Action]
     ) {
         guard configuration.bargeIn == .enabled else { return }
+        // The echo path is learned on frames of the reply's echo that hold no voice, while no
+        // onset is being judged.
+        if let reference, !isSpeech, replyPause == nil, !checkPending, echo != false {
+            echoPath.learn(reference)
+        }
         let replySilent = replySilent(after: seconds, silence: silence)
         speak.elapsed += seconds
         if let echo {
@@ -117,6 +131,12 @@ extension TalkModeStateMachine {
             let level = rms ?? 0
             speak.runLevel =
                 speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
+            if speak.speechRun == 0 {
+                speak.runBeyondEcho = 0
+                speak.runExcess = 0
+            }
+            if echoPath.heardBeyondEcho(reference) { speak.runBeyondEcho += seconds }
+            speak.runExcess = max(speak.runExcess, echoPath.excess(reference) ?? 0)
             speak.speechRun += seconds
             speak.sinceSpeech = 0
             speak.sinceLoud = loudEnough(rms) ? 0 : speak.sinceLoud + seconds
@@ -198,6 +218,11 @@ extension TalkModeStateMachine {
     /// levels).
     private func onsetReached(_ rms: Double?) -> Bool {
         let run = speak.speechRun + 1e-9
+        // Double talk: a run that the echo path explains throughout (a burst of echo that the
+        // canceller let through) is an onset only once it lasts ``bargeInEchoOnset``.
+        guard speak.runBeyondEcho >= Self.beyondEchoEvidence - 1e-9 || run >= configuration.bargeInEchoOnset else {
+            return false
+        }
         if run >= configuration.bargeInOnset, loudEnough(rms) { return true }
         return rms != nil && run >= configuration.bargeInFastOnset
             && loudEnough(rms, factor: configuration.bargeInFastLevelFactor)

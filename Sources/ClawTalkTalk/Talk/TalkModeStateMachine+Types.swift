@@ -57,8 +57,11 @@ extension TalkModeStateMachine {
         /// actually been silent when the frame was captured (0: not silent yet; nil: not known, the
         /// pause's settle is counted in captured audio). `echo` says whether the reply's sound may be
         /// in the frame (nil: not known); while speaking, the hold-off then counts from the first
-        /// frame with it, and the residual level only over such frames.
-        case audio(isSpeech: Bool, seconds: Double, rms: Double? = nil, silence: Double? = nil, echo: Bool? = nil)
+        /// frame with it, and the residual level only over such frames. `reference` (the raw
+        /// capture's level and the far end's) feeds the double-talk test (nil: no test).
+        case audio(
+            isSpeech: Bool, seconds: Double, rms: Double? = nil, silence: Double? = nil, echo: Bool? = nil,
+            reference: EchoReference? = nil)
         /// The capture of the turn could not be opened or ended by itself.
         case captureLost
         /// The turn's transcription (nil or blank: nothing was said).

@@ -47,6 +47,8 @@ public struct TalkModeStateMachine: Sendable {
     var step = ThinkingStep.transcribing
     var listen = ListenCounters()
     var speak = SpeakCounters()
+    /// The double-talk test's echo path, learned over the replies of this Talk session.
+    public internal(set) var echoPath = EchoPathEstimate()
     var replyPause: PauseState?
     var checkPending = false
     var spokenText = ""
@@ -84,8 +86,8 @@ public struct TalkModeStateMachine: Sendable {
         switch event {
         case .enter(let source, let first): enter(source, first: first, &out)
         case .exit(let source): exit(source, &out)
-        case .audio(let isSpeech, let seconds, let rms, let silence, let echo):
-            audio(isSpeech, seconds, rms, silence, echo: echo, &out)
+        case .audio(let isSpeech, let seconds, let rms, let silence, let echo, let reference):
+            audio(isSpeech, seconds, rms, silence, echo: echo, reference: reference, &out)
         case .captureLost: captureLost(&out)
         case .transcribed(let text): transcribed(text, &out)
         case .delivered(let expectsReply): delivered(expectsReply, &out)
@@ -152,12 +154,13 @@ public struct TalkModeStateMachine: Sendable {
     // MARK: - Audio
 
     private mutating func audio(
-        _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ silence: Double?, echo: Bool?, _ out: inout [Action]
+        _ isSpeech: Bool, _ seconds: Double, _ rms: Double?, _ silence: Double?, echo: Bool?, reference: EchoReference?,
+        _ out: inout [Action]
     ) {
         guard isEnabled, !isPaused, isCapturing else { return }
         switch phase {
         case .listening: listening(isSpeech, seconds, &out)
-        case .speaking: speaking(isSpeech, seconds, rms, silence: silence, echo: echo, &out)
+        case .speaking: speaking(isSpeech, seconds, rms, silence: silence, echo: echo, reference: reference, &out)
         case .idle, .thinking: break
         }
     }

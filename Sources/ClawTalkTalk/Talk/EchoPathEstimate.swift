@@ -1,0 +1,81 @@
+/// The levels that a double-talk test compares for one capture frame: what reached the
+/// microphone before echo cancellation, and the loudest far-end audio (what the node itself
+/// played) whose echo can be in that frame.
+public struct EchoReference: Sendable, Hashable {
+    /// RMS of the raw capture, before echo cancellation (full scale 1.0).
+    public var input: Double
+    /// The highest RMS of the far-end frames played within the echo delay plus its tail before
+    /// the frame (full scale 1.0; 0 when the node played nothing).
+    public var farEnd: Double
+
+    /// Creates a reference.
+    public init(input: Double, farEnd: Double) {
+        self.input = input
+        self.farEnd = farEnd
+    }
+}
+
+/// A double-talk test against the far-end reference (issue 15): how loud the node's own
+/// playback comes back at the microphone, learned while only the echo is heard, and whether a
+/// frame holds more than that echo.
+///
+/// The echo canceller's output alone cannot tell a user's voice from a burst of echo it failed
+/// to cancel (a delay jump on a starved machine): both stand out from the residual. The raw
+/// capture can: a burst of echo is no louder at the microphone than the echo always is, while a
+/// voice adds its own sound to it. The gain is an upper envelope of input ÷ far end over frames
+/// that the voice detector found no speech in (the canceller's output held no voice, so the input
+/// was the echo): it rises within a few frames and falls over about 20 s, so it follows a louder
+/// speaker at once and forgets a louder moment slowly. A voice explains itself when its input
+/// is ``margin`` above what that gain makes of the far end.
+///
+/// Pure and value-typed: Talk mode's state machine owns one across replies.
+public struct EchoPathEstimate: Sendable, Hashable {
+    /// Far-end levels below this (−60 dBFS) play nothing that could be heard.
+    public static let audibleFarEnd = 1e-3
+    /// How far above the learned echo a frame's input must be to hold a voice (×1.25, 2 dB).
+    public static let margin = 1.25
+    /// Frames of echo alone before the gain is trusted (0.2 s at 20 ms).
+    public static let framesToLearn = 10
+    /// Share of the way to a higher ratio per frame (the envelope's attack).
+    static let rise = 0.1
+    /// Share of the way to a lower ratio per frame (its release: about 20 s at 20 ms frames).
+    static let fall = 0.001
+
+    /// The learned echo path gain (input ÷ far end); nil before any frame of echo alone.
+    public private(set) var gain: Double?
+    /// Frames of echo alone learned from.
+    public private(set) var frames = 0
+
+    /// A new, unlearned estimate.
+    public init() {}
+
+    /// Learns from a frame that holds the node's echo and no voice.
+    public mutating func learn(_ reference: EchoReference) {
+        guard reference.farEnd >= Self.audibleFarEnd else { return }
+        let ratio = reference.input / reference.farEnd
+        if let gain {
+            self.gain = gain + (ratio - gain) * (ratio > gain ? Self.rise : Self.fall)
+        } else {
+            gain = ratio
+        }
+        frames += 1
+    }
+
+    /// Whether the frame holds sound that the node's own echo does not explain: true when the
+    /// far end played nothing audible, when the gain is not learned yet (no test: what the
+    /// canceller's output says stands), or when the input is ``margin`` above the echo.
+    public func heardBeyondEcho(_ reference: EchoReference?) -> Bool {
+        guard let reference, reference.farEnd >= Self.audibleFarEnd, let gain, frames >= Self.framesToLearn else {
+            return true
+        }
+        return reference.input > gain * reference.farEnd * Self.margin
+    }
+
+    /// The frame's input over the learned echo (1: as loud as the echo path makes the far end);
+    /// nil when there is no test (see ``heardBeyondEcho(_:)``).
+    public func excess(_ reference: EchoReference?) -> Double? {
+        guard let reference, reference.farEnd >= Self.audibleFarEnd, let gain, gain > 0, frames >= Self.framesToLearn
+        else { return nil }
+        return reference.input / (gain * reference.farEnd)
+    }
+}
