@@ -103,14 +103,8 @@ final class ReplyServices: GatewaySessionObserver {
     /// Reads `talk.config` (8 s, without secrets) after every operator `hello-ok` (§5.7).
     private func syncTalkConfig(_ session: OperatorSession) -> Task<Void, Never> {
         Task {
-            for await event in await session.connection.subscribe(events: []) {
+            for await event in await session.subscribe(events: []) {
                 guard case .connected = event else { continue }
-                // The session sees the same hello-ok on its own subscription.
-                var waited = 0
-                while !(await session.isConnected), waited < 40 {
-                    try? await Task.sleep(for: .milliseconds(25))
-                    waited += 1
-                }
                 await readTalkConfig(session, reason: "hello-ok")
             }
         }

@@ -27,6 +27,7 @@ public actor NodeSession {
     var invokes: [String: InvokeTasks] = [:]
     var chatSessions: Set<String> = []
     var liveEpoch: Int?
+    var fanout = SessionFanout()
     var closeHandlers: [@Sendable (Int) async -> Void] = []
     nonisolated let triggers = LatestValueBroadcast<[String]>()
     nonisolated let routing = LatestValueBroadcast<VoiceWakeRouting>()
@@ -89,23 +90,46 @@ public actor NodeSession {
             GatewayEventName.nodeInvokeRequest.rawValue, GatewayEventName.nodeInvokeCancel.rawValue,
             GatewayEventName.voiceWakeChanged.rawValue, GatewayEventName.voiceWakeRoutingChanged.rawValue,
         ]
-        for await event in await connection.subscribe(events: names) {
+        fanout.start()
+        for await event in await connection.subscribe(events: nil) {
             switch event {
             case .connected(let epoch, _):
                 liveEpoch = epoch
                 connected(epoch: epoch)
             case .event(let epoch, let frame):
-                receive(frame, epoch: epoch)
+                if names.contains(frame.event) { receive(frame, epoch: epoch) }
             case .disconnected(let epoch, _):
                 if liveEpoch == epoch { liveEpoch = nil }
                 await socketClosed(epoch)
             }
+            fanout.forward(event)
         }
         // Stopped (or cancelled) while connected: that socket is gone for this session too.
         if let epoch = liveEpoch {
             liveEpoch = nil
             await socketClosed(epoch)
         }
+        fanout.finish(reason: "node session stopped")
+    }
+
+    /// The connection's lifecycle and the gateway events named in `names` (nil: all), each
+    /// after this session has handled it: `connected` means the session is ready (delivered at
+    /// once when it already is), then the socket's events, then `disconnected`. The stream ends
+    /// when the session stops.
+    public func subscribe(events names: Set<String>? = nil) -> AsyncStream<ConnectionEvent> {
+        let (id, stream, continuation) = fanout.add(names: names)
+        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
+        return stream
+    }
+
+    func unsubscribe(_ id: Int) {
+        fanout.remove(id)
+    }
+
+    /// True while the connection's socket is open and has seen `hello-ok`, whether or not this
+    /// session has handled it yet (``isConnected``).
+    public var isSocketConnected: Bool {
+        get async { await connection.isConnected }
     }
 
     private func socketClosed(_ epoch: Int) async {

@@ -15,6 +15,7 @@ public actor OperatorSession {
     var hello: HelloOk?
     var epoch: Int?
     var disabled: [String: String] = [:]
+    var fanout = SessionFanout()
     nonisolated let triggers = LatestValueBroadcast<[String]>()
     nonisolated let routing = LatestValueBroadcast<VoiceWakeRouting>()
 
@@ -33,8 +34,12 @@ public actor OperatorSession {
         let names: Set<String> = [
             GatewayEventName.voiceWakeChanged.rawValue, GatewayEventName.voiceWakeRoutingChanged.rawValue,
         ]
-        for await event in await connection.subscribe(events: names) {
+        fanout.start()
+        for await event in await connection.subscribe(events: nil) {
+            defer { fanout.forward(event) }
             switch event {
+            case .event(_, let frame) where !names.contains(frame.event):
+                break
             case .connected(let epoch, let hello):
                 self.hello = hello
                 self.epoch = epoch
@@ -56,6 +61,29 @@ public actor OperatorSession {
                 }
             }
         }
+        epoch = nil
+        hello = nil
+        fanout.finish(reason: "operator session stopped")
+    }
+
+    /// The connection's lifecycle and the gateway events named in `names` (nil: all), each
+    /// after this session has handled it: `connected` means the session is ready (delivered at
+    /// once when it already is), then the socket's events, then `disconnected`. The stream ends
+    /// when the session stops.
+    public func subscribe(events names: Set<String>? = nil) -> AsyncStream<ConnectionEvent> {
+        let (id, stream, continuation) = fanout.add(names: names)
+        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
+        return stream
+    }
+
+    func unsubscribe(_ id: Int) {
+        fanout.remove(id)
+    }
+
+    /// True while the connection's socket is open and has seen `hello-ok`, whether or not this
+    /// session has handled it yet (``isConnected``).
+    public var isSocketConnected: Bool {
+        get async { await connection.isConnected }
     }
 
     /// True while the session has seen `hello-ok` of the live socket.

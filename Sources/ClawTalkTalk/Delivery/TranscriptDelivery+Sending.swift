@@ -34,7 +34,7 @@ extension TranscriptDelivery {
 
     /// One attempt to deliver `entry` on the best connected route.
     func send(_ entry: QueuedTranscript, trackReply: Bool) async -> SendOutcome {
-        let nodeUp = await node?.connection.isConnected ?? false
+        let nodeUp = await node?.isSocketConnected ?? false
         let operatorUp = await operatorSession?.isConnected ?? false
         let primary = primaryRoute(entry.transcriptSource)
         if primary != .voiceTranscript || !nodeUp, operatorUp, let session = operatorSession {
@@ -149,17 +149,25 @@ extension TranscriptDelivery {
             incremental: incremental)
     }
 
-    /// After a connection's `hello-ok`, gives the sessions (which see it on their own
-    /// subscription) up to a second to report it too.
+    /// After a connection's `hello-ok`, waits for each session whose socket is up to have
+    /// handled its own `hello-ok` (its `connected`; at most a second), so that the flush sees
+    /// every route there is.
     func settleSessions() async {
-        for _ in 0..<40 {
-            var lagging = false
-            if let node, await node.connection.isConnected, !(await node.isConnected) { lagging = true }
-            if let operatorSession, await operatorSession.connection.isConnected, !(await operatorSession.isConnected) {
-                lagging = true
+        if let node, await node.isSocketConnected {
+            await Self.ready(await node.subscribe(events: []))
+        }
+        if let operatorSession, await operatorSession.isSocketConnected {
+            await Self.ready(await operatorSession.subscribe(events: []))
+        }
+    }
+
+    /// Returns once `events` says `connected` (at once for a ready session), the stream ends,
+    /// or a second has passed.
+    private static func ready(_ events: AsyncStream<ConnectionEvent>) async {
+        _ = try? await withTimeout(.seconds(1)) {
+            for await event in events {
+                if case .connected = event { return }
             }
-            guard lagging else { return }
-            try? await Task.sleep(for: .milliseconds(25))
         }
     }
 }

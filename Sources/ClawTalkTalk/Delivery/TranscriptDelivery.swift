@@ -83,7 +83,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
         } catch {
             logger.warning("delivery.subscribe.failed", ["error": .string("\(error)")])
         }
-        nodeWatcher = await watch(session.connection)
+        nodeWatcher = watch(await session.subscribe(events: []))
         nodeRoutingWatcher = followWakeRouting(session.voiceWakeRouting())
         kickFlush()
     }
@@ -96,7 +96,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
         operatorRoutingWatcher = nil
         operatorSession = session
         guard let session else { return }
-        operatorWatcher = await watch(session.connection)
+        operatorWatcher = watch(await session.subscribe(events: []))
         operatorRoutingWatcher = followWakeRouting(session.voiceWakeRouting())
         kickFlush()
     }
@@ -147,7 +147,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
     /// push-to-talk reports `offline`).
     public var hasConnectedRoute: Bool {
         get async {
-            let nodeUp = await node?.connection.isConnected ?? false
+            let nodeUp = await node?.isSocketConnected ?? false
             let operatorUp = await operatorSession?.isConnected ?? false
             return nodeUp || operatorUp
         }
@@ -216,9 +216,8 @@ public actor TranscriptDelivery: TranscriptDelivering {
     }
 
     /// Kicks a flush whenever `connection` (re)connects.
-    private func watch(_ connection: GatewayConnection) async -> Task<Void, Never> {
-        let events = await connection.subscribe(events: [])
-        return Task { [weak self] in
+    private func watch(_ events: AsyncStream<ConnectionEvent>) -> Task<Void, Never> {
+        Task { [weak self] in
             for await event in events {
                 if case .connected = event { await self?.connectionCameUp() }
             }

@@ -84,7 +84,7 @@ public actor ReplyTracker {
         nodeListener?.cancel()
         nodeListener = nil
         guard let session else { return }
-        let stream = await session.connection.subscribe(events: [GatewayEventName.chat.rawValue])
+        let stream = await session.subscribe(events: [GatewayEventName.chat.rawValue])
         nodeListener = Task { [weak self] in
             for await event in stream {
                 if case .event(_, let frame) = event { await self?.receive(frame, viaNode: true) }
@@ -100,7 +100,7 @@ public actor ReplyTracker {
         operatorSession = session
         guard let session else { return }
         let names: Set<String> = [GatewayEventName.chat.rawValue, GatewayEventName.agent.rawValue]
-        let stream = await session.connection.subscribe(events: names)
+        let stream = await session.subscribe(events: names)
         operatorListener = Task { [weak self] in
             for await event in stream {
                 if case .event(_, let frame) = event { await self?.receive(frame, viaNode: false) }

@@ -10,16 +10,11 @@ extension TalkModeController {
         gatewayListener = nil
         operatorSession = session
         guard let session else { return }
-        let stream = await session.connection.subscribe(events: [GatewayEventName.talkMode.rawValue])
+        let stream = await session.subscribe(events: [GatewayEventName.talkMode.rawValue])
         gatewayListener = Task { [weak self] in
             for await event in stream {
                 switch event {
                 case .connected:
-                    var waited = 0
-                    while !(await session.isConnected), waited < 40 {
-                        try? await Task.sleep(for: .milliseconds(25))
-                        waited += 1
-                    }
                     await self?.apply(.operatorConnected)
                 case .event(_, let frame):
                     guard let mode = try? TalkModeEvent(json: frame.payload) else { continue }

@@ -142,7 +142,7 @@ public final class GatewayRelayTranscriber: Transcriber {
     }
 
     private func listen(_ session: OperatorSession, into turn: RelayTurn) async -> Task<Void, Never> {
-        let events = await session.connection.subscribe(events: [GatewayEventName.talkEvent.rawValue])
+        let events = await session.subscribe(events: [GatewayEventName.talkEvent.rawValue])
         return Task {
             for await event in events {
                 switch event {

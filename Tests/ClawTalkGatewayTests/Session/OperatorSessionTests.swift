@@ -1,6 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -81,7 +82,7 @@ struct OperatorSessionTests {
         try await running { _, session, dialer, _ in
             let peer = try await dialer.nextPeer()
             try await acceptOperator(peer)
-            #expect(try await eventually { await session.isConnected })
+            #expect(await eventually { await session.isConnected })
             await #expect(throws: GatewayError.methodUnavailable("talk.speak")) {
                 try await session.call("talk.speak", params: ["text": "hi"])
             }
@@ -101,7 +102,7 @@ struct OperatorSessionTests {
         try await running { connection, session, dialer, _ in
             let peer = try await dialer.nextPeer()
             try await acceptOperator(peer)
-            #expect(try await eventually { await session.isConnected })
+            #expect(await eventually { await session.isConnected })
             let refused = Task { try await session.call("talk.mode", params: ["enabled": true]) }
             let request = try await peer.nextRequest()
             peer.fail(
@@ -120,8 +121,8 @@ struct OperatorSessionTests {
             peer.close(code: 1006, reason: "network")
             let next = try await dialer.nextPeer()
             try await acceptOperator(next)
-            #expect(try await eventually { await connection.epoch == 2 })
-            #expect(try await eventually { await session.isAvailable("talk.mode") })
+            #expect(await eventually { await connection.epoch == 2 })
+            #expect(await eventually { await session.isAvailable("talk.mode") })
         }
     }
 
@@ -132,5 +133,38 @@ struct OperatorSessionTests {
         let connection = try Fixtures.connection(role: .operator, dialer: ScriptedDialer(), store: store)
         let session = OperatorSession(connection: connection)
         await #expect(throws: GatewayError.notConnected) { try await session.call("talk.config") }
+    }
+
+    @Test("subscribers see connected once the session is ready, only the events they named, then disconnected")
+    func sessionSubscription() async throws {
+        try await running { _, session, dialer, _ in
+            let events = await session.subscribe(events: ["talk.mode"])
+            var iterator = events.makeAsyncIterator()
+            let peer = try await dialer.nextPeer()
+            try await acceptOperator(peer)
+            guard case .connected = await iterator.next() else {
+                Issue.record("the first event is not connected")
+                return
+            }
+            #expect(await session.isConnected, "connected comes after the session handled hello-ok")
+            peer.sendEvent("chat", payload: ["state": "delta"])
+            peer.sendEvent("talk.mode", payload: ["enabled": true])
+            guard case .event(_, let frame) = await iterator.next() else {
+                Issue.record("the named event did not come")
+                return
+            }
+            #expect(frame.event == "talk.mode", "the unnamed chat event is not handed on")
+            let late = await session.subscribe(events: [])
+            var lateIterator = late.makeAsyncIterator()
+            guard case .connected = await lateIterator.next() else {
+                Issue.record("a subscriber of a ready session does not get connected at once")
+                return
+            }
+            peer.close(code: 1012, reason: "restart")
+            guard case .disconnected = await iterator.next() else {
+                Issue.record("the close is not handed on")
+                return
+            }
+        }
     }
 }
