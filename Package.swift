@@ -169,7 +169,7 @@ let package = Package(
             name: "ClawTalkCodecsTests", dependencies: ["ClawTalkCodecs", "ClawTalkAudio", "ClawTalkTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "ClawTalkDevicesTests", dependencies: ["ClawTalkDevices", "ClawTalkAudio", "ClawTalkSupport"],
+            name: "ClawTalkDevicesTests", dependencies: ["ClawTalkDevices", "ClawTalkAudio", "ClawTalkSupport", "ClawTalkTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "ClawTalkSpeechTests",

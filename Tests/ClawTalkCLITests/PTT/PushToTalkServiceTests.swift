@@ -4,6 +4,7 @@ import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport
 import ClawTalkTalk
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing
@@ -57,7 +58,7 @@ struct PushToTalkServiceTests {
         #expect(service.socketPath == home.runtime + "/clawtalk/control.sock")
         let running = Task { await service.run() }
         defer { running.cancel() }
-        #expect(try await eventuallyTrue { FileManager.default.fileExists(atPath: service.socketPath) })
+        #expect(await eventually { FileManager.default.fileExists(atPath: service.socketPath) })
 
         let start = try await ControlSocketClient.send(.start, to: service.socketPath)
         let captureId = try #require(start.captureId)
@@ -103,14 +104,5 @@ struct PushToTalkServiceTests {
         #expect(try PTTCommand.socketPath(environment: home.environment) == home.runtime + "/clawtalk/control.sock")
         try home.writeConfig("{ ptt: { controlSocket: \"\(home.root)/ptt.sock\" } }")
         #expect(try PTTCommand.socketPath(environment: home.environment) == home.root + "/ptt.sock")
-    }
-
-    func eventuallyTrue(_ condition: @Sendable () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
     }
 }

@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Testing
 

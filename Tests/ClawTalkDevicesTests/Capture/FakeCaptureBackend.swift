@@ -166,13 +166,3 @@ final class FrameCollector: Sendable {
         await task.value
     }
 }
-
-/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

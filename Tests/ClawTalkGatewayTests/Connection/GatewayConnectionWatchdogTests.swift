@@ -71,14 +71,14 @@ struct GatewayConnectionWatchdogTests {
         clock.advance(by: .milliseconds(250))
         try await clock.waitForSleeper(until: .seconds(4))
         clock.advance(by: .milliseconds(3_750))
-        try await Self.eventually { socket.closes == [4000] }
+        try #require(await eventually { socket.closes == [4000] })
         // While the peer has not answered, the socket is neither dropped nor replaced.
         try await Task.sleep(for: .milliseconds(50))
         #expect(socket.recorded == [.close(code: 4000, reason: "tick timeout")])
         #expect(dialer.sockets.queued.isEmpty)
 
         socket.answer()
-        try await Self.eventually { socket.recorded.last == .drop }
+        try #require(await eventually { socket.recorded.last == .drop })
         #expect(socket.recorded == [.close(code: 4000, reason: "tick timeout"), .answered, .drop])
         #expect(try await peer.nextClose() == (4000, "tick timeout"))
         // The reconnect follows the normal backoff (1 s without jitter).
@@ -90,7 +90,7 @@ struct GatewayConnectionWatchdogTests {
         try await Fixtures.waitForState(connection) { $0.isConnected }
 
         await connection.stop()
-        try await Self.eventually { nextSocket.closes == [1000] }
+        try #require(await eventually { nextSocket.closes == [1000] })
         nextSocket.answer()
         await runner.value
     }
@@ -107,7 +107,7 @@ struct GatewayConnectionWatchdogTests {
             try await Fixtures.waitForState(connection) { $0.isConnected }
             let pending = Task { try await connection.request(method: "node.event", timeout: .seconds(600)) }
             let request = try await peer.nextRequest(method: "node.event")
-            try await Self.eventually { !socket.closes.isEmpty }
+            try #require(await eventually { !socket.closes.isEmpty })
             #expect(socket.closes == [4000])
             peer.respond(to: request, payload: ["ok": true])
             await #expect(throws: GatewayError.closed(reason: "tick watchdog")) { try await pending.value }
@@ -144,15 +144,6 @@ struct GatewayConnectionWatchdogTests {
             #expect(second != first)
         }
         await gateway.stopListening()
-    }
-
-    /// Polls `condition` (real time, up to 30 s); a test failure when it never holds.
-    private static func eventually(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw TestGatewayError.timedOut("condition") }
-            try await Task.sleep(for: .milliseconds(2))
-        }
     }
 
     /// The connection id of the `number`-th node `hello-ok` (1-based).

@@ -34,13 +34,3 @@ final class Gate: Sendable {
         counters.withLock { $0[name, default: 0] }
     }
 }
-
-/// Polls `condition` (real time) until true or the limit passes.
-func eventually(within limit: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    return try await condition()
-}

@@ -1,6 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing
@@ -32,7 +33,7 @@ struct NodeSessionTests {
         try await withRunning(connection) {
             let peer = try await dialer.nextPeer()
             try await peer.acceptConnect()
-            #expect(try await eventually { await session.isConnected })
+            #expect(await eventually { await session.isConnected })
             let setup = Setup(
                 connection: connection, session: session, dialer: dialer, store: store,
                 nodeId: try Fixtures.identity().deviceId)
@@ -125,7 +126,7 @@ struct NodeSessionTests {
             let busy = try await result(peer)
             #expect(busy["id"] == "r8")
             #expect(busy["error"] == ["code": "UNAVAILABLE", "message": "UNAVAILABLE: node busy, retry"])
-            #expect(try await eventually { gate.count("started") == 8 })
+            #expect(await eventually { gate.count("started") == 8 })
             #expect(await setup.session.runningInvokes == 8)
             gate.open()
             var ids: Set<String> = []
@@ -151,7 +152,7 @@ struct NodeSessionTests {
             invoke(peer, id: "slow", nodeId: setup.nodeId, timeoutMs: 1_000)
             let params = try await result(peer)
             #expect(params["error"] == ["code": "UNAVAILABLE", "message": "UNAVAILABLE: node invoke timed out"])
-            #expect(try await eventually { gate.count("cancelled") == 1 })
+            #expect(await eventually { gate.count("cancelled") == 1 })
             try await Task.sleep(for: .milliseconds(30))
             #expect(!peer.inbox.queued.contains { if case .message = $0 { return true } else { return false } })
         }
@@ -189,14 +190,14 @@ struct NodeSessionTests {
             }
         }) { setup, peer in
             invoke(peer, id: "old", nodeId: setup.nodeId)
-            #expect(try await eventually { gate.count("started") == 1 })
+            #expect(await eventually { gate.count("started") == 1 })
             peer.close(code: 1006, reason: "network")
             let next = try await setup.dialer.nextPeer()
             try await next.acceptConnect()
-            #expect(try await eventually { await setup.connection.epoch == 2 })
-            #expect(try await eventually { await setup.connection.isConnected })
+            #expect(await eventually { await setup.connection.epoch == 2 })
+            #expect(await eventually { await setup.connection.isConnected })
             gate.open()
-            #expect(try await eventually { gate.count("finished") == 1 })
+            #expect(await eventually { gate.count("finished") == 1 })
             try await Task.sleep(for: .milliseconds(50))
             #expect(next.inbox.queued.isEmpty)
         }
@@ -212,16 +213,16 @@ struct NodeSessionTests {
             }) { setup, peer in
                 kept = setup.session
                 peer.close(code: 1012, reason: "service restart")
-                #expect(try await eventually { closed.withLock { $0 } == [1] })
+                #expect(await eventually { closed.withLock { $0 } == [1] })
                 let next = try await setup.dialer.nextPeer()
                 try await next.acceptConnect()
-                #expect(try await eventually { await setup.session.isConnected })
+                #expect(await eventually { await setup.session.isConnected })
                 #expect(closed.withLock { $0 } == [1])
             }
             return try #require(kept)
         }()
         // The session task was cancelled while socket 2 was live.
-        #expect(try await eventually { closed.withLock { $0 } == [1, 2] })
+        #expect(await eventually { closed.withLock { $0 } == [1, 2] })
         #expect(await stopped.isConnected == false)
     }
 
@@ -240,7 +241,7 @@ struct NodeSessionTests {
             }
         }) { setup, peer in
             invoke(peer, id: "run", nodeId: setup.nodeId, command: "talk.ptt.once")
-            #expect(try await eventually { await setup.session.runningInvokes == 1 })
+            #expect(await eventually { await setup.session.runningInvokes == 1 })
             peer.sendEvent("node.invoke.cancel", payload: ["invokeId": "run", "nodeId": .string(setup.nodeId)])
             let cancelled = try await result(peer)
             #expect(

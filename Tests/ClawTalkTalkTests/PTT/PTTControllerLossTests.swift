@@ -28,7 +28,7 @@ struct PTTControllerLossTests {
     static func speak(_ rig: Rig, _ capture: FakeCapture, until seconds: Double) async throws {
         capture.feed(.speech(from: 0, to: seconds, rms: 0.1))
         let controller = rig.controller
-        #expect(try await eventually { await controller.machine.speaking })
+        #expect(await eventually { await controller.machine.speaking })
     }
 
     @Test func lossWhileSpeakingEndsAtTheNextPauseAndAStopAfterwardsGetsTheResult() async throws {
@@ -43,7 +43,7 @@ struct PTTControllerLossTests {
         capture.feed(CaptureScript.silence(0.67).later(by: 1.0))
         #expect(PTTControllerTests.capturing(await rig.state()))
         capture.feed(CaptureScript.silence(0.02).later(by: 1.68))
-        #expect(try await eventually { rig.delivery.texts == [Self.text] })
+        #expect(await eventually { rig.delivery.texts == [Self.text] })
         try await rig.waitForState { $0 == .idle }
         #expect(rig.capturing.captures.map(\.outcome) == ["finished"])
         #expect(rig.clock.now.offset == .zero, "the pause ended it, not a timer")
@@ -79,7 +79,7 @@ struct PTTControllerLossTests {
         try await Task.sleep(for: .milliseconds(20))
         #expect(PTTControllerTests.capturing(await rig.state()), "not before the cap")
         rig.clock.advance(by: .milliseconds(10))
-        #expect(try await eventually { rig.delivery.texts == [Self.text] })
+        #expect(await eventually { rig.delivery.texts == [Self.text] })
         try await rig.waitForState { $0 == .idle }
         let stop = await rig.controller.perform(.stop, origin: Self.socket2)
         #expect(stop == .finished(TalkPTTResult(captureId: captureId, transcript: Self.text, status: .queued)))

@@ -38,7 +38,7 @@ struct PTTControllerTests {
 
         func waitForState(_ predicate: @escaping @Sendable (PTTStateMachine.State) -> Bool) async throws {
             let controller = controller
-            let reached = try await eventually { predicate(await controller.state) }
+            let reached = await eventually { predicate(await controller.state) }
             let state = await controller.state
             #expect(reached, "state: \(state)")
         }
@@ -246,7 +246,7 @@ struct PTTControllerTests {
         let rig = Rig(.silence(1))
         rig.capturing.hold()
         let start = Task { await rig.controller.perform(.start, timeout: .seconds(15)) }
-        #expect(try await eventually { rig.capturing.waitingCount == 1 })
+        #expect(await eventually { rig.capturing.waitingCount == 1 })
         let cancel = await rig.controller.perform(.cancel, timeout: .seconds(15))
         let started = await start.value
         #expect(started == .failed(.startCancelled))
@@ -258,7 +258,7 @@ struct PTTControllerTests {
         #expect(result.status == .cancelled)
         rig.capturing.release()
         #expect(
-            try await eventually { rig.capturing.captures.map(\.outcome) == ["cancelled"] },
+            await eventually { rig.capturing.captures.map(\.outcome) == ["cancelled"] },
             "a capture that opens after the cancel is closed again")
         #expect(await rig.state() == .idle)
     }
@@ -274,7 +274,7 @@ struct PTTControllerTests {
             return
         }
         #expect(finished.status == .cancelled)
-        #expect(try await eventually { rig.capturing.captures.map(\.outcome) == ["cancelled"] })
+        #expect(await eventually { rig.capturing.captures.map(\.outcome) == ["cancelled"] })
         #expect(rig.delivery.texts.isEmpty)
     }
 
@@ -283,7 +283,7 @@ struct PTTControllerTests {
         let start = await rig.controller.perform(.start)
         try await rig.clock.waitForSleeper(until: .seconds(120))
         rig.clock.advance(by: .seconds(120))
-        #expect(try await eventually { rig.delivery.texts == ["what's on my calendar"] }, "transcript delivered")
+        #expect(await eventually { rig.delivery.texts == ["what's on my calendar"] }, "transcript delivered")
         try await rig.waitForState { $0 == .idle }
         let stop = await rig.controller.perform(.stop)
         guard case .finished(let result) = stop else {
@@ -332,7 +332,7 @@ struct PTTControllerTests {
         let rig = Rig(script)
         let start = await rig.controller.perform(.start)
         #expect(start.captureId != nil)
-        #expect(try await eventually { rig.delivery.texts.count == 1 })
+        #expect(await eventually { rig.delivery.texts.count == 1 })
     }
 
     @Test func toggleStartsWhenIdleAndStopsOtherwise() async throws {

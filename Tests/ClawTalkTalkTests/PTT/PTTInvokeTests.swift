@@ -59,7 +59,7 @@ struct PTTInvokeTests {
             sessionTask.cancel()
             connectionTask.cancel()
         }
-        #expect(try await eventually { await session.isConnected })
+        #expect(await eventually { await session.isConnected })
         #expect(await gateway.sessions.first?.declaredCommands == PTTCommandHandlers.commands)
         try await body(
             Node(
@@ -140,7 +140,7 @@ struct PTTInvokeTests {
             }
             let controller = node.controller
             #expect(
-                try await eventually {
+                await eventually {
                     if case .capturing = await controller.state { return true }
                     return false
                 })
@@ -149,7 +149,7 @@ struct PTTInvokeTests {
             let payload = try Self.payload(await once.value)
             #expect(payload["status"] == "cancelled")
             #expect(payload["transcript"] == .null)
-            #expect(try await eventually { node.capturing.captures.map(\.outcome) == ["cancelled"] })
+            #expect(await eventually { node.capturing.captures.map(\.outcome) == ["cancelled"] })
             #expect(node.delivery.texts.isEmpty)
         }
     }
@@ -164,11 +164,11 @@ struct PTTInvokeTests {
             let first = try #require(await node.gateway.sessions.first?.connection)
             await node.gateway.shutdown()
             let controller = node.controller
-            #expect(try await eventually { await controller.state == .idle }, "ended without a stop")
+            #expect(await eventually { await controller.state == .idle }, "ended without a stop")
             #expect(node.capturing.captures.map(\.outcome) == ["finished"])
             #expect(node.delivery.texts == ["what's on my calendar"])
             #expect(
-                try await eventually { (await node.gateway.sessions.first?.connection ?? first) != first },
+                await eventually { (await node.gateway.sessions.first?.connection ?? first) != first },
                 "reconnected")
             let stop = try Self.payload(await node.gateway.invoke(nodeId: node.nodeId, command: "talk.ptt.stop"))
             #expect(

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkSpeech
+import ClawTalkTesting
 import Testing
 
 @testable import ClawTalkTalk
@@ -69,7 +70,7 @@ struct SpeechTimelineTests {
             capturing: capturing, transcriber: transcriber, delivery: delivery, speech: LeaseRecorder())
         let start = await controller.perform(.start)
         #expect(start.captureId != nil)
-        #expect(try await eventually { delivery.texts.count == 1 })
+        #expect(await eventually { delivery.texts.count == 1 })
         let sent = try #require(transcriber.audio.first)
         #expect(abs(sent.duration - 3.4) < 0.05, "sent \(sent.duration) s")
         #expect(sent.samples.count < 30 * 16_000, "fits one Whisper window")

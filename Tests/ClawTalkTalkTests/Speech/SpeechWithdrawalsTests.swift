@@ -42,7 +42,7 @@ struct SpeechWithdrawalsTests {
         for (id, text) in ["Let me check.", "You have three meet.", "Discarded too."].enumerated() {
             input.yield(SpeechSegment(text: text, id: id))
         }
-        #expect(try await eventually { audio.items.first?.frames.isEmpty == false })
+        #expect(await eventually { audio.items.first?.frames.isEmpty == false })
         // The rewrite discards the whole draft, the playing sentence included.
         withdrawals.withdraw([0, 1, 2])
         input.yield(SpeechSegment(text: "You have two meetings.", id: 3))
