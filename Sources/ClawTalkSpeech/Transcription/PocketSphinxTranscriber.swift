@@ -1,4 +1,5 @@
 public import ClawTalkAudio
+import ClawTalkSupport
 import Synchronization
 
 /// Speech-to-text with the built-in PocketSphinx dictation decoder (Debian's en-us model): the
@@ -14,7 +15,7 @@ public final class PocketSphinxTranscriber: Transcriber {
     /// The model files.
     public let model: PocketSphinxDecoder.Model
     private let decoder = Mutex<PocketSphinxDecoder?>(nil)
-    private let lane = SpeechLane(label: "clawtalk.pocketsphinx")
+    private let lane = SerialLane(label: "clawtalk.pocketsphinx")
 
     /// A transcriber over `model` (Debian's en-us by default); nothing is loaded yet.
     public init(model: PocketSphinxDecoder.Model = .debianEnglish) {

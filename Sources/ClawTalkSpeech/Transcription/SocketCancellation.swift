@@ -1,7 +1,7 @@
 internal import Glibc
 import Synchronization
 
-/// Lets an async caller interrupt a blocking socket exchange running on a ``SpeechLane``: the
+/// Lets an async caller interrupt a blocking socket exchange running on a ``SerialLane``: the
 /// lane registers its descriptor while it is open, and ``cancel()`` (from any thread) marks the
 /// exchange cancelled and shuts the socket down, which wakes a blocked `poll`/`recv` at once.
 /// Closing the descriptor happens under the same lock, so a shutdown never hits a reused number.

@@ -5,7 +5,7 @@ internal import Glibc
 /// Foundation has no client socket API on Linux, so this is the Wyoming client's transport.
 /// The socket is non-blocking and every wait is a `poll` bounded by the caller's deadline; writes
 /// use `MSG_NOSIGNAL` so a peer that hung up gives `EPIPE` instead of killing the process.
-/// Not thread-safe: one ``SpeechLane`` owns a stream; only ``SocketCancellation/cancel()`` may
+/// Not thread-safe: one ``SerialLane`` owns a stream; only ``SocketCancellation/cancel()`` may
 /// touch it from elsewhere (it shuts the socket down).
 final class TCPStream {
     /// A socket call failed; `code` is its `errno`.

@@ -1,4 +1,5 @@
 public import ClawTalkAudio
+import ClawTalkSupport
 
 /// A client for a Wyoming speech-to-text server (e.g. `wyoming-faster-whisper`) over TCP.
 ///
@@ -21,7 +22,7 @@ public struct WyomingClient: Sendable {
     /// Audio per `audio-chunk` event, in milliseconds.
     public var chunkMilliseconds: Int
 
-    private let lane: SpeechLane
+    private let lane: SerialLane
 
     /// A client for `host:port`.
     public init(
@@ -33,7 +34,7 @@ public struct WyomingClient: Sendable {
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout
         self.chunkMilliseconds = max(10, chunkMilliseconds)
-        lane = SpeechLane(label: "clawtalk.wyoming.\(host):\(port)")
+        lane = SerialLane(label: "clawtalk.wyoming.\(host):\(port)")
     }
 
     /// Sends `describe` and returns the server's speech-to-text `info`; `timeout` bounds the

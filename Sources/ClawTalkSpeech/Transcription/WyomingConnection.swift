@@ -1,7 +1,7 @@
 import ClawTalkSupport
 
 /// One blocking Wyoming conversation over a ``TCPStream``: send events, read events until one
-/// matches. Runs on the ``SpeechLane`` of its ``WyomingClient``; socket failures become
+/// matches. Runs on the ``SerialLane`` of its ``WyomingClient``; socket failures become
 /// ``SpeechError`` cases naming the server.
 final class WyomingConnection {
     private let stream: TCPStream

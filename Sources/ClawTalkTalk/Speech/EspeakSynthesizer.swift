@@ -1,5 +1,6 @@
 public import ClawTalkAudio
 import ClawTalkSpeech
+import ClawTalkSupport
 import Synchronization
 
 /// ``LocalSynthesizer`` over the process's one ``EspeakEngine``: created on first use (so a
@@ -9,7 +10,7 @@ public final class EspeakSynthesizer: LocalSynthesizer {
     /// The voice used when a requested one is unknown.
     public let defaultVoice: String
     private let engine = Mutex<EspeakEngine?>(nil)
-    private let lane = BlockingLane(label: "clawtalk.espeak")
+    private let lane = SerialLane(label: "clawtalk.espeak")
 
     /// A synthesizer; nothing is loaded until the first ``synthesize(_:voice:rateWPM:)``.
     public init(defaultVoice: String = "en-us") {

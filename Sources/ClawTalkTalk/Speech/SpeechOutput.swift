@@ -21,7 +21,7 @@ public actor SpeechOutput: SpeechStopping {
     let configuration: Configuration
     let logger: Logger
     let errorEarcon: @Sendable () async -> Void
-    let decodeLane = BlockingLane(label: "clawtalk.clip-decoder")
+    let decodeLane = SerialLane(label: "clawtalk.clip-decoder")
 
     var operatorSession: OperatorSession?
     var voiceAliases: [String: String] = [:]
