@@ -122,7 +122,7 @@ final class BargeInLog: Sendable {
         else { return }
         if line.contains(" talk.phase "), let to = line.split(separator: " ").first(where: { $0.hasPrefix("to=") }) {
             state.phases.append(Phase(at: date, to: String(to.dropFirst(3))))
-        } else if line.contains(" talk.pause "), line.hasSuffix("on=true") {
+        } else if line.contains(" talk.pause "), line.split(separator: " ").contains("on=true") {
             state.pauses.append(date)
         } else if line.contains(" talk.barge_in ") {
             state.bargeIns.append(date)

@@ -46,7 +46,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let lines = [
             "2026-12-03T17:18:42.000Z info clawtalk.talk.runtime talk.phase from=listening to=speaking",
-            "2026-12-03T17:18:43.000Z debug clawtalk.talk.runtime talk.pause atS=1.0 on=true",
+            "2026-12-03T17:18:43.000Z debug clawtalk.talk.runtime talk.pause atS=1.0 beyondEchoS=0.04 on=true runS=0.08",
             "2026-12-03T17:18:44.000Z debug clawtalk.talk.runtime talk.pause atS=2.0 on=false",
             "2026-12-03T17:18:52.000Z info clawtalk.talk.runtime talk.phase from=speaking to=listening",
             "2026-12-03T17:18:53.000Z debug clawtalk.talk.runtime talk.pause atS=0.5 on=true",
