@@ -208,10 +208,15 @@ final class FrontEndProcessor {
     /// The levels of the far-end frames fed, for ``FrontEndFrame/farEndRMS``.
     private var farEndLevels = FarEndLevels()
 
-    /// The oldest far-end write whose echo can be in a frame captured at `timestamp`: echo delay
-    /// plus ``FrontEndSettings/echoTail`` before it.
+    /// How long after a far-end write its echo can reach the microphone: the echo delay plus
+    /// ``FrontEndSettings/echoTail``, in nanoseconds.
+    private func echoWindow(delayMilliseconds: Int) -> UInt64 {
+        UInt64(max(0, delayMilliseconds)) * 1_000_000 + settings.echoTail.wholeNanoseconds
+    }
+
+    /// The oldest far-end write whose echo can be in a frame captured at `timestamp`.
     private func echoWindowStart(at timestamp: UInt64, delay: Int) -> UInt64 {
-        let window = UInt64(max(0, delay)) * 1_000_000 + settings.echoTail.wholeNanoseconds
+        let window = echoWindow(delayMilliseconds: delay)
         return timestamp > window ? timestamp - window : 0
     }
 
@@ -219,12 +224,7 @@ final class FrontEndProcessor {
     /// `timestamp` is within echo delay plus the tail after it.
     private func isEchoActive(at timestamp: UInt64, delayMilliseconds: Int) -> Bool {
         guard let lastActiveFarEnd else { return false }
-        let tail = settings.echoTail
-        let tailNanoseconds =
-            UInt64(max(0, tail.components.seconds)) * 1_000_000_000
-            + UInt64(max(0, tail.components.attoseconds / 1_000_000_000))
-        let window = UInt64(max(0, delayMilliseconds)) * 1_000_000 + tailNanoseconds
-        return timestamp <= lastActiveFarEnd + window
+        return timestamp <= lastActiveFarEnd + echoWindow(delayMilliseconds: delayMilliseconds)
     }
 }
 

@@ -65,10 +65,7 @@ public struct EchoPathEstimate: Sendable, Hashable {
     /// far end played nothing audible, when the gain is not learned yet (no test: what the
     /// canceller's output says stands), or when the input is ``margin`` above the echo.
     public func heardBeyondEcho(_ reference: EchoReference?) -> Bool {
-        guard let reference, reference.farEnd >= Self.audibleFarEnd, let gain, frames >= Self.framesToLearn else {
-            return true
-        }
-        return reference.input > gain * reference.farEnd * Self.margin
+        excess(reference).map { $0 > Self.margin } ?? true
     }
 
     /// The frame's input over the learned echo (1: as loud as the echo path makes the far end);
