@@ -53,23 +53,15 @@ final class LiveUtteranceCapturing: UtteranceCapturing {
     }
 
     /// One capture's frames from `source` (a subscription to the front end or the engine), each
-    /// made by `step`. When the capture ends (its pump stops reading), the forwarding ends and
-    /// lets go of `source`, which ends that subscription: no forwarder outlives its capture.
+    /// made by `step` as the capture's pump reads it. No task of its own: when the pump is
+    /// cancelled (the capture finished or cancelled), its read ends `source`, and with it the
+    /// subscription, so nothing outlives the capture.
     static func forward<Source: Sendable, State: Sendable>(
         _ source: AsyncStream<Source>, state: State,
         _ step: @escaping @Sendable (inout State, Source) -> LiveUtteranceCapture.Frame
-    ) -> AsyncStream<LiveUtteranceCapture.Frame> {
-        let (frames, continuation) = AsyncStream.makeStream(
-            of: LiveUtteranceCapture.Frame.self, bufferingPolicy: .bufferingNewest(256))
-        let forwarder = Task.detached {
-            var state = state
-            for await element in source {
-                if case .terminated = continuation.yield(step(&state, element)) { break }
-            }
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in forwarder.cancel() }
-        return frames
+    ) -> AsyncMapSequence<AsyncStream<Source>, LiveUtteranceCapture.Frame> {
+        let state = Mutex(state)
+        return source.map { element in state.withLock { step(&$0, element) } }
     }
 
     /// Starts the engine if needed and streams every frame from now on for voice wake: through the
@@ -184,7 +176,7 @@ final class LiveUtteranceCapture: UtteranceCapture {
     }
 
     /// Starts collecting `source` after `preRoll`; frame times count from the pre-roll's start.
-    init(preRoll: [Int16], frames source: AsyncStream<Frame>) {
+    init(preRoll: [Int16], frames source: some AsyncSequence<Frame, Never> & Sendable) {
         let (stream, continuation) = AsyncStream.makeStream(
             of: UtteranceFrame.self, bufferingPolicy: .bufferingNewest(256))
         frames = stream
@@ -199,7 +191,10 @@ final class LiveUtteranceCapture: UtteranceCapture {
                     state.samples.append(contentsOf: frame.samples)
                     return true
                 }
-                guard keep else { break }
+                // Not `break`: leaving the loop without a cancelled `next()` would not end the
+                // subscription under `source`. `finish` and `cancel` cancel the pump, so its next
+                // read ends it.
+                guard keep else { continue }
                 continuation.yield(
                     UtteranceFrame(
                         time: time, isSpeech: frame.isSpeech, rms: frame.rms,
