@@ -28,11 +28,26 @@ final class BargeInLog: Sendable {
         }
     }
 
+    /// What the node did while it spoke in some stretches of time.
+    struct Tally: Sendable, Hashable {
+        /// `talk.pause on=true` lines: the reply paused.
+        var pauses = 0
+        /// `talk.onset.held` lines: onsets that the double-talk test took for the reply's echo.
+        var held = 0
+        /// Hours spent speaking.
+        var hours = 0.0
+
+        static func + (lhs: Tally, rhs: Tally) -> Tally {
+            Tally(pauses: lhs.pauses + rhs.pauses, held: lhs.held + rhs.held, hours: lhs.hours + rhs.hours)
+        }
+    }
+
     private struct State {
         var offset: UInt64 = 0
         var partial = ""
         var phases: [Phase] = []
         var pauses: [Date] = []
+        var held: [Date] = []
         var bargeIns: [Date] = []
     }
 
@@ -49,6 +64,8 @@ final class BargeInLog: Sendable {
     var pauses: [Date] { state.withLock { $0.pauses } }
     /// `talk.barge_in` times so far.
     var bargeIns: [Date] { state.withLock { $0.bargeIns } }
+    /// `talk.onset.held` times so far.
+    var held: [Date] { state.withLock { $0.held } }
 
     /// Reads what the node wrote since the last read.
     func read() {
@@ -70,8 +87,8 @@ final class BargeInLog: Sendable {
         }
     }
 
-    /// Seconds spent speaking between `start` and `end` and the pauses made then.
-    func speaking(from start: Date, to end: Date) -> (pauses: Int, hours: Double) {
+    /// Time spent speaking between `start` and `end`, and the pauses made and onsets held then.
+    func speaking(from start: Date, to end: Date) -> Tally {
         let spans = speakingSpans(until: end).compactMap { span -> (Date, Date)? in
             let from = max(span.0, start)
             let to = min(span.1, end)
@@ -80,11 +97,11 @@ final class BargeInLog: Sendable {
         return count(in: spans)
     }
 
-    /// Seconds spent speaking before `end` outside `windows` (the probes), and the pauses
-    /// made then.
+    /// Time spent speaking before `end` outside `windows` (the probes), and the pauses made and
+    /// onsets held then.
     func speaking(
         excluding windows: [(ContinuousClock.Instant, ContinuousClock.Instant)], until end: Date, clock: Clock
-    ) -> (pauses: Int, hours: Double) {
+    ) -> Tally {
         var spans = speakingSpans(until: end).compactMap { span -> (Date, Date)? in
             let to = min(span.1, end)
             return span.0 < to ? (span.0, to) : nil
@@ -110,20 +127,26 @@ final class BargeInLog: Sendable {
         return spans
     }
 
-    private func count(in spans: [(Date, Date)]) -> (pauses: Int, hours: Double) {
-        let pauses = self.pauses.filter { pause in spans.contains { pause >= $0.0 && pause < $0.1 } }.count
+    private func count(in spans: [(Date, Date)]) -> Tally {
+        func within(_ dates: [Date]) -> Int {
+            dates.filter { date in spans.contains { date >= $0.0 && date < $0.1 } }.count
+        }
         let seconds = spans.reduce(0.0) { $0 + $1.1.timeIntervalSince($1.0) }
-        return (pauses, seconds / 3600)
+        return Tally(pauses: within(pauses), held: within(held), hours: seconds / 3600)
     }
 
     private static func parse(_ line: Substring, into state: inout State) {
-        guard line.contains("talk.phase") || line.contains("talk.pause") || line.contains("talk.barge_in"),
+        guard
+            line.contains("talk.phase") || line.contains("talk.pause") || line.contains("talk.barge_in")
+                || line.contains("talk.onset.held"),
             let stamp = line.split(separator: " ").first, let date = parseDate(String(stamp))
         else { return }
         if line.contains(" talk.phase "), let to = line.split(separator: " ").first(where: { $0.hasPrefix("to=") }) {
             state.phases.append(Phase(at: date, to: String(to.dropFirst(3))))
         } else if line.contains(" talk.pause "), line.split(separator: " ").contains("on=true") {
             state.pauses.append(date)
+        } else if line.contains(" talk.onset.held ") {
+            state.held.append(date)
         } else if line.contains(" talk.barge_in ") {
             state.bargeIns.append(date)
         }

@@ -83,8 +83,8 @@ extension ServiceBargeInBench {
         }
 
         /// Lets the node read its replies for `minutes` with nobody speaking (asking again after
-        /// each); the pauses it made while speaking, and the hours it spoke.
-        mutating func readAlone(minutes: Double) async throws -> (pauses: Int, hours: Double)? {
+        /// each); the pauses it made and the onsets it held while speaking, and the hours it spoke.
+        mutating func readAlone(minutes: Double) async throws -> BargeInLog.Tally? {
             guard minutes > 0 else { return nil }
             let start = ContinuousClock.now
             let end = start + .milliseconds(Int(minutes * 60_000))

@@ -187,7 +187,7 @@ struct ServiceBargeInBench {
 
     private func report(
         _ condition: Condition, pauses: [Double], stops: [Double], gaps: [Double], soundProbes: Int, notes: [String],
-        resumedBeforeStop: Int, quiet: (pauses: Int, hours: Double)?, probeSpeaking: (pauses: Int, hours: Double)
+        resumedBeforeStop: Int, quiet: BargeInLog.Tally?, probeSpeaking: BargeInLog.Tally
     ) -> [BenchMetric] {
         let label = "clawtalk run, Talk mode, \(condition.label)"
         let interruptions = probes
@@ -215,15 +215,15 @@ struct ServiceBargeInBench {
                 unit: "count", value: Double(resumedBeforeStop), n: stops.count, goal: BenchGoal(value: 0)))
         // Pauses the node made while nobody spoke: the quiet reading and the probe run's
         // stretches away from the probes.
-        let count = (quiet?.pauses ?? 0) + probeSpeaking.pauses
-        let hours = (quiet?.hours ?? 0) + probeSpeaking.hours
+        // Onsets that the double-talk test held back say whether 0 pauses were put to the test.
+        let total = (quiet ?? BargeInLog.Tally()) + probeSpeaking
         metrics.append(
             LoopbackBench.rate(
-                "bargein.false_pauses_per_hour", count: count, hours: hours,
+                "bargein.false_pauses_per_hour", count: total.pauses, hours: total.hours,
                 condition: "\(label): talk.pause while the node speaks and nobody does "
                     + "(\(BenchMetric.rounded(quiet?.hours ?? 0)) h reading alone, "
                     + "\(BenchMetric.rounded(probeSpeaking.hours)) h between probes)",
-                reason: nil))
+                reason: "\(total.held) onsets held by the double-talk test"))
         return metrics
     }
 }

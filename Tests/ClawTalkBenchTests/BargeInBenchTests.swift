@@ -50,6 +50,9 @@ import Testing
             "2026-12-03T17:18:44.000Z debug clawtalk.talk.runtime talk.pause atS=2.0 on=false",
             "2026-12-03T17:18:52.000Z info clawtalk.talk.runtime talk.phase from=speaking to=listening",
             "2026-12-03T17:18:53.000Z debug clawtalk.talk.runtime talk.pause atS=0.5 on=true",
+            // Onsets held by the double-talk test: one while speaking (written late), one after.
+            "2026-12-03T17:18:45.000Z debug clawtalk.talk.runtime talk.onset.held atS=3.1 echoExcess=1.1 runS=0.06",
+            "2026-12-03T17:18:54.000Z debug clawtalk.talk.runtime talk.onset.held atS=1.2 runS=0.06",
         ]
         try (lines[0] + "\n" + lines[1] + "\n" + lines[2].prefix(30)).write(to: file, atomically: true, encoding: .utf8)
         let log = BargeInLog(file: file)
@@ -58,7 +61,8 @@ import Testing
         #expect(log.pauses.count == 1)
         let handle = try FileHandle(forWritingTo: file)
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data((lines[2].dropFirst(30) + "\n" + lines[3] + "\n" + lines[4] + "\n").utf8))
+        let rest = String(lines[2].dropFirst(30)) + "\n" + lines[3...].joined(separator: "\n") + "\n"
+        try handle.write(contentsOf: Data(rest.utf8))
         try handle.close()
         log.read()
         #expect(log.phases.map(\.to) == ["speaking", "listening"])
@@ -66,6 +70,7 @@ import Testing
         let end = try #require(BargeInLog.parseDate("2026-12-03T17:19:00.000Z"))
         let speaking = log.speaking(from: start, to: end)
         #expect(speaking.pauses == 1, "the pause after the reply ended is not counted")
+        #expect(speaking.held == 1, "the held onset while speaking")
         #expect(abs(speaking.hours * 3600 - 10) < 0.001)
     }
 

@@ -103,10 +103,22 @@ extension TalkModeController {
         open.lastFrameEnd = frame.time + seconds
         captures[generation] = open
         let silence = replySilence(at: frame.timestampNanoseconds)
+        let held = machine.speak.heldOnsets
         apply(
             .audio(
                 isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, silence: silence, echo: frame.echoActive,
                 reference: frame.reference))
+        if machine.speak.heldOnsets > held {
+            // An onset by length and level that the double-talk test took for the reply's echo:
+            // 0 false pauses mean something only beside how many it held (issue 15).
+            var fields: [String: LogValue] = [
+                "atS": .double(open.runStart ?? frame.time), "runS": .double(machine.speak.speechRun),
+                "runPeakRms": .double(machine.speak.runPeak), "residualRms": .double(machine.residualLevel),
+                "echoExcess": .double(machine.speak.runExcess),
+            ]
+            if let gain = machine.echoPath.gain { fields["echoGain"] = .double(gain) }
+            logger.debug("talk.onset.held", fields)
+        }
     }
 
     /// Seconds the paused reply had been silent when a frame stamped `stamp` was captured: 0

@@ -56,6 +56,14 @@ extension TalkModeStateMachine {
         var runBeyondEcho = 0.0
         /// The highest ``EchoPathEstimate/excess(_:)`` in the current speech run (0: none).
         var runExcess = 0.0
+        /// The current speech run's loudest frame (the fast onset's level: the smoothed level
+        /// lags a voice's rise by several frames).
+        var runPeak = 0.0
+        /// The current speech run met an onset's length and level but the double-talk test held
+        /// it back (counted once per run in ``heldOnsets``).
+        var runHeld = false
+        /// Speech runs held back by the double-talk test while speaking, since the phase began.
+        var heldOnsets = 0
     }
 
     /// Playback paused after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
@@ -134,7 +142,10 @@ extension TalkModeStateMachine {
             if speak.speechRun == 0 {
                 speak.runBeyondEcho = 0
                 speak.runExcess = 0
+                speak.runPeak = 0
+                speak.runHeld = false
             }
+            speak.runPeak = max(speak.runPeak, level)
             if echoPath.heardBeyondEcho(reference) { speak.runBeyondEcho += seconds }
             speak.runExcess = max(speak.runExcess, echoPath.excess(reference) ?? 0)
             speak.speechRun += seconds
@@ -214,27 +225,33 @@ extension TalkModeStateMachine {
 
     /// Whether the current speech run is an onset: ``TalkModeConfiguration/bargeInOnset`` of
     /// speech that stands out from the residual echo, or ``TalkModeConfiguration/bargeInFastOnset``
-    /// of speech that stands out by ``TalkModeConfiguration/bargeInFastLevelFactor`` (only with
-    /// levels).
-    private func onsetReached(_ rms: Double?) -> Bool {
+    /// of speech whose loudest frame stands out by ``TalkModeConfiguration/bargeInFastLevelFactor``
+    /// (only with levels). A run that is one by length and level but that the double-talk test
+    /// holds back is counted once in ``SpeakCounters/heldOnsets``.
+    private mutating func onsetReached(_ rms: Double?) -> Bool {
         let run = speak.speechRun + 1e-9
+        let byLevel =
+            (run >= configuration.bargeInOnset && loudEnough(rms))
+            || (rms != nil && run >= configuration.bargeInFastOnset
+                && loudEnough(rms, level: speak.runPeak, factor: configuration.bargeInFastLevelFactor))
+        guard byLevel else { return false }
         // Double talk: a run that the echo path explains throughout (a burst of echo that the
         // canceller let through) is an onset only once it lasts ``bargeInEchoOnset``.
         guard speak.runBeyondEcho >= Self.beyondEchoEvidence - 1e-9 || run >= configuration.bargeInEchoOnset else {
+            if !speak.runHeld { speak.heldOnsets += 1 }
+            speak.runHeld = true
             return false
         }
-        if run >= configuration.bargeInOnset, loudEnough(rms) { return true }
-        return rms != nil && run >= configuration.bargeInFastOnset
-            && loudEnough(rms, factor: configuration.bargeInFastLevelFactor)
+        return true
     }
 
-    /// Whether the current speech run stands out from the residual echo: its recent level at
-    /// least `factor` (``TalkModeConfiguration/bargeInLevelFactor``) × the reply's mean level and
-    /// ``TalkModeConfiguration/bargeInMinimumLevel`` (no level rule without levels).
-    private func loudEnough(_ rms: Double?, factor: Double? = nil) -> Bool {
+    /// Whether the current speech run stands out from the residual echo: its recent level (or
+    /// `level`) at least `factor` (``TalkModeConfiguration/bargeInLevelFactor``) × the reply's
+    /// mean level and ``TalkModeConfiguration/bargeInMinimumLevel`` (no level rule without levels).
+    private func loudEnough(_ rms: Double?, level: Double? = nil, factor: Double? = nil) -> Bool {
         guard rms != nil else { return true }
         let factor = factor ?? configuration.bargeInLevelFactor
-        return speak.runLevel >= max(residualLevel * factor, configuration.bargeInMinimumLevel)
+        return (level ?? speak.runLevel) >= max(residualLevel * factor, configuration.bargeInMinimumLevel)
     }
 
     mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {

@@ -81,4 +81,31 @@ extension TalkModeStateMachineTests {
         _ = Self.referenced(&machine, rms: 0.01, speech: false, input: 0.3, farEnd: 0.1, seconds: 0.2)
         #expect(machine.echoPath.gain.map { abs($0 - 0.5) < 1e-9 } == true)
     }
+
+    /// A voice rises over its first frames: the fast onset goes by the run's loudest frame, not
+    /// its smoothed level, which would pass the bar only at the 0.15 s onset.
+    @Test func aRisingVoicePausesAt60msOnItsLoudestFrame() {
+        var machine = Self.speakingThroughEchoPath()
+        var actions: [Machine.Action] = []
+        for rms in [0.01, 0.02] {
+            actions += Self.referenced(&machine, rms: rms, speech: true, input: 0.11, farEnd: 0.1, seconds: 0.02)
+        }
+        #expect(actions == [])
+        #expect(
+            Self.referenced(&machine, rms: 0.04, speech: true, input: 0.11, farEnd: 0.1, seconds: 0.02)
+                == [.pauseReply(true)], "0.04 is 5 × the residual; the smoothed level was 0.018")
+    }
+
+    /// An onset by length and level that the test holds back is counted once per speech run, so
+    /// the log can show what the test prevented.
+    @Test func heldOnsetsAreCountedOncePerRun() {
+        var machine = Self.speakingThroughEchoPath()
+        #expect(machine.speak.heldOnsets == 0)
+        _ = Self.referenced(&machine, rms: 0.3, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.2)
+        #expect(machine.speak.heldOnsets == 1)
+        _ = Self.referenced(&machine, rms: 0.008, speech: false, input: 0.05, farEnd: 0.1, seconds: 0.1)
+        _ = Self.referenced(&machine, rms: 0.3, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.1)
+        #expect(machine.speak.heldOnsets == 2)
+        #expect(!machine.isReplyPaused)
+    }
 }
