@@ -1,0 +1,199 @@
+import ClawTalkDesktop
+import ClawTalkDevices
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSpeech
+import ClawTalkSupport
+import ClawTalkTalk
+import Foundation
+
+/// The live voice node of `clawtalk run`: the gateway connections, the microphone with its echo
+/// canceller, voice wake, push-to-talk, Talk mode, replies and the speech servers, composed once
+/// from the service's settings and run until SIGTERM or SIGINT.
+///
+/// Who holds the microphone: push-to-talk over Talk mode over voice wake (talk-contract §1).
+/// Talk mode suspends wake while it runs; push-to-talk leases the microphone from both.
+public struct LiveNode: Sendable {
+    let service: ServiceEnvironment
+    let target: GatewayTarget?
+    let frontEnd: AudioFrontEnd?
+    let playback: PlaybackController
+    let capturing: LiveUtteranceCapturing
+    let levels: VoiceStatusTap
+    let replies: ReplyServices
+    let speechServer: SpeechServerSupervisor
+    let wakeScorer: SpeechServerSupervisor
+    let wake: VoiceWakeService
+    let talk: TalkModeService
+    let ptt: PushToTalkService
+    let gateway: GatewayService
+
+    /// Builds every component for `service`'s settings; `environment` locates the user's
+    /// directories, the installed speech servers and the desktop session. Nothing runs yet.
+    public static func compose(service: ServiceEnvironment, environment: [String: String]) async -> LiveNode {
+        let settings = service.effective.settings
+        let logger = service.logger
+        let store = GatewayStore(directory: service.state)
+        let factory = GatewayConnectionFactory(
+            settings: settings, identity: service.identity, store: store, logger: logger, environment: environment)
+        // The front end cancels the echo of everything the playback controller writes (its render
+        // tap is the far-end reference); if it cannot be built, capture goes on without it.
+        var frontEndSettings = FrontEndSettings(processing: settings.processing, mic: settings.mic)
+        frontEndSettings.outputIsolated = settings.speaker.acousticallyIsolated  // headphones: barge-in without AEC
+        let frontEnd = try? AudioFrontEnd(settings: frontEndSettings)
+        let playback = PlaybackController(sink: settings.speaker.device, renderTap: frontEnd?.renderTap)
+        frontEnd?.attach(playback)
+        let audio = PlaybackAudioOutput(controller: playback)
+        let replies = ReplyServices(
+            settings: settings, store: store, state: service.state, audio: audio,
+            local: EspeakSynthesizer(defaultVoice: settings.tts.espeakVoice),
+            hostName: GatewayConnectionFactory.hostName(), logger: logger,
+            errorEarcon: { await audio.playErrorEarcon() })
+        let target = try? GatewayTarget.resolve(settings: factory.settings.gateway, store: store)
+        // The status file's level meter and last transcript (clawtalk status --watch).
+        let levels = VoiceStatusTap()
+        let delivery = StatusNotingDelivery(inner: replies.delivery, tap: levels)
+        let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: logger)
+        let paths = XDGPaths(environment: environment)
+        // The Whisper server (stt.server): used when one answers, else started and supervised;
+        // until it answers, the chain below falls back to PocketSphinx (loaded on first use).
+        let speechServer = SpeechServerSupervisor(
+            settings: settings.stt, server: SpeechServerSupervisor.installedServer(paths: paths), logger: logger)
+        // The Whisper keyword scorer (wake.scorer), supervised the same way; until it answers,
+        // PocketSphinx spots the triggers it would score.
+        let wakeScorer = SpeechServerSupervisor(
+            role: .wakeScorer(settings.wake), server: SpeechServerSupervisor.installedWakeScorer(paths: paths),
+            logger: logger)
+        // One local speech-to-text chain (Whisper, else PocketSphinx) for voice wake, push-to-talk
+        // and Talk turns, so a server that is not up yet is logged once; with stt.engine gateway,
+        // turns try the relay first (wake stays local: ambient audio never goes to the gateway).
+        let localTranscriber = TranscriberSelector.transcriber(
+            for: settings.stt, engine: settings.stt.engine == .gateway ? .wyoming : nil, logger: logger)
+        let transcriber: any Transcriber =
+            settings.stt.engine == .gateway
+            ? FallbackTranscriber(primary: replies.relay, fallback: localTranscriber, logger: logger)
+            : localTranscriber
+        // Desktop notifications (notify.enabled): pairing requests, pauses and wakes.
+        let notifier = DesktopNotifier(enabled: settings.notify.enabled, environment: environment, logger: logger)
+        let wake = VoiceWakeService.live(
+            settings: settings, environment: environment, store: store, delivery: delivery, capturing: capturing,
+            playback: playback, echoControlled: frontEnd?.echoControlled ?? false, gatewayKey: target?.key,
+            transcriber: localTranscriber, logger: logger
+        ) { event in
+            if case .accepted(let trigger, _) = event { await notifier.notify(.wake(trigger: trigger)) }
+        }
+        // Talk mode holds wake off while it runs; push-to-talk pauses both (talk-contract §1).
+        let talk = TalkModeService(
+            settings: settings, environment: environment, logger: logger, capturing: capturing,
+            transcriber: transcriber, delivery: delivery, speech: replies.speech,
+            echoControlled: frontEnd?.echoControlled ?? false, pauseReply: { playback.setPaused($0) },
+            replySilentSince: { playback.silentSinceNanoseconds },
+            suspendWake: { await wake.suspend() }, resumeWake: { await wake.resume() })
+        replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
+        if settings.wake.startsTalk {
+            // The wake command becomes Talk's first turn; entering Talk suspends wake, so it runs
+            // off the wake controller's call.
+            await wake.setCommandHook { _, command in
+                Task { await talk.enter(firstTranscript: command) }
+                return true
+            }
+        }
+        let ptt = PushToTalkService(
+            settings: settings, environment: environment, logger: logger, delivery: delivery,
+            speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
+            lease: PTTLeaseHooks(wake: wake.leaseHooks, talk: talk.lease), talk: talk, transcriber: transcriber)
+        let gateway = GatewayService(
+            factory: factory, statusFile: StatusFile(environment: environment), logger: logger,
+            configureNode: { session in await ptt.attach(session) },
+            observer: GatewaySessionObservers([replies, wake, talk]), notifier: notifier)
+        return LiveNode(
+            service: service, target: target, frontEnd: frontEnd, playback: playback, capturing: capturing,
+            levels: levels, replies: replies, speechServer: speechServer, wakeScorer: wakeScorer, wake: wake,
+            talk: talk, ptt: ptt, gateway: gateway)
+    }
+
+    /// Runs every component until SIGTERM or SIGINT (or one of them fails), logging the start and
+    /// the stop; then closes the microphone and the playback stream. Returns the exit status.
+    public func run() async throws -> Int32 {
+        defer {
+            capturing.stop()
+            playback.close()
+        }
+        let logger = service.logger.child(category: "service")
+        let runner = ServiceRunner(work: { await self.runComponents(logger: logger) }) { event in
+            self.log(event, logger: logger)
+        }
+        return try await runner.run()
+    }
+
+    private func runComponents(logger: Logger) async {
+        let settings = service.effective.settings
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await speechServer.run() }
+            if settings.wake.enabled { group.addTask { await wakeScorer.run() } }
+            group.addTask { await gateway.run() }
+            group.addTask { await ptt.run() }
+            group.addTask { await replies.run() }
+            group.addTask { await talk.run(replies: replies) }
+            group.addTask { await wake.run() }
+            group.addTask { await HeapReport.run(logger: logger) }
+            if let frontEnd {
+                // The front end's counters (far-end frames dropped or stale, the echo delay)
+                // beside Talk mode's pauses in the log.
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(60))
+                        logger.debug("frontend.stats", frontEnd.stats.fields)
+                    }
+                }
+            }
+            group.addTask {
+                await Self.followActivity(ptt: ptt.controller, talk: talk.controller, levels: levels, into: gateway)
+            }
+            group.addTask {
+                for await status in speechServer.status.subscribe(replayingLatest: true) {
+                    await gateway.setSpeechServer(status)
+                }
+            }
+            group.addTask {
+                for await status in wakeScorer.status.subscribe(replayingLatest: true) {
+                    await gateway.setWakeScorer(status)
+                }
+            }
+        }
+    }
+
+    private func log(_ event: ServiceRunner.Event, logger: Logger) {
+        switch event {
+        case .started:
+            logger.info(
+                "service.started",
+                [
+                    "version": .string(ClawTalkVersion.current),
+                    "pid": .int(Int(ProcessInfo.processInfo.processIdentifier)),
+                    "deviceId": .string(service.identity.deviceId),
+                    "config": .string(service.effective.configFileLoaded ? service.effective.configFile : "none"),
+                    "gateway": .string(target?.endpoint.urlString ?? "unconfigured"),
+                ])
+        case .stopping(.signal(let number)):
+            logger.info("service.stopping", ["signal": .string(Self.signalName(number))])
+        case .stopping(.finished):
+            logger.info("service.stopping", ["reason": "finished"])
+        case .stopping(.failed(let message)):
+            logger.error("service.stopping", ["reason": "failed", "error": .string(message)])
+        case .abandoned:
+            // A model load on its own thread, say: it ends with the process.
+            logger.notice(
+                "service.stop.abandoned", ["graceMs": .int(Int(ServiceRunner.defaultStopGrace.inSeconds * 1000))])
+        }
+    }
+
+    /// `TERM` for `SIGTERM`, `INT` for `SIGINT`, else the number.
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGTERM: "TERM"
+        case SIGINT: "INT"
+        default: String(number)
+        }
+    }
+}

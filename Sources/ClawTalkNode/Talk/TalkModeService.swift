@@ -1,0 +1,111 @@
+package import ClawTalkDesktop
+package import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSpeech
+import ClawTalkSupport
+package import ClawTalkTalk
+
+/// Talk mode inside `clawtalk run` (talk-contract §5): one ``TalkModeController`` for the
+/// service's lifetime over the shared capture (``LiveUtteranceCapturing``, through the audio front
+/// end: AEC, VAD, half-duplex silencing), the `stt.*` transcriber, and `run`'s delivery and speech.
+///
+/// - `clawtalk talk on|off|toggle|status` arrive through the control socket (``handle(_:)``).
+/// - The operator session's `talk.mode` events turn it on and off; phase changes are reported.
+/// - ``lease`` gives push-to-talk its pause/resume hooks; `suspendWake`/`resumeWake` are the
+///   voice-wake hooks (no-ops until wake is connected); ``enter(firstTranscript:)`` is the seam
+///   for `wake.startsTalk`.
+/// - Barge-in when `talk.interruptOnSpeech` and the front end controls echo; else half-duplex.
+package final class TalkModeService: GatewaySessionObserver {
+    /// The state machine's owner.
+    package let controller: TalkModeController
+    private let logger: Logger
+
+    /// The service for `settings`. `echoControlled` is the front end's (AEC active or output
+    /// isolated); `pauseReply` pauses playback for the barge-in fast path (resumed when the check finds no interruption)
+    /// and `replySilentSince` tells when the pause took effect (capture clock).
+    init(
+        settings: Settings, environment: [String: String], logger: Logger, capturing: any UtteranceCapturing,
+        transcriber: any Transcriber, delivery: any TranscriptDelivering, speech: SpeechOutput?, echoControlled: Bool,
+        pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
+        replySilentSince: (@Sendable () -> UInt64?)? = nil,
+        suspendWake: @escaping @Sendable () async -> Void = {}, resumeWake: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.logger = logger.child(category: "talk.runtime")
+        let locale = GatewayConnectionFactory.locale(environment: environment)
+        let configuration = TalkModeConfiguration(settings: settings, locale: locale, echoControlled: echoControlled)
+        let hooks = TalkModeHooks(
+            suspendWake: suspendWake, resumeWake: resumeWake, pauseReply: pauseReply,
+            resetSpeechSession: { await speech?.resetTalkSession() }, replySilentSince: replySilentSince)
+        controller = TalkModeController(
+            capturing: capturing, transcriber: transcriber, delivery: delivery,
+            speech: speech ?? NoSpeechOutput(), hooks: hooks, configuration: configuration, logger: logger)
+        self.logger.info(
+            "talk.configured",
+            [
+                "bargeIn": .string(configuration.bargeIn.rawValue),
+                "silenceWindowS": .double(configuration.silenceWindow),
+                "idleTimeoutS": .double(configuration.idleTimeout ?? 0),
+            ])
+    }
+
+    /// Push-to-talk's hooks for pausing and resuming Talk mode (wake hooks stay no-ops here).
+    var lease: PTTLeaseHooks {
+        let controller = controller
+        return PTTLeaseHooks(
+            suspendWake: {}, resumeWake: {}, pauseTalk: { await controller.pauseForPushToTalk() },
+            resumeTalk: { await controller.resumeAfterPushToTalk() })
+    }
+
+    /// Turns Talk mode on; `firstTranscript` (a wake command) is sent as the first turn.
+    func enter(firstTranscript: String? = nil) async {
+        await controller.enter(source: firstTranscript == nil ? .local : .wake, firstTranscript: firstTranscript)
+    }
+
+    /// Answers a `talk.*` control-socket request with the resulting state.
+    package func handle(_ command: ControlRequest.Command) async -> ControlResponse {
+        switch command {
+        case .talkOn: await controller.enter(source: .local)
+        case .talkOff: await controller.exit(source: .local)
+        case .talkToggle: await controller.toggle()
+        case .talkStatus: break
+        case .start, .stop, .toggle, .cancel, .once: return .failure("INVALID_REQUEST: not a talk command")
+        }
+        let phase = await controller.phase
+        logger.info("talk.control", ["command": .string(command.rawValue), "phase": .string(phase.rawValue)])
+        return .talk(enabled: phase != .idle, phase: phase.rawValue)
+    }
+
+    /// Follows `replies` (speaking phases, echo guard) until cancelled, then ends Talk mode.
+    package func run(replies: ReplyServices) async {
+        let entries = Task { await onEntry { await replies.refreshTalkConfig() } }
+        await controller.follow(speaker: replies.speaker, tracker: replies.tracker)
+        entries.cancel()
+        await controller.shutdown()
+    }
+
+    /// Runs `action` each time Talk mode is entered (from off to on, whoever turned it on: the
+    /// CLI, a wake word or the gateway's toggle), until cancelled.
+    func onEntry(_ action: @Sendable () async -> Void) async {
+        var wasOff = true  // the stream starts with the current phase
+        for await phase in await controller.phases() {
+            let off = phase == .idle
+            if wasOff, !off { await action() }
+            wasOff = off
+        }
+    }
+
+    /// Applies the gateway's `talk.config`.
+    func updateTalkConfig(_ config: TalkConfig) async {
+        await controller.updateTalkConfig(config)
+    }
+
+    package func nodeSessionStarted(_ session: NodeSession, gatewayKey: String) async {}
+
+    package func operatorSessionStarted(_ session: OperatorSession) async {
+        await controller.attach(operator: session)
+    }
+
+    package func sessionEnded() async {
+        await controller.attach(operator: nil)
+    }
+}
