@@ -131,13 +131,24 @@ let package = Package(
             dependencies: ["ClawTalkAudio", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop"],
             swiftSettings: strict
         ),
+        // The live node of `clawtalk run`: its services (gateway, microphone, wake, push-to-talk,
+        // Talk mode, replies, status) and their composition, `LiveNode`.
         .target(
-            name: "ClawTalkCLI",
+            name: "ClawTalkNode",
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
                 "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
                 // The heap's figures (mallinfo2) for the `memory.heap` log.
                 "CProcess",
+            ],
+            swiftSettings: strict
+        ),
+        // The command line: parsing, help, and one command per file over the node's services.
+        .target(
+            name: "ClawTalkCLI",
+            dependencies: [
+                "ClawTalkNode", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices",
+                "ClawTalkSpeech", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
             ],
             swiftSettings: strict
         ),
@@ -147,7 +158,7 @@ let package = Package(
         .target(
             name: "ClawTalkBench",
             dependencies: [
-                "ClawTalkCLI", "ClawTalkTesting", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs",
+                "ClawTalkCLI", "ClawTalkNode", "ClawTalkTesting", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs",
                 "ClawTalkDevices", "ClawTalkSpeech", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk",
             ],
             swiftSettings: strict
@@ -202,7 +213,8 @@ let package = Package(
         .testTarget(
             name: "ClawTalkBenchTests",
             dependencies: [
-                "ClawTalkBench", "ClawTalkCLI", "ClawTalkSupport", "ClawTalkDevices", "ClawTalkTalk", "ClawTalkAudio",
+                "ClawTalkBench", "ClawTalkCLI", "ClawTalkNode", "ClawTalkSupport", "ClawTalkDevices", "ClawTalkTalk",
+                "ClawTalkAudio",
                 "ClawTalkSpeech", "ClawTalkTesting",
             ],
             swiftSettings: strict
@@ -210,7 +222,8 @@ let package = Package(
         .testTarget(
             name: "ClawTalkCLITests",
             dependencies: [
-                "ClawTalkCLI", "ClawTalkBench", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
+                "ClawTalkCLI", "ClawTalkNode", "ClawTalkBench", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway",
+                "ClawTalkDevices",
                 "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio", "ClawTalkSpeech", "ClawTalkDesktop",
             ],
             resources: [.copy("Snapshots")],

@@ -1,4 +1,5 @@
 public import ClawTalkCLI
+import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport

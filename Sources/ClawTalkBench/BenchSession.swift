@@ -3,6 +3,7 @@ import ClawTalkCLI
 import ClawTalkCodecs
 import ClawTalkDevices
 import ClawTalkGateway
+import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport

@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkNode
 import ClawTalkSpeech
 import ClawTalkSupport
 

@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkNode
 import Foundation
 
 /// Reads another process's CPU time, memory and threads from `/proc` (benchmark.md §3, for

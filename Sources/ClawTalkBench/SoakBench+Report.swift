@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkNode
 
 extension BenchGoal {
     /// Soak: no crash, no utterance lost or delivered twice, no reply missed.

@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkCLI
 import ClawTalkDevices
+import ClawTalkNode
 import ClawTalkTalk
 import Synchronization
 

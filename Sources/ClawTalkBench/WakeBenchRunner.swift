@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkCLI
+import ClawTalkNode
 import ClawTalkSpeech
 import Foundation
 

@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// The pure parts of the gateway composition: target precedence, surface, locale, wait causes.
 @Suite("Gateway composition")
@@ -59,7 +60,7 @@ struct GatewayCompositionTests {
         defer { home.remove() }
         var settings = GatewaySettings()
         settings.url = "http://gw"
-        #expect(throws: CLIError.self) { try GatewayTarget.resolve(settings: settings, store: try store(home)) }
+        #expect(throws: NodeServiceError.self) { try GatewayTarget.resolve(settings: settings, store: try store(home)) }
     }
 
     @Test func theSurfaceDeclaresTalkPTTAndAnHonestMicrophone() {

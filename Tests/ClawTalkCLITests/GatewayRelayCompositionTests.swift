@@ -9,6 +9,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// `stt.engine = gateway` in `run`: the relay follows the service's operator session (attached on
 /// hello-ok, detached when the session ends), so the engine chain the push-to-talk service builds

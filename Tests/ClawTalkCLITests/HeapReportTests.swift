@@ -2,6 +2,7 @@ import ClawTalkTesting
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// The `memory.heap` figures follow what the program holds.
 @Suite struct HeapReportTests {

@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// `say` and `run`'s reply pipeline composed with the real connections against the test gateway
 /// (in memory), with recording fakes for audio and espeak-ng.

@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ClawTalkNode
+
 @Suite("Service runner", .serialized, .timeLimit(.minutes(1)))
 struct ServiceRunnerTests {
     /// Records the runner's events in order.

@@ -1,3 +1,5 @@
+import ClawTalkNode
+
 /// Resolves the command line to a command, parses its arguments, runs it and maps the outcome
 /// to an exit code, writing help and errors the way swift-argument-parser does.
 ///
@@ -7,7 +9,8 @@
 /// command itself. Output contract:
 /// - help: stdout, exit 0;
 /// - usage error: stderr `Error: …`, `Usage: …`, `  See '… --help' for more information.`, exit 64;
-/// - runtime error: stderr `Error: …`, exit 1 (69 for `CLIError.unavailable`).
+/// - runtime error: stderr `Error: …`, exit 1 (69 for `CLIError.unavailable` and
+///   `NodeServiceError.unavailable`).
 public enum CommandDispatcher {
     /// Runs `arguments` (including the program name at index 0) against the tree under `root`.
     public static func execute(
@@ -26,7 +29,11 @@ public enum CommandDispatcher {
             let instance = try command.init(parsed: parsed)
             try instance.validate()
             let context = CommandContext(commandPath: path, io: io, environment: environment)
-            return try await instance.run(context: context)
+            do {
+                return try await instance.run(context: context)
+            } catch let error as NodeServiceError {
+                throw CLIError(error)
+            }
         } catch let error as CLIError where error.isUsageError {
             io.writeError(
                 "Error: \(error)\nUsage: \(HelpRenderer.usage(for: path))\n"

@@ -1,5 +1,6 @@
 import ClawTalkDesktop
 import ClawTalkGateway
+import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSupport
 import Foundation
@@ -111,7 +112,8 @@ public struct DiscoverCommand: Command {
     {
         let flags = ["log.level": "error"]
         let service = try ServiceEnvironment.load(
-            flags: flags, configPath: configPath, environment: context.environment, io: context.io)
+            flags: flags, configPath: configPath, environment: context.environment,
+            writeError: { [io = context.io] in io.writeError($0) })
         let settings = service.effective.settings
         let store = GatewayStore(directory: service.state)
         let plan = try await flow.plan(

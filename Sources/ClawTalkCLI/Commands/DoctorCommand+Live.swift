@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkDesktop
 import ClawTalkDevices
 import ClawTalkGateway
+import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport

@@ -1,3 +1,4 @@
+import ClawTalkNode
 import ClawTalkSpeech
 import ClawTalkSupport
 

@@ -1,5 +1,6 @@
 import ClawTalkDevices
 import ClawTalkGateway
+import ClawTalkNode
 import ClawTalkSpeech
 import ClawTalkSupport
 import Foundation

@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSupport
 import Foundation
@@ -117,7 +118,8 @@ public struct PairCommand: Command {
                 tlsFingerprint: tlsFingerprint, allowInsecureRemote: configured.gateway.allowInsecureRemote)
         }
         let service = try ServiceEnvironment.load(
-            flags: flags, configPath: configPath, environment: context.environment, io: context.io)
+            flags: flags, configPath: configPath, environment: context.environment,
+            writeError: { [io = context.io] in io.writeError($0) })
         let settings = service.effective.settings
         let factory = GatewayConnectionFactory(
             settings: settings, identity: service.identity, store: GatewayStore(directory: service.state),

@@ -1,5 +1,6 @@
 import ClawTalkDevices
 import ClawTalkGateway
+import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSupport
 import ClawTalkTalk

@@ -1,3 +1,4 @@
+import ClawTalkNode
 /// `clawtalk version`: prints `clawtalk <version>`.
 public struct VersionCommand: Command {
     /// The command name.

@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkNode
 import ClawTalkProtocol
 import Foundation
 

@@ -1,4 +1,5 @@
 import ClawTalkGateway
+package import ClawTalkNode
 public import ClawTalkProtocol
 public import ClawTalkSupport
 public import ClawTalkTalk
@@ -8,14 +9,14 @@ public import ClawTalkTalk
 /// gateway cannot be used (not configured, no operator access, unreachable) — with a notice.
 public enum SayFlow {
     /// The gateway to try and how to connect to it.
-    public struct GatewayAccess: Sendable {
+    package struct GatewayAccess: Sendable {
         /// Builds the operator connection.
-        public var factory: GatewayConnectionFactory
+        package var factory: GatewayConnectionFactory
         /// The current gateway.
-        public var target: GatewayTarget
+        package var target: GatewayTarget
 
         /// Connects through `factory` to `target`.
-        public init(factory: GatewayConnectionFactory, target: GatewayTarget) {
+        package init(factory: GatewayConnectionFactory, target: GatewayTarget) {
             self.factory = factory
             self.target = target
         }
@@ -23,7 +24,7 @@ public enum SayFlow {
 
     /// Speaks `text` and returns how it went. `notice` receives one line when the gateway is
     /// not used (`withoutGateway` says why when `gateway` is nil).
-    public static func speak(
+    package static func speak(
         _ text: String, directive: TalkDirective?, settings: Settings, gateway: GatewayAccess?,
         withoutGateway: String = "no gateway is configured",
         audio: any AudioOutput, local: (any LocalSynthesizer)?, connectTimeout: Duration = .seconds(5),

@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkNode
 import ClawTalkSpeech
 import ClawTalkSupport
 import Foundation

@@ -8,6 +8,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 @Suite("doctor: speech-to-text, gateway, TLS, pairing and microphone checks")
 struct DoctorLiveChecksTests {

@@ -8,6 +8,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 @Suite("status --watch voice fields and pairing notifications")
 struct StatusVoiceTests {

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// ``GatewayService`` in process, with the production ``WebSocketDialer``, against the test
 /// gateway on a real loopback WebSocket: stalled ticks, revocation, oversized frames.

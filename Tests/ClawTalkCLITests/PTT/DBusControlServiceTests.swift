@@ -6,6 +6,7 @@ import Testing
 
 @testable import ClawTalkCLI
 @testable import ClawTalkDesktop
+@testable import ClawTalkNode
 
 /// The control commands on a real (private) session bus: `clawtalk run`'s push-to-talk service
 /// owns `ai.openclaw.ClawTalk` and answers like the control socket.

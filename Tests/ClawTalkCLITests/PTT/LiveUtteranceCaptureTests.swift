@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// The live capture without a sound server: frames from a stream like the front end's
 /// subscription. Each sample reaches the transcriber once, and the forwarding of a capture ends
@@ -56,10 +57,11 @@ struct LiveUtteranceCaptureTests {
         #expect(await capture.finish().samples == expected, "nothing after the finish")
     }
 
-    /// The subscription ends with the capture, whenever the end comes: 200 captures each, since
-    /// the leak this guards against (a forwarder left running when the capture ended while it was
-    /// between frames) showed only a few times in a few hundred.
-    @Test(arguments: [false, true])
+    /// The subscription ends with the capture, whenever the end comes: 200 captures each (a busy
+    /// machine may take minutes), since the leak this guards against (a forwarder left running
+    /// when the capture ended while it was between frames) showed only a few times in a few
+    /// hundred.
+    @Test(.timeLimit(.minutes(10)), arguments: [false, true])
     func theForwardingEndsWithTheCapture(cancelled: Bool) async throws {
         for attempt in 1...200 {
             let source = Source()

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// The interim live capture on the headless audio rig: a private null sink's monitor is the
 /// microphone, speech (espeak-ng) played into the sink is judged speech frame by frame and comes

@@ -10,6 +10,7 @@ import Synchronization
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// Local push-to-talk as `clawtalk run` serves it: the control socket drives the same controller
 /// as the `talk.ptt.*` invokes, and delivers through the node route (offline without a gateway).

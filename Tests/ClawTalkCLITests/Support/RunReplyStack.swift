@@ -5,6 +5,7 @@ import ClawTalkTalk
 import ClawTalkTesting
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// `run`'s gateway service and reply services in full mode (node and operator connections)
 /// against a test gateway in memory, with recording fakes for audio and espeak-ng.

@@ -8,6 +8,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// `talk.config` is read after each operator `hello-ok` and again on entering Talk mode
 /// (talk-contract §5.7), through `run`'s reply services and Talk service against the test gateway.

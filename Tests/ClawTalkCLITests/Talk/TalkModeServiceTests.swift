@@ -8,6 +8,7 @@ import Synchronization
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// `clawtalk talk …` as the service answers it: through the push-to-talk control handler to the
 /// Talk controller, and push-to-talk's lease pausing Talk.

@@ -10,6 +10,7 @@ import Synchronization
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// Records what voice wake delivers (a protocol peer of `TranscriptDelivery`).
 private actor RecordingDelivery: TranscriptDelivering {

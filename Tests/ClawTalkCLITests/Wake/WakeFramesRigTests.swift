@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// Voice wake's frames from the live capture on the audio rig (talk contract §6.5): without echo
 /// cancellation the frames that may hold the node's own playback (a chime) are silence (the front
