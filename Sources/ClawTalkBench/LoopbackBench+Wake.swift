@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkCLI
 import ClawTalkDevices
 import ClawTalkSpeech
+import ClawTalkSupport
 import Foundation
 import Synchronization
 

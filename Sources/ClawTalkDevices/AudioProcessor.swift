@@ -1,5 +1,6 @@
 internal import CAudioProcessing
 public import ClawTalkAudio
+import ClawTalkSupport
 
 /// Owner of one WebRTC audio-processing instance (echo cancellation, noise suppression, gain
 /// control, high-pass filter, voice detection) from webrtc-audio-processing 0.3.
@@ -38,7 +39,7 @@ public final class AudioProcessor {
             throw AudioDeviceError.processing(
                 "gain control target level \(settings.targetLevelDBFS) dBFS is outside 0...31")
         }
-        if settings.echoCancellation == .mobile && settings.sampleRate > 16000 {
+        if settings.echoCancellation == .aecm && settings.sampleRate > 16000 {
             throw AudioDeviceError.processing(
                 "the mobile echo canceller supports 8 and 16 kHz only, not \(settings.sampleRate) Hz")
         }
@@ -103,8 +104,8 @@ public final class AudioProcessor {
         c.sample_rate = Int32(s.sampleRate)
         switch s.echoCancellation {
         case .off: c.echo_cancellation = 0
-        case .standard: c.echo_cancellation = 1
-        case .mobile: c.echo_cancellation = 2
+        case .aec: c.echo_cancellation = 1
+        case .aecm: c.echo_cancellation = 2
         }
         switch s.echoSuppression {
         case .low: c.aec_suppression = 0
@@ -118,12 +119,12 @@ public final class AudioProcessor {
         case .low: c.noise_suppression = 1
         case .moderate: c.noise_suppression = 2
         case .high: c.noise_suppression = 3
-        case .veryHigh: c.noise_suppression = 4
+        case .veryhigh: c.noise_suppression = 4
         }
         switch s.gainControl {
         case .off: c.gain_control = 0
-        case .adaptiveDigital: c.gain_control = 1
-        case .fixedDigital: c.gain_control = 2
+        case .adaptive: c.gain_control = 1
+        case .fixed: c.gain_control = 2
         }
         c.target_level_dbfs = Int32(s.targetLevelDBFS)
         c.high_pass_filter = s.highPassFilter ? 1 : 0

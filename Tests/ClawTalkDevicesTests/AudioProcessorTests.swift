@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkDevices
+import ClawTalkSupport
 import Foundation
 import Testing
 
@@ -47,8 +48,8 @@ struct AudioProcessorTests {
 
     @Test(
         "the echo canceller removes a delayed, attenuated copy of the far end",
-        arguments: [AudioProcessingSettings.EchoCancellation.standard, .mobile])
-    func cancelsEcho(mode: AudioProcessingSettings.EchoCancellation) throws {
+        arguments: [EchoCancellationMode.aec, .aecm])
+    func cancelsEcho(mode: EchoCancellationMode) throws {
         let rate = 16000
         let far = TestSignals.speechLike(seconds: 2, sampleRate: rate)
         let near = echo(of: far, delayMs: 30, sampleRate: rate)
@@ -62,8 +63,8 @@ struct AudioProcessorTests {
 
     @Test(
         "a near talker louder than the echo survives cancellation (it is not just muting)",
-        arguments: [AudioProcessingSettings.EchoSuppression.low, .moderate, .high])
-    func nearTalkerSurvives(suppression: AudioProcessingSettings.EchoSuppression) throws {
+        arguments: [SuppressionLevel.low, .moderate, .high])
+    func nearTalkerSurvives(suppression: SuppressionLevel) throws {
         let rate = 16000
         let far = TestSignals.speechLike(seconds: 2.5, sampleRate: rate)
         let echoOnly = echo(of: far, delayMs: 30, sampleRate: rate)
@@ -130,18 +131,18 @@ struct AudioProcessorTests {
             try AudioProcessor(settings: AudioProcessingSettings(sampleRate: 44100))
         }
         #expect(throws: AudioDeviceError.self) {
-            try AudioProcessor(settings: AudioProcessingSettings(sampleRate: 48000, echoCancellation: .mobile))
+            try AudioProcessor(settings: AudioProcessingSettings(sampleRate: 48000, echoCancellation: .aecm))
         }
         #expect(throws: AudioDeviceError.self) {
-            try AudioProcessor(settings: AudioProcessingSettings(gainControl: .adaptiveDigital, targetLevelDBFS: 40))
+            try AudioProcessor(settings: AudioProcessingSettings(gainControl: .adaptive, targetLevelDBFS: 40))
         }
     }
 
     @Test("every stage can be enabled together and processes frames", arguments: [8000, 16000, 32000, 48000])
     func allStages(rate: Int) throws {
         let settings = AudioProcessingSettings(
-            sampleRate: rate, echoCancellation: .standard, echoSuppression: .high, extendedFilter: true,
-            delayAgnostic: true, noiseSuppression: .veryHigh, gainControl: .adaptiveDigital, targetLevelDBFS: 3,
+            sampleRate: rate, echoCancellation: .aec, echoSuppression: .high, extendedFilter: true,
+            delayAgnostic: true, noiseSuppression: .veryhigh, gainControl: .adaptive, targetLevelDBFS: 3,
             highPassFilter: true, voiceDetection: true, voiceLikelihood: .high)
         let processor = try AudioProcessor(settings: settings)
         let far = TestSignals.speechLike(seconds: 0.5, sampleRate: rate)

@@ -5,28 +5,10 @@ extension FrontEndSettings {
     /// keeps its default.
     public init(processing: ProcessingSettings, mic: MicSettings = MicSettings()) {
         self.init()
-        switch processing.echoCancellation {
-        case .off: echoCancellation = .off
-        case .aec: echoCancellation = .standard
-        case .aecm: echoCancellation = .mobile
-        }
-        switch processing.aecSuppression {
-        case .low: echoSuppression = .low
-        case .moderate: echoSuppression = .moderate
-        case .high: echoSuppression = .high
-        }
-        switch processing.noiseSuppression {
-        case .off: noiseSuppression = .off
-        case .low: noiseSuppression = .low
-        case .moderate: noiseSuppression = .moderate
-        case .high: noiseSuppression = .high
-        case .veryhigh: noiseSuppression = .veryHigh
-        }
-        switch processing.gainControl {
-        case .off: gainControl = .off
-        case .adaptive: gainControl = .adaptiveDigital
-        case .fixed: gainControl = .fixedDigital
-        }
+        echoCancellation = processing.echoCancellation
+        echoSuppression = processing.aecSuppression
+        noiseSuppression = processing.noiseSuppression
+        gainControl = processing.gainControl
         highPassFilter = processing.highPassFilter
         preRollMilliseconds = max(mic.preRollMs, 300)
     }

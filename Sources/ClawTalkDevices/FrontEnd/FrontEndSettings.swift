@@ -1,23 +1,25 @@
+public import ClawTalkSupport
+
 /// Settings of an ``AudioFrontEnd``. The defaults are the node's: AEC at moderate suppression
 /// with the high-pass filter, no noise suppression or gain control (docs/audio-stack.md §2).
 public struct FrontEndSettings: Sendable, Hashable {
-    /// Echo canceller (default ``AudioProcessingSettings/EchoCancellation/standard``). With
-    /// ``AudioProcessingSettings/EchoCancellation/off`` the front end is half-duplex (see
+    /// Echo canceller (default ``EchoCancellationMode/aec``). With
+    /// ``EchoCancellationMode/off`` the front end is half-duplex (see
     /// ``AudioFrontEnd/echoControlled``).
-    public var echoCancellation: AudioProcessingSettings.EchoCancellation
+    public var echoCancellation: EchoCancellationMode
     /// Residual echo suppression of the standard canceller (default
-    /// ``AudioProcessingSettings/EchoSuppression/moderate``; low or moderate keep a barge-in
+    /// ``SuppressionLevel/moderate``; low or moderate keep a barge-in
     /// talker, high ducks them).
-    public var echoSuppression: AudioProcessingSettings.EchoSuppression
+    public var echoSuppression: SuppressionLevel
     /// Standard canceller: the extended (128 ms) filter (default true: tolerates a delay estimate
     /// that is off by tens of milliseconds).
     public var extendedFilter: Bool
     /// Standard canceller: let the library correct the echo delay itself (default true).
     public var delayAgnostic: Bool
     /// Noise suppression of the STT signal (``FrontEndFrame/clean``) only (default off).
-    public var noiseSuppression: AudioProcessingSettings.NoiseSuppression
+    public var noiseSuppression: NoiseSuppressionLevel
     /// Gain control of the STT signal (``FrontEndFrame/clean``) only (default off).
-    public var gainControl: AudioProcessingSettings.GainControl
+    public var gainControl: GainControlMode
     /// Remove rumble below ~80 Hz from both signals (default true).
     public var highPassFilter: Bool
     /// Capture-side part of the echo delay: from a sound reaching the source to the capture
@@ -50,11 +52,11 @@ public struct FrontEndSettings: Sendable, Hashable {
 
     /// Creates settings; see each property for its default.
     public init(
-        echoCancellation: AudioProcessingSettings.EchoCancellation = .standard,
-        echoSuppression: AudioProcessingSettings.EchoSuppression = .moderate,
+        echoCancellation: EchoCancellationMode = .aec,
+        echoSuppression: SuppressionLevel = .moderate,
         extendedFilter: Bool = true, delayAgnostic: Bool = true,
-        noiseSuppression: AudioProcessingSettings.NoiseSuppression = .off,
-        gainControl: AudioProcessingSettings.GainControl = .off, highPassFilter: Bool = true,
+        noiseSuppression: NoiseSuppressionLevel = .off,
+        gainControl: GainControlMode = .off, highPassFilter: Bool = true,
         captureLatency: Duration = .zero, echoDelayHeadroom: Duration = .milliseconds(10),
         assumedOutputLatency: Duration = .milliseconds(50),
         echoDelayOverride: Duration? = nil, echoTail: Duration = .milliseconds(300), outputIsolated: Bool = false,

@@ -91,7 +91,7 @@ struct AudioFrontEndTests {
         let quiet = Fixtures.pcm(
             TestSignals.speechLike(seconds: 2, sampleRate: 16000).map { Double($0) }, dBFS: -45)
         let gained = try Fixtures.drive(
-            try AudioFrontEnd(settings: FrontEndSettings(gainControl: .adaptiveDigital)), near: quiet)
+            try AudioFrontEnd(settings: FrontEndSettings(gainControl: .adaptive)), near: quiet)
         let cleanLevel = TestSignals.energy(gained.suffix(50).flatMap(\.clean))
         let gain = 10 * log10(cleanLevel / TestSignals.energy(gained.suffix(50).flatMap(\.aec)))
         #expect(gain > 3, "gain control raised quiet speech by only \(gain) dB")
@@ -209,10 +209,10 @@ struct AudioFrontEndTests {
         var mic = MicSettings()
         mic.preRollMs = 100
         let settings = FrontEndSettings(processing: processing, mic: mic)
-        #expect(settings.echoCancellation == .mobile)
+        #expect(settings.echoCancellation == .aecm)
         #expect(settings.echoSuppression == .low)
-        #expect(settings.noiseSuppression == .veryHigh)
-        #expect(settings.gainControl == .adaptiveDigital)
+        #expect(settings.noiseSuppression == .veryhigh)
+        #expect(settings.gainControl == .adaptive)
         #expect(!settings.highPassFilter)
         #expect(settings.preRollMilliseconds == 300)
         processing.echoCancellation = .off
