@@ -225,24 +225,27 @@ extension TalkModeStateMachine {
 
     /// Whether the current speech run is an onset: ``TalkModeConfiguration/bargeInOnset`` of
     /// speech that stands out from the residual echo, or ``TalkModeConfiguration/bargeInFastOnset``
-    /// of speech whose loudest frame stands out by ``TalkModeConfiguration/bargeInFastLevelFactor``
-    /// (only with levels). A run that is one by length and level but that the double-talk test
-    /// holds back is counted once in ``SpeakCounters/heldOnsets``.
+    /// of speech that stands out by ``TalkModeConfiguration/bargeInFastLevelFactor`` (only with
+    /// levels). With the double-talk test's evidence that the run is more than the echo, the
+    /// fast onset may go by the run's loudest frame (a voice's rise); a run the echo explains is
+    /// an onset only once it lasts ``TalkModeConfiguration/bargeInEchoOnset``, and then by its
+    /// smoothed level alone (one loud frame of echo is no voice). A run that is an onset by length
+    /// and level but that the test holds back is counted once in ``SpeakCounters/heldOnsets``.
     private mutating func onsetReached(_ rms: Double?) -> Bool {
         let run = speak.speechRun + 1e-9
-        let byLevel =
+        let fast = rms != nil && run >= configuration.bargeInFastOnset
+        let bySmoothedLevel =
             (run >= configuration.bargeInOnset && loudEnough(rms))
-            || (rms != nil && run >= configuration.bargeInFastOnset
-                && loudEnough(rms, level: speak.runPeak, factor: configuration.bargeInFastLevelFactor))
-        guard byLevel else { return false }
+            || (fast && loudEnough(rms, factor: configuration.bargeInFastLevelFactor))
+        let byPeak = fast && loudEnough(rms, level: speak.runPeak, factor: configuration.bargeInFastLevelFactor)
+        guard bySmoothedLevel || byPeak else { return false }
         // Double talk: a run that the echo path explains throughout (a burst of echo that the
         // canceller let through) is an onset only once it lasts ``bargeInEchoOnset``.
-        guard speak.runBeyondEcho >= Self.beyondEchoEvidence - 1e-9 || run >= configuration.bargeInEchoOnset else {
-            if !speak.runHeld { speak.heldOnsets += 1 }
-            speak.runHeld = true
-            return false
-        }
-        return true
+        if speak.runBeyondEcho >= Self.beyondEchoEvidence - 1e-9 { return true }
+        if run >= configuration.bargeInEchoOnset, bySmoothedLevel { return true }
+        if !speak.runHeld { speak.heldOnsets += 1 }
+        speak.runHeld = true
+        return false
     }
 
     /// Whether the current speech run stands out from the residual echo: its recent level (or

@@ -108,4 +108,15 @@ extension TalkModeStateMachineTests {
         #expect(machine.speak.heldOnsets == 2)
         #expect(!machine.isReplyPaused)
     }
+
+    /// A run the echo explains interrupts at 0.25 s only by its smoothed level: one frame of
+    /// echo at the level floor, in a run otherwise at the residual's level, is no voice (a
+    /// false pause on the rig, 2026-12-04, before this rule).
+    @Test func aRunTheEchoExplainsNeedsItsSmoothedLevelToPause() {
+        var machine = Self.speakingThroughEchoPath()
+        var actions = Self.referenced(&machine, rms: 0.034, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.02)
+        actions += Self.referenced(&machine, rms: 0.005, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.3)
+        #expect(actions == [], "the peak (0.034) passed the fast bar, the smoothed level never did")
+        #expect(machine.speak.heldOnsets == 1)
+    }
 }
