@@ -45,7 +45,9 @@ struct PlaybackControllerDeviceTests {
         // All of it arrives, once: the tone windows count the second of tone (a busy machine's
         // underruns add silence inside the span, never tone), the span is at least the second.
         #expect(heard >= 0.94, "captured tone lasts \(heard) s")
-        #expect(toneWindows.count >= 97 && toneWindows.count <= 102)
+        // A starved writer splits the tone with gaps; each gap's edges can add a partial window.
+        let gaps = (span.first / 160...span.last / 160).filter { !toneWindows.contains($0) }.count
+        #expect(toneWindows.count >= 97 && toneWindows.count <= 102 + gaps)
         #expect(offTone.isEmpty)
         // Heard when written, not after a second of server-side buffering (the latency itself, a
         // few ms, is `clawtalk bench`'s playback.latency).
@@ -115,8 +117,9 @@ struct PlaybackControllerDeviceTests {
         #expect(abs(played - 0.3) < 0.001)
         #expect(!recording.windowsWithTone(1000, amplitude: 0.3).isEmpty)
         #expect(recording.windowsWithTone(1500, amplitude: 0.3).isEmpty, "a dropped item was played")
+        // A played chime note fills many windows in a row; a starved writer's click can light one.
         #expect(
-            recording.windowsWithTone(Chime.send.notes[0].frequency, amplitude: 0.2).isEmpty,
+            Recording.longestRun(recording.windowsWithTone(Chime.send.notes[0].frequency, amplitude: 0.2)) < 3,
             "the dropped chime was played")
         let later = recording.windowsWithTone(2500, amplitude: 0.3)
         #expect(later.count >= 27 && later.count <= 32)

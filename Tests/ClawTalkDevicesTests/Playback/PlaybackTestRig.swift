@@ -203,6 +203,17 @@ struct Recording {
 
     /// Indices of the 10 ms windows where `frequency` carries at least a tenth of the power of a
     /// sine with `amplitude` (full scale 1.0).
+    /// The most consecutive window indices in `windows` (ascending).
+    static func longestRun(_ windows: [Int]) -> Int {
+        var (best, run, previous) = (0, 0, Int.min)
+        for window in windows {
+            run = window == previous + 1 ? run + 1 : 1
+            best = max(best, run)
+            previous = window
+        }
+        return best
+    }
+
     func windowsWithTone(_ frequency: Double, amplitude: Double) -> [Int] {
         let full = amplitude * 32767
         let expected = full * full * 160 / 4
