@@ -118,7 +118,7 @@ struct GatewayCompositionTests {
         #expect(plan.pin?.hex == String(repeating: "ab", count: 32))
         #expect(plan.pinSource == .setupCode)
         #expect(plan.target(0).configuredPin == plan.pin)
-        #expect(throws: CLIError.self) {
+        #expect(throws: PairingError.self) {
             try PairingPlan.make(
                 setupCode: json, gatewayURL: nil, token: nil, password: nil,
                 tlsFingerprint: String(repeating: "cd", count: 32), allowInsecureRemote: false)

@@ -10,7 +10,8 @@ import ClawTalkNode
 /// - help: stdout, exit 0;
 /// - usage error: stderr `Error: …`, `Usage: …`, `  See '… --help' for more information.`, exit 64;
 /// - runtime error: stderr `Error: …`, exit 1 (69 for `CLIError.unavailable` and
-///   `NodeServiceError.unavailable`).
+///   `NodeServiceError.unavailable` and `PairingError.unavailable`; 64 without the usage line
+///   for `PairingError.invalidInput`).
 public enum CommandDispatcher {
     /// Runs `arguments` (including the program name at index 0) against the tree under `root`.
     public static func execute(
@@ -32,6 +33,8 @@ public enum CommandDispatcher {
             do {
                 return try await instance.run(context: context)
             } catch let error as NodeServiceError {
+                throw CLIError(error)
+            } catch let error as PairingError {
                 throw CLIError(error)
             }
         } catch let error as CLIError where error.isUsageError {

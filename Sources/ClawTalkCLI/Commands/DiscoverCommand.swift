@@ -117,14 +117,15 @@ public struct DiscoverCommand: Command {
         let settings = service.effective.settings
         let store = GatewayStore(directory: service.state)
         let plan = try await flow.plan(
-            store: store, io: context.io, allowInsecureRemote: settings.gateway.allowInsecureRemote)
+            store: store, console: context.io.pairingConsole, allowInsecureRemote: settings.gateway.allowInsecureRemote)
         let factory = GatewayConnectionFactory(
             settings: settings, identity: service.identity, store: store, logger: service.logger,
             environment: context.environment)
         let pairing = PairingFlow(
-            plan: plan, factory: factory, timeout: .seconds(300), waitForApproval: !noWait, io: context.io,
-            statusFile: StatusFile(environment: context.environment))
-        return try await pairing.run()
+            plan: plan, factory: factory, timeout: .seconds(300), waitForApproval: !noWait,
+            console: context.io.pairingConsole, statusFile: StatusFile(environment: context.environment))
+        try await pairing.run()
+        return ExitCode.success.rawValue
     }
 
     /// Browses on a thread of its own (libavahi-client's poll loop blocks).

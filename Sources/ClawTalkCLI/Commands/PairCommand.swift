@@ -126,16 +126,24 @@ public struct PairCommand: Command {
             logger: service.logger, environment: context.environment)
         let flow = PairingFlow(
             plan: plan, factory: factory, timeout: .seconds(timeoutSeconds), waitForApproval: !noWait,
-            io: context.io, statusFile: StatusFile(environment: context.environment))
-        return try await flow.run()
+            console: context.io.pairingConsole, statusFile: StatusFile(environment: context.environment))
+        try await flow.run()
+        return ExitCode.success.rawValue
     }
 
     /// Checks the join URL (and pin) before any request, redeems it, and plans as for its
     /// setup code.
-    private func joinPlan(_ input: String, allowInsecureRemote: Bool) async throws(CLIError) -> PairingPlan {
+    private func joinPlan(_ input: String, allowInsecureRemote: Bool) async throws(PairingError) -> PairingPlan {
         let pin = try PairingPlan.pin(option: tlsFingerprint)
         let url = try JoinURLRedeemer.parse(input, pin: pin)
         let code = try await JoinURLRedeemer().redeem(url, pin: pin)
         return try PairingPlan.make(joined: code, tlsFingerprint: pin, allowInsecureRemote: allowInsecureRemote)
+    }
+}
+
+extension CommandIO {
+    /// The pairing flows' writers: results to standard output, progress to standard error.
+    var pairingConsole: PairingConsole {
+        PairingConsole(output: output, progress: error)
     }
 }

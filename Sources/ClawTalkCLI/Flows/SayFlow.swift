@@ -1,8 +1,8 @@
 import ClawTalkGateway
 package import ClawTalkNode
-public import ClawTalkProtocol
-public import ClawTalkSupport
-public import ClawTalkTalk
+package import ClawTalkProtocol
+package import ClawTalkSupport
+package import ClawTalkTalk
 
 /// `clawtalk say` on the reply path (talk-contract §7.5): the gateway's Talk voice over a
 /// short-lived operator connection to the current gateway, espeak-ng on this machine when the

@@ -106,3 +106,14 @@ extension CLIError {
         }
     }
 }
+
+extension CLIError {
+    /// The command line's view of a pairing failure: the same three outcomes and exit codes.
+    public init(_ error: PairingError) {
+        switch error {
+        case .invalidInput(let message): self = .invalidInput(message)
+        case .unavailable(let message): self = .unavailable(message)
+        case .failed(let message): self = .failed(message)
+        }
+    }
+}

@@ -7,6 +7,7 @@ import Foundation
 import Testing
 
 @testable import ClawTalkCLI
+@testable import ClawTalkNode
 
 /// `clawtalk discover --connect` after the browse: a discovered record whose TXT hints point
 /// elsewhere, a real TestGateway over wss:// with a self-signed certificate at the SRV port.

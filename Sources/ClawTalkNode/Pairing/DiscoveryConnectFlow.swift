@@ -1,5 +1,5 @@
-import ClawTalkDesktop
-import ClawTalkGateway
+package import ClawTalkDesktop
+package import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
 import Foundation
@@ -10,7 +10,7 @@ import Foundation
 /// match it (a TXT fingerprint never replaces a stored pin, §17.1.4), and a first-seen
 /// fingerprint is pinned only after the user confirms it: on a terminal by typing `yes`, or by
 /// passing the same value with `--tls-fingerprint`.
-struct DiscoveryConnectFlow: Sendable {
+package struct DiscoveryConnectFlow: Sendable {
     /// The chosen gateway.
     var gateway: DiscoveredGateway
     /// `--tls-fingerprint` (a confirmation of the probed fingerprint).
@@ -24,10 +24,25 @@ struct DiscoveryConnectFlow: Sendable {
     /// Reads the typed answer (tests pass a canned one).
     var readAnswer: @Sendable () -> String?
 
+    /// A flow for `gateway` with the command line's options.
+    package init(
+        gateway: DiscoveredGateway, confirmedFingerprint: String?, token: String?, password: String?,
+        interactive: Bool, readAnswer: @escaping @Sendable () -> String?
+    ) {
+        self.gateway = gateway
+        self.confirmedFingerprint = confirmedFingerprint
+        self.token = token
+        self.password = password
+        self.interactive = interactive
+        self.readAnswer = readAnswer
+    }
+
     /// The outcome before pairing: the plan to pair with, or a refusal.
-    func plan(store: GatewayStore, io: CommandIO, allowInsecureRemote: Bool) async throws -> PairingPlan {
+    package func plan(store: GatewayStore, console: PairingConsole, allowInsecureRemote: Bool) async throws
+        -> PairingPlan
+    {
         guard let url = gateway.directURL else {
-            throw CLIError.failed(
+            throw PairingError.failed(
                 "\(gateway.displayName) does not advertise TLS (gatewayTls=1), so discovery does not connect to it; "
                     + "pair with a setup code ('openclaw qr' on the gateway host) or --gateway-url")
         }
@@ -35,33 +50,33 @@ struct DiscoveryConnectFlow: Sendable {
         do {
             endpoint = try GatewayEndpoint.parse(url)
         } catch {
-            throw CLIError.failed("discovered endpoint \(url) is not usable: \(error)")
+            throw PairingError.failed("discovered endpoint \(url) is not usable: \(error)")
         }
-        io.writeError("probing the TLS certificate of \(url) (SRV target \(gateway.targetHost):\(gateway.port))\n")
+        console.progress("probing the TLS certificate of \(url) (SRV target \(gateway.targetHost):\(gateway.port))\n")
         let observed: TLSFingerprint
         do {
             observed = try await TLSFingerprintProbe.fingerprint(url: url)
         } catch {
-            throw CLIError.unavailable("cannot reach \(url): \(error)")
+            throw PairingError.unavailable("cannot reach \(url): \(error)")
         }
         let stored = try store.pin(for: endpoint.gatewayKey)?.fingerprint
         switch DiscoveryDecision.decide(gateway: gateway, storedPin: stored, observed: observed) {
         case .needsExplicitURL:
-            throw CLIError.failed("\(gateway.displayName) is not a TLS gateway")
+            throw PairingError.failed("\(gateway.displayName) is not a TLS gateway")
         case .pinMismatch(let stored, let observed):
-            throw CLIError.failed(
+            throw PairingError.failed(
                 "refusing \(url): its certificate \(observed) does not match the pin stored for "
                     + "\(endpoint.gatewayKey) (\(stored)); if the certificate really changed, run "
                     + "'clawtalk gateways forget \(endpoint.gatewayKey)' and pair again")
         case .connectPinned(_, let conflict):
             if conflict {
-                io.writeError(
+                console.progress(
                     "note: the advertised gatewayTlsSha256 differs from the stored pin; the stored pin stays in force\n"
                 )
             }
             return try makePlan(url: url, pin: nil, allowInsecureRemote: allowInsecureRemote)
         case .confirmFirstSeen(let observed, let advertisedMatches):
-            io.writeError(Self.firstSeenText(observed: observed, advertisedMatches: advertisedMatches))
+            console.progress(Self.firstSeenText(observed: observed, advertisedMatches: advertisedMatches))
             try confirm(observed)
             return try makePlan(url: url, pin: observed, allowInsecureRemote: allowInsecureRemote)
         }
@@ -71,19 +86,19 @@ struct DiscoveryConnectFlow: Sendable {
     private func confirm(_ observed: TLSFingerprint) throws {
         if let confirmedFingerprint {
             guard TLSFingerprint(confirmedFingerprint) == observed else {
-                throw CLIError.failed(
+                throw PairingError.failed(
                     "--tls-fingerprint does not match the certificate the gateway presents (\(observed)); nothing was stored"
                 )
             }
             return
         }
         guard interactive else {
-            throw CLIError.failed(
+            throw PairingError.failed(
                 "a first-seen certificate must be confirmed: check \(observed) on the gateway host "
                     + "(openssl x509 -in <certificate> -outform DER | sha256sum) and pass it with --tls-fingerprint")
         }
         let answer = readAnswer()?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard answer == "yes" else { throw CLIError.failed("certificate not confirmed; nothing was stored") }
+        guard answer == "yes" else { throw PairingError.failed("certificate not confirmed; nothing was stored") }
     }
 
     private func makePlan(url: String, pin: TLSFingerprint?, allowInsecureRemote: Bool) throws -> PairingPlan {

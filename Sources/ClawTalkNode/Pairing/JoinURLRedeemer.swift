@@ -1,21 +1,29 @@
 import ClawTalkGateway
-import ClawTalkProtocol
-import Foundation
+package import ClawTalkProtocol
+package import Foundation
 
 /// `clawtalk pair <join URL>`: turns a join URL into the setup code it stands for with one
 /// `GET` (gateway-protocol §9.1; upstream facts in ``JoinRedemption``). The parsing is pure
 /// (``JoinURL``, ``JoinRedemption``); this type only adds the request and the messages.
 /// The fetched payload holds a bootstrap token: it never reaches a message or a log.
-struct JoinURLRedeemer: Sendable {
+package struct JoinURLRedeemer: Sendable {
     /// Performs the request (the real HTTP client by default; tests inject answers).
     var fetch: @Sendable (HTTPGetClient.Request) async throws(HTTPGetClient.Failure) -> HTTPResponse = {
         request throws(HTTPGetClient.Failure) in try await HTTPGetClient.get(request)
     }
 
+    /// A redeemer over the real HTTP client.
+    package init() {}
+
+    /// A redeemer whose requests `fetch` answers.
+    init(fetch: @escaping @Sendable (HTTPGetClient.Request) async throws(HTTPGetClient.Failure) -> HTTPResponse) {
+        self.fetch = fetch
+    }
+
     /// Checks `input` as a join URL before any request.
-    /// - Throws: ``CLIError/invalidInput(_:)`` for a malformed URL, plain `http://` to a
+    /// - Throws: ``PairingError/invalidInput(_:)`` for a malformed URL, plain `http://` to a
     ///   non-loopback host, or a pin with `http://`.
-    static func parse(_ input: String, pin: TLSFingerprint?) throws(CLIError) -> JoinURL {
+    package static func parse(_ input: String, pin: TLSFingerprint?) throws(PairingError) -> JoinURL {
         let url: JoinURL
         do {
             url = try JoinURL.parse(input)
@@ -29,11 +37,12 @@ struct JoinURLRedeemer: Sendable {
     }
 
     /// Redeems `url` (pinned to `pin` when given) and returns its setup code.
-    /// - Throws: ``CLIError/invalidInput(_:)`` (exit 64) for a used or expired code,
-    ///   ``CLIError/unavailable(_:)`` (exit 69) when the gateway cannot be reached, and
-    ///   ``CLIError/failed(_:)`` (exit 1) for an untrusted certificate, a pin mismatch or an
+    /// - Throws: ``PairingError/invalidInput(_:)`` (exit 64) for a used or expired code,
+    ///   ``PairingError/unavailable(_:)`` (exit 69) when the gateway cannot be reached, and
+    ///   ``PairingError/failed(_:)`` (exit 1) for an untrusted certificate, a pin mismatch or an
     ///   answer that is not a setup payload.
-    func redeem(_ url: JoinURL, pin: TLSFingerprint?, now: @Sendable () -> Date = { Date() }) async throws(CLIError)
+    package func redeem(_ url: JoinURL, pin: TLSFingerprint?, now: @Sendable () -> Date = { Date() })
+        async throws(PairingError)
         -> SetupCode
     {
         let request = HTTPGetClient.Request(
@@ -58,7 +67,7 @@ struct JoinURLRedeemer: Sendable {
         }
     }
 
-    private static func failure(_ error: HTTPGetClient.Failure, place: String) -> CLIError {
+    private static func failure(_ error: HTTPGetClient.Failure, place: String) -> PairingError {
         switch error {
         case .unreachable(let why):
             return .unavailable("cannot reach \(place): \(why); the join code was not used")

@@ -1,12 +1,11 @@
 import ClawTalkGateway
-import ClawTalkNode
-import ClawTalkProtocol
-import Foundation
+package import ClawTalkProtocol
+package import Foundation
 
 /// What `clawtalk pair` was asked to do, validated before anything is sent or stored: the
 /// endpoints to try (a setup code's primary URL, then its fallbacks; or `--gateway-url`), the
 /// bootstrap token or shared secret, and the TLS pin. Not `CustomStringConvertible`: secrets.
-struct PairingPlan: Sendable {
+package struct PairingPlan: Sendable {
     /// Endpoints in the order to try.
     var endpoints: [GatewayEndpoint]
     /// The setup code's bootstrap token.
@@ -21,8 +20,8 @@ struct PairingPlan: Sendable {
     var pinSource: ExplicitPinSource
 
     /// The `--tls-fingerprint` option's pin (nil without the option).
-    /// - Throws: ``CLIError/invalidInput(_:)`` for a value that is not a SHA-256 fingerprint.
-    static func pin(option: String?) throws(CLIError) -> TLSFingerprint? {
+    /// - Throws: ``PairingError/invalidInput(_:)`` for a value that is not a SHA-256 fingerprint.
+    package static func pin(option: String?) throws(PairingError) -> TLSFingerprint? {
         guard let option else { return nil }
         guard let pin = TLSFingerprint(option) else {
             throw .invalidInput(
@@ -32,12 +31,12 @@ struct PairingPlan: Sendable {
     }
 
     /// Checks the input the way gateway-protocol §9 and §17 require.
-    /// - Throws: ``CLIError/invalidInput(_:)`` (exit 64) for an invalid or expired setup code,
+    /// - Throws: ``PairingError/invalidInput(_:)`` (exit 64) for an invalid or expired setup code,
     ///   URL or fingerprint, or plaintext to a non-local host.
-    static func make(
+    package static func make(
         setupCode: String?, gatewayURL: String?, token: String?, password: String?, tlsFingerprint: String?,
         allowInsecureRemote: Bool, now: Date = Date()
-    ) throws(CLIError) -> PairingPlan {
+    ) throws(PairingError) -> PairingPlan {
         let optionPin = try pin(option: tlsFingerprint)
         var plan: PairingPlan
         if let setupCode {
@@ -67,14 +66,15 @@ struct PairingPlan: Sendable {
     /// The plan for the setup code a join URL stood for. `--tls-fingerprint` pinned the join
     /// fetch; it also pins the gateway when the payload's primary URL is `wss://` (the same
     /// rule as for a setup code), and is not applied to a `ws://` primary.
-    static func make(
+    package static func make(
         joined code: SetupCode, tlsFingerprint: TLSFingerprint?, allowInsecureRemote: Bool
-    ) throws(CLIError) -> PairingPlan {
+    ) throws(PairingError) -> PairingPlan {
         let optionPin = code.endpoint.isSecure ? tlsFingerprint : nil
         return try checked(fromSetupCode(code, optionPin: optionPin), allowInsecureRemote: allowInsecureRemote)
     }
 
-    private static func fromSetupCode(_ code: SetupCode, optionPin: TLSFingerprint?) throws(CLIError) -> PairingPlan {
+    private static func fromSetupCode(_ code: SetupCode, optionPin: TLSFingerprint?) throws(PairingError) -> PairingPlan
+    {
         let codePin = code.tlsFingerprint.flatMap(TLSFingerprint.init)
         if let codePin, let optionPin, codePin != optionPin {
             throw .invalidInput("--tls-fingerprint differs from the fingerprint in the setup code")
@@ -86,7 +86,7 @@ struct PairingPlan: Sendable {
     }
 
     /// The §17 checks every plan passes.
-    private static func checked(_ plan: PairingPlan, allowInsecureRemote: Bool) throws(CLIError) -> PairingPlan {
+    private static func checked(_ plan: PairingPlan, allowInsecureRemote: Bool) throws(PairingError) -> PairingPlan {
         let primary = plan.endpoints[0]
         if plan.pin != nil, !primary.isSecure {
             throw .invalidInput("--tls-fingerprint needs a wss:// gateway URL; \(primary.urlString) is plaintext")

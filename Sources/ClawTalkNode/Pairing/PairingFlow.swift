@@ -1,5 +1,4 @@
 import ClawTalkGateway
-import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSupport
 import Foundation
@@ -11,7 +10,7 @@ import Synchronization
 /// certificate, unreachable, refused) leaves the state as it was: a gateway that was not known
 /// before is forgotten again, otherwise only the bootstrap token written for the attempt is
 /// removed. A running `clawtalk run` is told to reload (`SIGHUP`) after registering.
-struct PairingFlow: Sendable {
+package struct PairingFlow: Sendable {
     /// The validated request.
     var plan: PairingPlan
     /// Builds the node connection.
@@ -20,13 +19,27 @@ struct PairingFlow: Sendable {
     var timeout: Duration
     /// Wait for the approval (`--no-wait` turns it off).
     var waitForApproval: Bool
-    /// Output.
-    var io: CommandIO
+    /// Where the result and progress go.
+    var console: PairingConsole
     /// The status file of a running service (for `SIGHUP`).
     var statusFile: StatusFile?
 
-    /// Pairs; returns the exit code or throws a ``CLIError`` with the message to print.
-    func run() async throws -> Int32 {
+    /// A flow for `plan`, connecting with `factory`.
+    package init(
+        plan: PairingPlan, factory: GatewayConnectionFactory, timeout: Duration, waitForApproval: Bool,
+        console: PairingConsole, statusFile: StatusFile?
+    ) {
+        self.plan = plan
+        self.factory = factory
+        self.timeout = timeout
+        self.waitForApproval = waitForApproval
+        self.console = console
+        self.statusFile = statusFile
+    }
+
+    /// Pairs and prints the result; throws a ``PairingError`` with the message to print (or the
+    /// store's error when the state cannot be read).
+    package func run() async throws {
         let store = factory.store
         var lastFailure: PairingOutcome?
         for index in plan.endpoints.indices {
@@ -48,29 +61,32 @@ struct PairingFlow: Sendable {
                     }
                 }
             }
-            let io = self.io
+            let console = self.console
             let probe = PairingProbe(
                 connection: factory.nodeConnection(for: target), timeout: timeout, waitForApproval: waitForApproval,
                 onPending: { request in
                     register()
-                    io.writeOutput(Self.pendingText(request))
+                    console.output(Self.pendingText(request))
                 },
-                onProgress: { io.writeError($0 + "\n") })
-            if plan.endpoints.count > 1 { io.writeError("connecting to \(target.endpoint.urlString)\n") }
+                onProgress: { console.progress($0 + "\n") })
+            if plan.endpoints.count > 1 { console.progress("connecting to \(target.endpoint.urlString)\n") }
             let outcome = await probe.run()
             if case .paired = outcome { register() }
             let state = registered.withLock { $0 }
-            if let error = state.error { throw CLIError.failed("paired, but the state could not be saved: \(error)") }
+            if let error = state.error {
+                throw PairingError.failed("paired, but the state could not be saved: \(error)")
+            }
             if !state.done { rollback(key: key, wasKnown: wasKnown) }
             switch outcome {
             case .unreachable where index + 1 < plan.endpoints.count:
                 lastFailure = outcome
                 continue
             default:
-                return try finish(outcome, target: target)
+                try finish(outcome, target: target)
+                return
             }
         }
-        return try finish(lastFailure ?? .unreachable("no endpoint"), target: plan.target(0))
+        try finish(lastFailure ?? .unreachable("no endpoint"), target: plan.target(0))
     }
 
     /// Registers `target` as the current gateway with its pin and secret.
@@ -96,7 +112,7 @@ struct PairingFlow: Sendable {
     }
 
     /// Prints the result, or throws the failure.
-    private func finish(_ outcome: PairingOutcome, target: GatewayTarget) throws -> Int32 {
+    private func finish(_ outcome: PairingOutcome, target: GatewayTarget) throws(PairingError) {
         let url = target.endpoint.urlString
         let deviceId = factory.identity.deviceId
         let pinHelp =
@@ -107,32 +123,30 @@ struct PairingFlow: Sendable {
             var text = "paired with \(url) as device \(deviceId); token stored\n"
             text += "\(target.key) is now the current gateway\n"
             text += reloadService()
-            io.writeOutput(text)
-            return ExitCode.success.rawValue
+            console.output(text)
         case .pending:
-            io.writeOutput(
+            console.output(
                 "not waiting (--no-wait): once the request is approved, 'clawtalk run' connects to \(url)\n"
                     + reloadService())
-            return ExitCode.success.rawValue
         case .pinMismatch(let cause):
-            throw CLIError.failed(
+            throw PairingError.failed(
                 "refusing \(url): the TLS certificate does not match the pinned fingerprint (\(cause)); "
                     + "nothing was stored. If the gateway's certificate changed, \(pinHelp)")
         case .tlsUntrusted(let cause):
-            throw CLIError.failed(
+            throw PairingError.failed(
                 "refusing \(url): \(cause); nothing was stored. For a self-signed certificate, \(pinHelp)")
         case .unreachable(let cause):
-            throw CLIError.unavailable("cannot reach the gateway at \(url): \(cause); nothing was stored")
+            throw PairingError.unavailable("cannot reach the gateway at \(url): \(cause); nothing was stored")
         case .refused(let info):
-            throw CLIError.failed(
+            throw PairingError.failed(
                 "the gateway refused this device (\(info.code)): \(info.message); next: \(info.nextStep)")
         case .timedOut(let request?):
-            throw CLIError.failed(
+            throw PairingError.failed(
                 "request \(request.requestId ?? "?") was not approved within \(timeout.components.seconds) s; "
                     + "approve it with '\(request.approvalCommand)' and 'clawtalk run' connects, "
                     + "or run 'clawtalk pair' again")
         case .timedOut(nil):
-            throw CLIError.unavailable(
+            throw PairingError.unavailable(
                 "no answer from \(url) within \(timeout.components.seconds) s; nothing was stored")
         }
     }
