@@ -85,4 +85,58 @@ struct ConcurrencyTests {
         #expect(value == 7)
         #expect(results.withLock { $0 } == [true, false, false, true])
     }
+
+    @Test func anAsyncLaneRunsItsWorkInOrderOneAtATime() async {
+        let lane = AsyncLane()
+        let log = Mutex<[Int]>([])
+        let running = Atomic<Int>(0)
+        let overlapped = Atomic<Bool>(false)
+        for index in 0..<50 {
+            lane.enqueue {
+                if running.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                    overlapped.store(true, ordering: .sequentiallyConsistent)
+                }
+                // Items that suspend still finish before the next one starts.
+                if index.isMultiple(of: 7) { await Task.yield() }
+                log.withLock { $0.append(index) }
+                running.subtract(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        await lane.drained()
+        #expect(log.withLock { $0 } == Array(0..<50))
+        let didOverlap = overlapped.load(ordering: .sequentiallyConsistent)
+        #expect(!didOverlap)
+    }
+
+    @Test func drainingWaitsForWhatWasQueuedBeforeIt() async {
+        let lane = AsyncLane()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let done = Atomic<Bool>(false)
+        lane.enqueue {
+            for await _ in gate { break }
+            done.store(true, ordering: .sequentiallyConsistent)
+        }
+        let drained = Task {
+            await lane.drained()
+            return done.load(ordering: .sequentiallyConsistent)
+        }
+        // A lane that did not wait would report false here (the gate opens later).
+        try? await Task.sleep(for: .milliseconds(50))
+        open.yield()
+        #expect(await drained.value)
+    }
+
+    @Test func workQueuedOnAReleasedLaneStillRuns() async {
+        let (ran, report) = AsyncStream<Int>.makeStream()
+        do {
+            let lane = AsyncLane()
+            for index in 0..<3 { lane.enqueue { report.yield(index) } }
+        }
+        var seen: [Int] = []
+        for await index in ran {
+            seen.append(index)
+            if seen.count == 3 { break }
+        }
+        #expect(seen == [0, 1, 2])
+    }
 }

@@ -39,7 +39,7 @@ public actor PTTController {
     var machine: PTTStateMachine
     var pending: [PTTStateMachine.RequestID: Pending] = [:]
     var nextRequest = 1
-    var lane: Task<Void, Never>?
+    let lane = AsyncLane()
     var opening: [String: Task<Void, Never>] = [:]
     var active: [String: ActiveCapture] = [:]
     var finalizing: [String: Task<Void, Never>] = [:]
@@ -114,12 +114,12 @@ public actor PTTController {
     /// side effects (capture closed, leases released). Later commands do not begin captures.
     public func shutdown() async {
         apply(.shutdown)
-        await lane?.value
+        await lane.drained()
     }
 
     /// Waits until the side effects queued so far have run (for tests and orderly shutdown).
     public func settle() async {
-        await lane?.value
+        await lane.drained()
     }
 
     // MARK: - Requests
@@ -165,9 +165,7 @@ public actor PTTController {
             pending.removeValue(forKey: request)?.continuation.resume(returning: response)
         }
         guard !effects.isEmpty else { return }
-        let previous = lane
-        lane = Task {
-            await previous?.value
+        lane.enqueue { [effects] in
             for effect in effects { await self.run(effect) }
         }
     }

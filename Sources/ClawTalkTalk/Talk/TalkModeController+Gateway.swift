@@ -35,11 +35,9 @@ extension TalkModeController {
     func report(_ params: TalkModeParams) {
         let session = operatorSession
         let logger = logger
-        let previous = reportLane
-        reportLane = Task {
-            await previous?.value
+        reportLane.enqueue {
             guard let session else {
-                self.apply(.reportFailed(params, forbidden: false))
+                await self.apply(.reportFailed(params, forbidden: false))
                 return
             }
             do {
@@ -50,7 +48,7 @@ extension TalkModeController {
                 let forbidden = Self.isForbidden(error)
                 logger.warning(
                     forbidden ? "talk.mode.forbidden" : "talk.mode.failed", ["error": .string("\(error)")])
-                self.apply(.reportFailed(params, forbidden: forbidden))
+                await self.apply(.reportFailed(params, forbidden: forbidden))
             }
         }
     }

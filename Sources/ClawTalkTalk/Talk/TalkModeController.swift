@@ -28,8 +28,8 @@ public actor TalkModeController {
     let logger: Logger
 
     var machine: TalkModeStateMachine
-    var lane: Task<Void, Never>?
-    var reportLane: Task<Void, Never>?
+    let lane = AsyncLane()
+    let reportLane = AsyncLane()
     var captures: [Int: OpenCapture] = [:]
     var current: Int?
     var generation = 0
@@ -164,12 +164,12 @@ public actor TalkModeController {
         apply(.exit(.shutdown))
         await settle()
         gatewayListener?.cancel()
-        await reportLane?.value
+        await reportLane.drained()
     }
 
     /// Waits until the side effects queued so far have run.
     public func settle() async {
-        await lane?.value
+        await lane.drained()
     }
 
     /// Applies the gateway's `talk.config` (§5.7): its idle timeout when none is set locally,
@@ -192,9 +192,7 @@ public actor TalkModeController {
         }
         guard !actions.isEmpty else { return }
         let effects = actions.map(effect)
-        let previous = lane
-        lane = Task {
-            await previous?.value
+        lane.enqueue {
             for effect in effects { await self.run(effect) }
         }
     }

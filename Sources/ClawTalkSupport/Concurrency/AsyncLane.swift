@@ -1,0 +1,47 @@
+/// Runs async work one item at a time, in the order it was queued: the side effects of a state
+/// machine, which must not overtake each other (a release never before the acquisition it
+/// ends). One worker task owned by the lane reads the queue; queuing never suspends, so an actor
+/// can queue its effects in the same step as the decision. ``SerialLane`` is the other lane:
+/// blocking work on a thread, away from the cooperative pool.
+///
+/// Work already queued still runs after the lane is released (its worker drains the queue, then
+/// ends); nothing is dropped.
+public final class AsyncLane: Sendable {
+    private enum Item: Sendable {
+        case work(@Sendable () async -> Void)
+        case marker(CheckedContinuation<Void, Never>)
+    }
+
+    private let queue: AsyncStream<Item>.Continuation
+
+    /// A lane with its worker started.
+    public init() {
+        let (items, queue) = AsyncStream<Item>.makeStream()
+        self.queue = queue
+        Task {
+            for await item in items {
+                switch item {
+                case .work(let work): await work()
+                case .marker(let reached): reached.resume()
+                }
+            }
+        }
+    }
+
+    deinit {
+        queue.finish()
+    }
+
+    /// Queues `work` behind everything queued before it.
+    public func enqueue(_ work: @escaping @Sendable () async -> Void) {
+        queue.yield(.work(work))
+    }
+
+    /// Returns once everything queued before this call has run (work that it queues in turn
+    /// is not waited for).
+    public func drained() async {
+        await withCheckedContinuation { (reached: CheckedContinuation<Void, Never>) in
+            if case .terminated = queue.yield(.marker(reached)) { reached.resume() }
+        }
+    }
+}
