@@ -15,7 +15,7 @@ public actor OperatorSession {
     var hello: HelloOk?
     var epoch: Int?
     var disabled: [String: String] = [:]
-    var fanout = SessionFanout()
+    let fanout = SessionFanout()
     nonisolated let triggers = LatestValueBroadcast<[String]>()
     nonisolated let routing = LatestValueBroadcast<VoiceWakeRouting>()
 
@@ -71,13 +71,7 @@ public actor OperatorSession {
     /// once when it already is), then the socket's events, then `disconnected`. The stream ends
     /// when the session stops.
     public func subscribe(events names: Set<String>? = nil) -> AsyncStream<ConnectionEvent> {
-        let (id, stream, continuation) = fanout.add(names: names)
-        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
-        return stream
-    }
-
-    func unsubscribe(_ id: Int) {
-        fanout.remove(id)
+        fanout.subscribe(names: names)
     }
 
     /// True while the connection's socket is open and has seen `hello-ok`, whether or not this

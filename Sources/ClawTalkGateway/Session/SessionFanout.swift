@@ -1,71 +1,84 @@
 public import ClawTalkProtocol
+import Synchronization
 
 /// A session's own subscribers (``NodeSession/subscribe(events:)``,
 /// ``OperatorSession/subscribe(events:)``): the connection's lifecycle and events, handed on
 /// only after the session has handled each one. A subscriber that sees `connected` therefore
 /// finds the session ready (its `hello-ok` applied, `isConnected` true) without polling, and
 /// nobody outside the session needs its connection.
-struct SessionFanout {
+final class SessionFanout: Sendable {
     private struct Subscriber {
         var names: Set<String>?
         var continuation: AsyncStream<ConnectionEvent>.Continuation
     }
 
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextId = 0
+        /// The socket the session is ready on, with its `hello-ok`.
+        var live: (epoch: Int, hello: HelloOk)?
+        var ended = false
+    }
+
     /// Largest backlog per subscriber, as for the connection's own subscribers.
     static let buffer = GatewayConnection.subscriberBuffer
 
-    private var subscribers: [Int: Subscriber] = [:]
-    private var nextId = 0
-    /// The socket the session is ready on, with its `hello-ok`.
-    private var live: (epoch: Int, hello: HelloOk)?
-    private var ended = false
+    private let state = Mutex(State())
 
     /// A new subscriber of the events named in `names` (nil: all) with lifecycle; `connected`
-    /// comes at once when the session is ready. Returns its id (for ``remove(_:)``), its
-    /// stream, and the stream's continuation (for its termination handler).
-    mutating func add(
-        names: Set<String>?
-    ) -> (id: Int, stream: AsyncStream<ConnectionEvent>, continuation: AsyncStream<ConnectionEvent>.Continuation) {
+    /// comes at once when the session is ready. A stream that ends (its reader cancelled) is
+    /// forgotten; after ``finish(reason:)`` a new one ends at once.
+    func subscribe(names: Set<String>?) -> AsyncStream<ConnectionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: ConnectionEvent.self, bufferingPolicy: .bufferingNewest(Self.buffer))
-        nextId += 1
-        if let live { continuation.yield(.connected(epoch: live.epoch, hello: live.hello)) }
+        let (id, ended) = state.withLock { state in
+            state.nextId += 1
+            if let live = state.live { continuation.yield(.connected(epoch: live.epoch, hello: live.hello)) }
+            if !state.ended {
+                state.subscribers[state.nextId] = Subscriber(names: names, continuation: continuation)
+            }
+            return (state.nextId, state.ended)
+        }
         if ended {
             continuation.finish()
         } else {
-            subscribers[nextId] = Subscriber(names: names, continuation: continuation)
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            }
         }
-        return (nextId, stream, continuation)
+        return stream
     }
 
     /// The session (re)starts: subscribers may stay open again.
-    mutating func start() {
-        ended = false
-    }
-
-    /// Forgets a subscriber whose stream ended.
-    mutating func remove(_ id: Int) {
-        subscribers[id] = nil
+    func start() {
+        state.withLock { $0.ended = false }
     }
 
     /// Hands `event` (already handled by the session) to every subscriber that asked for it.
-    mutating func forward(_ event: ConnectionEvent) {
-        switch event {
-        case .connected(let epoch, let hello): live = (epoch, hello)
-        case .disconnected(let epoch, _): if live?.epoch == epoch { live = nil }
-        case .event: break
+    func forward(_ event: ConnectionEvent) {
+        let receivers = state.withLock { state in
+            switch event {
+            case .connected(let epoch, let hello): state.live = (epoch, hello)
+            case .disconnected(let epoch, _): if state.live?.epoch == epoch { state.live = nil }
+            case .event: break
+            }
+            return state.subscribers.values.filter { subscriber in
+                guard case .event(_, let frame) = event else { return true }
+                return subscriber.names?.contains(frame.event) ?? true
+            }
         }
-        for subscriber in subscribers.values {
-            if case .event(_, let frame) = event, !(subscriber.names?.contains(frame.event) ?? true) { continue }
-            subscriber.continuation.yield(event)
-        }
+        for receiver in receivers { receiver.continuation.yield(event) }
     }
 
     /// The session stopped: a socket still live is reported gone, and every stream ends.
-    mutating func finish(reason: String) {
-        if let live { forward(.disconnected(epoch: live.epoch, reason: reason)) }
-        ended = true
-        for subscriber in subscribers.values { subscriber.continuation.finish() }
-        subscribers = [:]
+    func finish(reason: String) {
+        if let live = state.withLock({ $0.live }) { forward(.disconnected(epoch: live.epoch, reason: reason)) }
+        // Finished outside the lock: a stream's termination handler takes it.
+        let ending = state.withLock { state in
+            state.ended = true
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in ending { subscriber.continuation.finish() }
     }
 }
