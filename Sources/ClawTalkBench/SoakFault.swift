@@ -31,6 +31,11 @@ enum SoakFault: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the fault takes the node's capture source away (it must log `mic.restored`).
+    var takesTheMicrophone: Bool {
+        self == .soundServerRestart || self == .sourceRemoved
+    }
+
     /// Whether the fault ends the node's socket of `role` (the node must then open a new one).
     func ends(role: String) -> Bool {
         switch self {
@@ -49,6 +54,7 @@ extension SoakBench {
         let began = ContinuousClock.now
         let gateway = rig.gateway
         let before = await Self.liveConnections(gateway)
+        let microphoneRestored = rig.count("mic.restored")
         switch fault {
         case .gatewayRestart:
             await gateway.shutdown()
@@ -103,6 +109,14 @@ extension SoakBench {
             for connection in await Self.liveConnections(gateway) where connection.role == "node" {
                 await gateway.send(event: "soak.padding", payload: .string(padding), connection: connection.id)
             }
+        }
+        // Back means the node hears again (its `mic.restored`): what is said before that is
+        // nobody's to deliver.
+        if fault.takesTheMicrophone,
+            await !BenchTool.wait(seconds: 60, until: { rig.count("mic.restored") > microphoneRestored })
+        {
+            progress("bench soak: \(fault.rawValue): the node's microphone did not come back within 60 s\n")
+            return nil
         }
         // The sockets the fault ends must be replaced by new ones, not merely be still listed.
         let replaced = Set(before.filter { fault.ends(role: $0.role) }.map(\.id))

@@ -137,6 +137,7 @@ public struct LiveNode: Sendable {
             group.addTask { await talk.run(replies: replies) }
             group.addTask { await wake.run() }
             group.addTask { await HeapReport.run(logger: logger) }
+            group.addTask { await capturing.watch(logger: service.logger) }
             if let frontEnd {
                 // The front end's counters (far-end frames dropped or stale, the echo delay)
                 // beside Talk mode's pauses in the log.

@@ -103,6 +103,11 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
         return frames
     }
 
+    /// The engine's counters and state (nil until the first capture or wake opened it).
+    var captureStats: CaptureStats? {
+        engine.withLock { $0 }?.stats
+    }
+
     /// Stops the engine (service shutdown).
     func stop() {
         engine.withLock { engine in
