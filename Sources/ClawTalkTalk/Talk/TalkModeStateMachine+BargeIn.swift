@@ -102,8 +102,10 @@ extension TalkModeStateMachine {
     static let beyondEchoEvidence = 0.02
 
     /// How long past ``TalkModeConfiguration/bargeInConfirmWindow`` a voice holds the pause
-    /// (4 s): a slow transcriber then lets the reply play on until its verdict, as before.
-    static let voiceHoldLimit = 4.0
+    /// (8 s): a slower transcriber then lets the reply play on until its verdict, as before.
+    /// Whisper on a busy 2-core machine takes 3–7 s for the check: at 4 s, 5 of 50 interruptions
+    /// (22 of 50 with one core busy) heard the reply resume before it stopped (bench, 2026-12-04).
+    static let voiceHoldLimit = 8.0
 
     /// Whether a frame of pause `state` was captured after the reply's echo died away.
     static func settled(_ state: PauseState, silence: Double?) -> Bool {

@@ -170,15 +170,16 @@ extension TalkModeStateMachineTests {
         var machine = Self.speaking()
         _ = Self.frames(&machine, speech: true, seconds: 1.16)
         #expect(machine.isReplyPaused)
-        // 1 s window + 4 s hold from the pause: 3.9 s of silence more stays paused…
-        #expect(Self.frames(&machine, speech: false, seconds: 3.9) == [])
-        // …and the reply plays on at 5 s while the slow check still runs.
+        // 1 s window + the hold from the pause: up to 0.1 s before it, silence stays paused…
+        let hold = TalkModeStateMachine.voiceHoldLimit
+        #expect(Self.frames(&machine, speech: false, seconds: hold - 0.1) == [])
+        // …and the reply plays on at the limit while the slow check still runs.
         #expect(Self.frames(&machine, speech: false, seconds: 0.2) == [.pauseReply(false)])
         #expect(machine.isCheckPending)
         #expect(
             machine.handle(.bargeInTranscript("hold on, a question", confidence: nil)).first
                 == .stopSpeech(recordInterruption: true))
-        #expect(machine.phase == .thinking, "the voice ended 4 s ago: its turn is complete")
+        #expect(machine.phase == .thinking, "the voice ended seconds ago: its turn is complete")
     }
 
     @Test func aSoundThatEndedInThePauseStillResumesAfterOneSecond() {
