@@ -34,6 +34,10 @@ public struct EchoPathEstimate: Sendable, Hashable {
     public static let audibleFarEnd = 1e-3
     /// How far above the learned echo a frame's input must be to hold a voice (×1.25, 2 dB).
     public static let margin = 1.25
+    /// How far above the learned echo one frame alone is evidence of a voice (×1.5, 3.5 dB); a
+    /// frame between ``margin`` and this needs a second one. Bursts of echo the canceller let
+    /// through reached ×1.26–1.28 in single frames on a loaded machine (bench, 2026-12-05).
+    public static let clearMargin = 1.5
     /// Frames of echo alone before the gain is trusted (0.2 s at 20 ms).
     public static let framesToLearn = 10
     /// Share of the way to a higher ratio per frame (the envelope's attack).
@@ -66,6 +70,11 @@ public struct EchoPathEstimate: Sendable, Hashable {
     /// canceller's output says stands), or when the input is ``margin`` above the echo.
     public func heardBeyondEcho(_ reference: EchoReference?) -> Bool {
         excess(reference).map { $0 > Self.margin } ?? true
+    }
+
+    /// ``heardBeyondEcho(_:)`` by ``clearMargin``: one such frame is enough evidence.
+    public func heardClearlyBeyondEcho(_ reference: EchoReference?) -> Bool {
+        excess(reference).map { $0 > Self.clearMargin } ?? true
     }
 
     /// The frame's input over the learned echo (1: as loud as the echo path makes the far end);

@@ -31,6 +31,7 @@ extension TalkModeController {
                 // The double-talk test's view of the onset (issue 15: a false pause's cause).
                 if let gain = machine.echoPath.gain { fields["echoGain"] = .double(gain) }
                 fields["beyondEchoS"] = .double(machine.speak.runBeyondEcho)
+                fields["clearlyBeyondEchoS"] = .double(machine.speak.runClearlyBeyondEcho)
                 fields["echoExcess"] = .double(machine.speak.runExcess)
                 fields["runS"] = .double(machine.speak.speechRun)
             }

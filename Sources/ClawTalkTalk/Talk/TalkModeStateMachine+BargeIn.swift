@@ -54,6 +54,9 @@ extension TalkModeStateMachine {
         /// Seconds of the current speech run whose raw capture the echo path does not explain
         /// (``EchoPathEstimate/heardBeyondEcho(_:)``): the double-talk evidence of an onset.
         var runBeyondEcho = 0.0
+        /// Seconds of the current speech run ``EchoPathEstimate/clearMargin`` above the echo (or
+        /// with no test): one frame of it is evidence on its own.
+        var runClearlyBeyondEcho = 0.0
         /// The highest ``EchoPathEstimate/excess(_:)`` in the current speech run (0: none).
         var runExcess = 0.0
         /// The current speech run's loudest frame (the fast onset's level: the smoothed level
@@ -98,8 +101,15 @@ extension TalkModeStateMachine {
     }
 
     /// Seconds of a speech run that the echo path must fail to explain for the run to be an
-    /// onset before ``TalkModeConfiguration/bargeInEchoOnset`` (one 20 ms frame).
+    /// onset before ``TalkModeConfiguration/bargeInEchoOnset``: one 20 ms frame
+    /// ``EchoPathEstimate/clearMargin`` above the echo, or two ``EchoPathEstimate/margin`` above.
     static let beyondEchoEvidence = 0.02
+
+    /// Whether the current run has the double-talk test's evidence (``beyondEchoEvidence``).
+    var runHasVoiceEvidence: Bool {
+        speak.runClearlyBeyondEcho >= Self.beyondEchoEvidence - 1e-9
+            || speak.runBeyondEcho >= 2 * Self.beyondEchoEvidence - 1e-9
+    }
 
     /// How long past ``TalkModeConfiguration/bargeInConfirmWindow`` a voice holds the pause
     /// (8 s): a slower transcriber then lets the reply play on until its verdict, as before.
@@ -143,12 +153,14 @@ extension TalkModeStateMachine {
                 speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
             if speak.speechRun == 0 {
                 speak.runBeyondEcho = 0
+                speak.runClearlyBeyondEcho = 0
                 speak.runExcess = 0
                 speak.runPeak = 0
                 speak.runHeld = false
             }
             speak.runPeak = max(speak.runPeak, level)
             if echoPath.heardBeyondEcho(reference) { speak.runBeyondEcho += seconds }
+            if echoPath.heardClearlyBeyondEcho(reference) { speak.runClearlyBeyondEcho += seconds }
             speak.runExcess = max(speak.runExcess, echoPath.excess(reference) ?? 0)
             speak.speechRun += seconds
             speak.sinceSpeech = 0
@@ -243,7 +255,7 @@ extension TalkModeStateMachine {
         guard bySmoothedLevel || byPeak else { return false }
         // Double talk: a run that the echo path explains throughout (a burst of echo that the
         // canceller let through) is an onset only once it lasts ``bargeInEchoOnset``.
-        if speak.runBeyondEcho >= Self.beyondEchoEvidence - 1e-9 { return true }
+        if runHasVoiceEvidence { return true }
         if run >= configuration.bargeInEchoOnset, bySmoothedLevel { return true }
         if !speak.runHeld { speak.heldOnsets += 1 }
         speak.runHeld = true

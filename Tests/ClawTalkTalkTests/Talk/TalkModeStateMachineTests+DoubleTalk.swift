@@ -119,4 +119,31 @@ extension TalkModeStateMachineTests {
         #expect(actions == [], "the peak (0.034) passed the fast bar, the smoothed level never did")
         #expect(machine.speak.heldOnsets == 1)
     }
+
+    /// One frame just past the margin is no evidence on its own (echo bursts reached ×1.26–1.28
+    /// on a loaded machine, 2026-12-05); a second such frame, or one ×1.5 over the echo, is.
+    @Test func oneFrameAtTheMarginsEdgeIsNoVoice() {
+        // Echo 0.05 (gain 0.5 × far end 0.1): ×1.28 is an input of 0.064.
+        var machine = Self.speakingThroughEchoPath()
+        var actions = Self.referenced(&machine, rms: 0.05, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.04)
+        actions += Self.referenced(&machine, rms: 0.05, speech: true, input: 0.064, farEnd: 0.1, seconds: 0.02)
+        actions += Self.referenced(&machine, rms: 0.05, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.1)
+        #expect(actions == [], "one frame at ×1.28 in a run the echo explains")
+        #expect(machine.speak.heldOnsets == 1)
+
+        var twice = Self.speakingThroughEchoPath()
+        actions = Self.referenced(&twice, rms: 0.05, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.04)
+        actions += Self.referenced(&twice, rms: 0.05, speech: true, input: 0.064, farEnd: 0.1, seconds: 0.02)
+        #expect(actions == [])
+        #expect(
+            Self.referenced(&twice, rms: 0.05, speech: true, input: 0.064, farEnd: 0.1, seconds: 0.02)
+                == [.pauseReply(true)], "a second frame over the margin")
+
+        var clear = Self.speakingThroughEchoPath()
+        actions = Self.referenced(&clear, rms: 0.05, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.04)
+        #expect(actions == [])
+        #expect(
+            Self.referenced(&clear, rms: 0.05, speech: true, input: 0.08, farEnd: 0.1, seconds: 0.02)
+                == [.pauseReply(true)], "one frame ×1.6 over the echo")
+    }
 }
