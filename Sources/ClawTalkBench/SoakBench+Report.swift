@@ -115,12 +115,18 @@ extension SoakBench {
                 .value(
                     "soak.recovery.failed", condition: fault.rawValue, unit: "faults", value: Double(failed),
                     n: tries.count, goal: .noFailure,
-                    reason: failed == 0 ? nil : "the node was not connected again within 120 s"))
+                    reason: failed == 0
+                        ? nil
+                        : fault.takesTheMicrophone
+                            ? "the node's microphone (mic.restored) or connection did not come back in time"
+                            : "the node was not connected again within 120 s"))
             if let longest = times.max() {
                 rows.append(
                     .value(
                         "soak.recovery", condition: fault.rawValue, unit: "s", value: longest, n: times.count,
-                        reason: "longest: fault injected → node connected again"))
+                        reason: fault.takesTheMicrophone
+                            ? "longest: fault injected → node hearing again (mic.restored) and connected"
+                            : "longest: fault injected → node connected again"))
             }
         }
         return rows
