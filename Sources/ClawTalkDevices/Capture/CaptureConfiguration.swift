@@ -26,7 +26,8 @@ public struct CaptureConfiguration: Sendable, Equatable {
     public var deviceCheckInterval: Duration
     /// First wait after no source could be opened (default 500 ms); doubles per failure.
     public var retryInitialDelay: Duration
-    /// Longest wait between attempts to open a source (default 5 s).
+    /// Longest wait between attempts to open a source (default 2 s: a restarted sound server is
+    /// heard again within about that; each attempt is one failed connect, nothing more).
     public var retryMaximumDelay: Duration
     /// Longest ``CaptureEngine/start()`` waits for the first stream to open (default 10 s).
     public var startTimeout: Duration
@@ -37,7 +38,7 @@ public struct CaptureConfiguration: Sendable, Equatable {
         preRollMilliseconds: Int = 500, drainInterval: Duration = .zero,
         idleDrainInterval: Duration = .milliseconds(100),
         deviceCheckInterval: Duration = .seconds(2), retryInitialDelay: Duration = .milliseconds(500),
-        retryMaximumDelay: Duration = .seconds(5), startTimeout: Duration = .seconds(10)
+        retryMaximumDelay: Duration = .seconds(2), startTimeout: Duration = .seconds(10)
     ) {
         self.source = source
         self.frameMilliseconds = frameMilliseconds

@@ -23,7 +23,7 @@ import Synchronization
 ///   moves orphaned streams to another source), the engine moves to the default itself, so the
 ///   state never claims a source that is gone.
 /// - If nothing opens, the state is ``CaptureState/unavailable(reason:)`` and attempts are spaced
-///   by ``RetryBackoff`` (0.5 s doubling to 5 s), sleeping in short slices so stop stays prompt.
+///   by ``RetryBackoff`` (0.5 s doubling to 2 s), sleeping in short slices so stop stays prompt.
 ///   A stream that opens but fails before its first frame also waits out the backoff before the
 ///   next attempt, so a broken device cannot make the thread spin; the backoff starts over only
 ///   when a stream delivers a frame.

@@ -8,7 +8,7 @@ public enum CaptureState: Sendable, Equatable, CustomStringConvertible {
     /// The chosen source is gone (unplugged or failing): capturing from the server's default
     /// source until the chosen one is listed again.
     case fallback(reason: String)
-    /// No source could be opened; the engine retries with backoff (0.5 s doubling to 5 s).
+    /// No source could be opened; the engine retries with backoff (0.5 s doubling to 2 s).
     case unavailable(reason: String)
     /// Stopped for good.
     case stopped
