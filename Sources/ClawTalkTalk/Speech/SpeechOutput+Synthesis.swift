@@ -59,7 +59,9 @@ extension SpeechOutput {
                     await speakLocally(text, directive: directive, gate: gate, sink: sink, report: &report)
                     return
                 case .failure(let failure):
-                    logger.warning("tts.talk_speak.fallback", ["reason": .string(failure.reason)])
+                    // Once a minute: a gateway without talk.speak would log it for every sentence.
+                    logger.throttled(key: "tts.talk_speak.fallback", every: .seconds(60))
+                        .warning("tts.talk_speak.fallback", ["reason": .string(failure.reason)])
                 }
             }
             if await session.isAvailable(OperatorMethod.ttsSpeak.rawValue) {
@@ -69,7 +71,8 @@ extension SpeechOutput {
                     report.engines.append(.ttsSpeak)
                     return
                 case .failure(let failure):
-                    logger.warning("tts.tts_speak.fallback", ["reason": .string(failure.reason)])
+                    logger.throttled(key: "tts.tts_speak.fallback", every: .seconds(60))
+                        .warning("tts.tts_speak.fallback", ["reason": .string(failure.reason)])
                 }
             }
             guard configuration.fallback != .never else {
