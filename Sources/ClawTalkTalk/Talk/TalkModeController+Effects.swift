@@ -34,6 +34,8 @@ extension TalkModeController {
                 fields["clearlyBeyondEchoS"] = .double(machine.speak.runClearlyBeyondEcho)
                 fields["echoExcess"] = .double(machine.speak.runExcess)
                 fields["runS"] = .double(machine.speak.speechRun)
+                fields["runLevel"] = .double(machine.speak.runLevel)
+                fields["runPeakRms"] = .double(machine.speak.runPeak)
             }
             logger.debug("talk.pause", fields)
         case .cancelBargeInCheck:

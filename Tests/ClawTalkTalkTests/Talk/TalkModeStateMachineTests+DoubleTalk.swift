@@ -146,4 +146,25 @@ extension TalkModeStateMachineTests {
             Self.referenced(&clear, rms: 0.05, speech: true, input: 0.08, farEnd: 0.1, seconds: 0.02)
                 == [.pauseReply(true)], "one frame ×1.6 over the echo")
     }
+
+    /// Two frames over the margin are evidence only when the run's smoothed level passes too: a
+    /// run that passed by its loudest frame alone, two frames ×1.45 over the echo and a smoothed
+    /// level far under the bar, was a false pause on a loaded machine (bench, 2026-12-05).
+    @Test func twoFramesOverTheMarginNeedTheSmoothedLevelToo() {
+        // Echo 0.05; ×1.45 is an input of 0.0725. The fast bar is 4 × the residual 0.008.
+        var machine = Self.speakingThroughEchoPath()
+        var actions = Self.referenced(&machine, rms: 0.005, speech: true, input: 0.0725, farEnd: 0.1, seconds: 0.02)
+        actions += Self.referenced(&machine, rms: 0.04, speech: true, input: 0.0725, farEnd: 0.1, seconds: 0.02)
+        actions += Self.referenced(&machine, rms: 0.005, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.3)
+        #expect(actions == [], "the loudest frame passed the fast bar, the smoothed level never did")
+        #expect(machine.speak.heldOnsets == 1)
+
+        // The same two frames in a run whose smoothed level passes: a voice.
+        var loud = Self.speakingThroughEchoPath()
+        actions = Self.referenced(&loud, rms: 0.05, speech: true, input: 0.0725, farEnd: 0.1, seconds: 0.04)
+        #expect(actions == [])
+        #expect(
+            Self.referenced(&loud, rms: 0.05, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.02)
+                == [.pauseReply(true)])
+    }
 }
