@@ -82,13 +82,15 @@ public struct LiveNode: Sendable {
         ) { event in
             if case .accepted(let trigger, _) = event { await notifier.notify(.wake(trigger: trigger)) }
         }
-        // Talk mode holds wake off while it runs; push-to-talk pauses both (talk-contract §1).
+        // Who listens (talk-contract §1): push-to-talk over Talk mode over voice wake.
+        let microphone = MicrophoneOwner(logger: logger)
         let talk = TalkModeService(
             settings: settings, environment: environment, logger: logger, capturing: capturing,
             transcriber: transcriber, delivery: delivery, speech: replies.speech,
             echoControlled: frontEnd?.echoControlled ?? false, pauseReply: { playback.setPaused($0) },
             replySilentSince: { playback.silentSinceNanoseconds },
-            suspendWake: { await wake.suspend() }, resumeWake: { await wake.resume() })
+            microphone: microphone)
+        await microphone.attach(wake: wake, talk: talk.controller)
         replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
         if settings.wake.startsTalk {
             // The wake command becomes Talk's first turn; entering Talk suspends wake, so it runs
@@ -101,7 +103,7 @@ public struct LiveNode: Sendable {
         let ptt = PushToTalkService(
             settings: settings, environment: environment, logger: logger, delivery: delivery,
             speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
-            lease: PTTLeaseHooks(wake: wake.leaseHooks, talk: talk.lease), talk: talk, transcriber: transcriber)
+            microphone: microphone, talk: talk, transcriber: transcriber)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: environment), logger: logger,
             configureNode: { session in await ptt.attach(session) },

@@ -14,7 +14,8 @@ import ClawTalkTalk
 /// chain (`stt.*`), delivery and speech from `run`'s ``ReplyServices`` (chat.send / voice.transcript
 /// with the outbox; starting PTT stops the reply being spoken). Without them (tests) delivery is
 /// `voice.transcript` on the node connection (``NodeTranscriptDelivery``) and nothing is spoken.
-/// `lease` connects Talk mode and voice wake so push-to-talk pauses them; `talk.*`
+/// `microphone` is the node's ``MicrophoneOwner``: push-to-talk claims it from Talk mode and
+/// voice wake; `talk.*`
 /// control-socket requests go to `talk` (``TalkModeService``).
 package final class PushToTalkService: Sendable {
     /// The state machine's owner.
@@ -39,7 +40,8 @@ package final class PushToTalkService: Sendable {
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
         delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil,
-        frontEnd: AudioFrontEnd? = nil, capturing shared: LiveUtteranceCapturing? = nil, lease: PTTLeaseHooks = .none,
+        frontEnd: AudioFrontEnd? = nil, capturing shared: LiveUtteranceCapturing? = nil,
+        microphone: MicrophoneOwner? = nil,
         talk: TalkModeService? = nil, transcriber: (any Transcriber)? = nil
     ) {
         self.talk = talk
@@ -66,7 +68,7 @@ package final class PushToTalkService: Sendable {
             self.controller = PTTController(
                 capturing: capturing,
                 transcriber: transcriber ?? TranscriberSelector.transcriber(for: settings.stt, logger: root),
-                delivery: delivery, speech: speech ?? NoSpeechOutput(), lease: lease,
+                delivery: delivery, speech: speech ?? NoSpeechOutput(), microphone: microphone,
                 configuration: PTTConfiguration(settings: settings, locale: locale), logger: root)
         }
         handlers = PTTCommandHandlers(controller: self.controller, logger: root)

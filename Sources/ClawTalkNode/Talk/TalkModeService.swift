@@ -11,9 +11,9 @@ package import ClawTalkTalk
 ///
 /// - `clawtalk talk on|off|toggle|status` arrive through the control socket (``handle(_:)``).
 /// - The operator session's `talk.mode` events turn it on and off; phase changes are reported.
-/// - ``lease`` gives push-to-talk its pause/resume hooks; `suspendWake`/`resumeWake` are the
-///   voice-wake hooks (no-ops until wake is connected); ``enter(firstTranscript:)`` is the seam
-///   for `wake.startsTalk`.
+/// - Talk mode claims the microphone from voice wake through `microphone` (the node's
+///   ``MicrophoneOwner``), which pauses it for push-to-talk; ``enter(firstTranscript:)`` is the
+///   seam for `wake.startsTalk`.
 /// - Barge-in when `talk.interruptOnSpeech` and the front end controls echo; else half-duplex.
 package final class TalkModeService: GatewaySessionObserver {
     /// The state machine's owner.
@@ -28,13 +28,13 @@ package final class TalkModeService: GatewaySessionObserver {
         transcriber: any Transcriber, delivery: any TranscriptDelivering, speech: SpeechOutput?, echoControlled: Bool,
         pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
         replySilentSince: (@Sendable () -> UInt64?)? = nil,
-        suspendWake: @escaping @Sendable () async -> Void = {}, resumeWake: @escaping @Sendable () async -> Void = {}
+        microphone: MicrophoneOwner? = nil
     ) {
         self.logger = logger.child(category: "talk.runtime")
         let locale = GatewayConnectionFactory.locale(environment: environment)
         let configuration = TalkModeConfiguration(settings: settings, locale: locale, echoControlled: echoControlled)
         let hooks = TalkModeHooks(
-            suspendWake: suspendWake, resumeWake: resumeWake, pauseReply: pauseReply,
+            microphone: microphone, pauseReply: pauseReply,
             resetSpeechSession: { await speech?.resetTalkSession() }, replySilentSince: replySilentSince)
         controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: delivery,
@@ -46,14 +46,6 @@ package final class TalkModeService: GatewaySessionObserver {
                 "silenceWindowS": .double(configuration.silenceWindow),
                 "idleTimeoutS": .double(configuration.idleTimeout ?? 0),
             ])
-    }
-
-    /// Push-to-talk's hooks for pausing and resuming Talk mode (wake hooks stay no-ops here).
-    var lease: PTTLeaseHooks {
-        let controller = controller
-        return PTTLeaseHooks(
-            suspendWake: {}, resumeWake: {}, pauseTalk: { await controller.pauseForPushToTalk() },
-            resumeTalk: { await controller.resumeAfterPushToTalk() })
     }
 
     /// Turns Talk mode on; `firstTranscript` (a wake command) is sent as the first turn.

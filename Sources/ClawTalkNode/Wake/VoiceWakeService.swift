@@ -19,8 +19,8 @@ import Foundation
 ///   ``microphoneRetry`` while it cannot be; the detector is built once it opens. When the
 ///   engines cannot be built (missing models or runtime) the error is logged and the service
 ///   idles without wake; push-to-talk is unaffected.
-/// - Leases taken before the controller exists are applied when it is built.
-package actor VoiceWakeService: GatewaySessionObserver {
+/// - A suspension that comes before the controller exists is applied when it is built.
+package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
     /// How the controller's parts are made; tests replace the transcriber or the frames.
     struct Parts: Sendable {
         /// Speech-to-text for the verifier and the command (default: the `stt.*` chain).
@@ -78,24 +78,17 @@ package actor VoiceWakeService: GatewaySessionObserver {
         triggers = Self.fallbackTriggers(store: store, gatewayKey: gatewayKey)
     }
 
-    /// Push-to-talk's hooks into wake (Talk mode's are not wired here).
-    nonisolated var leaseHooks: PTTLeaseHooks {
-        PTTLeaseHooks(
-            suspendWake: { await self.suspend() }, resumeWake: { await self.resume() }, pauseTalk: { false },
-            resumeTalk: {})
-    }
-
     /// The triggers in use (or to be used once the controller is built).
     var currentTriggers: [String] { triggers }
 
-    /// Takes the microphone from wake (push-to-talk, Talk mode).
-    func suspend() async {
+    /// Takes the microphone from wake (the node's ``MicrophoneOwner``, for push-to-talk or Talk mode).
+    package func suspend() async {
         leases += 1
         await controller?.suspend()
     }
 
     /// Returns a ``suspend()`` lease.
-    func resume() async {
+    package func resume() async {
         guard leases > 0 else { return }
         leases -= 1
         await controller?.resume()

@@ -11,17 +11,10 @@ extension PTTController {
             if let played = await speech.stopSpeaking(recordInterruption: false) {
                 logger.info("ptt.speech.stopped", ["playedSeconds": .double(played)])
             }
-        case .pauseTalk:
-            talkWasListening = await lease.pauseTalk()
-        case .suspendWake:
-            await lease.suspendWake()
-        case .resumeWake:
-            await lease.resumeWake()
-        case .resumeTalk:
-            if talkWasListening {
-                talkWasListening = false
-                await lease.resumeTalk()
-            }
+        case .claimMicrophone:
+            await microphone?.pushToTalkBegan()
+        case .releaseMicrophone:
+            await microphone?.pushToTalkEnded()
         case .beginCapture(let id, let mode):
             open(id, mode: mode)
         case .finalize(let id):

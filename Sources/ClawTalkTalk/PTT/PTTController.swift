@@ -5,8 +5,8 @@ public import ClawTalkSupport
 /// Push-to-talk for remote `talk.ptt.*` invokes and the local hotkey/CLI (talk-contract §2):
 /// owns a ``PTTStateMachine`` and performs its actions through the seams.
 ///
-/// - Beginning a capture stops speech (no interruption), pauses Talk mode, suspends voice wake
-///   (``PTTLeaseHooks``) and opens the microphone (``UtteranceCapturing``); these steps run in
+/// - Beginning a capture stops speech (no interruption), claims the microphone from Talk mode and
+///   voice wake (``MicrophoneOwner``) and opens it (``UtteranceCapturing``); these steps run in
 ///   order on one lane, so a release never overtakes the acquisition before it.
 /// - `once` ends when silence follows speech for ``PTTConfiguration/silenceWindow`` (judged per
 ///   frame from the capture's own frame times), or at the hard cap (12 s, or the invoke's
@@ -31,7 +31,7 @@ public actor PTTController {
     let transcriber: any Transcriber
     let delivery: any TranscriptDelivering
     let speech: any SpeechStopping
-    let lease: PTTLeaseHooks
+    let microphone: MicrophoneOwner?
     let clock: any Clock<Duration>
     let elapsed: ElapsedTime
     let logger: Logger
@@ -43,7 +43,6 @@ public actor PTTController {
     var opening: [String: Task<Void, Never>] = [:]
     var active: [String: ActiveCapture] = [:]
     var finalizing: [String: Task<Void, Never>] = [:]
-    var talkWasListening = false
 
     /// A request waiting for its response.
     struct Pending {
@@ -71,7 +70,8 @@ public actor PTTController {
     /// A controller over the given seams.
     public init(
         capturing: any UtteranceCapturing, transcriber: any Transcriber, delivery: any TranscriptDelivering,
-        speech: any SpeechStopping, lease: PTTLeaseHooks = .none, configuration: PTTConfiguration = PTTConfiguration(),
+        speech: any SpeechStopping, microphone: MicrophoneOwner? = nil,
+        configuration: PTTConfiguration = PTTConfiguration(),
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = .discarding,
         makeCaptureID: @escaping PTTStateMachine.CaptureIDMaker = { _ in PTTStateMachine.randomCaptureID() }
     ) {
@@ -79,7 +79,7 @@ public actor PTTController {
         self.transcriber = transcriber
         self.delivery = delivery
         self.speech = speech
-        self.lease = lease
+        self.microphone = microphone
         self.configuration = configuration
         self.clock = clock
         self.elapsed = ElapsedTime(clock)
@@ -111,7 +111,7 @@ public actor PTTController {
     }
 
     /// Ends an active capture `cancelled`, answers every waiting request and waits for the
-    /// side effects (capture closed, leases released). Later commands do not begin captures.
+    /// side effects (capture closed, microphone released). Later commands do not begin captures.
     public func shutdown() async {
         apply(.shutdown)
         await lane.drained()

@@ -119,10 +119,8 @@ extension PTTStateMachine {
     public enum Action: Sendable, Hashable {
         /// Stop TTS playback without recording an interruption.
         case stopSpeech
-        /// Pause Talk mode if it is listening (remember whether it was).
-        case pauseTalk
-        /// Take the microphone lease from voice wake.
-        case suspendWake
+        /// Take the microphone from Talk mode and voice wake (``MicrophoneOwner/pushToTalkBegan()``).
+        case claimMicrophone
         /// Open the microphone (with pre-roll) for `captureId`.
         case beginCapture(captureId: String, mode: Mode)
         /// Answer a pending request.
@@ -137,9 +135,7 @@ extension PTTStateMachine {
         case awaitPause(captureId: String)
         /// Deliver the transcript (source push-to-talk); report ``Event/delivered(captureId:status:)``.
         case deliver(captureId: String, transcript: String)
-        /// Give the microphone lease back to voice wake.
-        case resumeWake
-        /// Resume Talk mode if it was listening at the start.
-        case resumeTalk
+        /// Give the microphone back (``MicrophoneOwner/pushToTalkEnded()``).
+        case releaseMicrophone
     }
 }

@@ -305,7 +305,7 @@ public struct PTTStateMachine: Sendable {
     ) {
         let id = freshID()
         ended = nil
-        if acquire { out += [.stopSpeech, .pauseTalk, .suspendWake] }
+        if acquire { out += [.stopSpeech, .claimMicrophone] }
         out.append(.beginCapture(captureId: id, mode: mode))
         phase = .starting(
             Starting(
@@ -340,7 +340,7 @@ public struct PTTStateMachine: Sendable {
                 controllerGone: c.controllerGone))
     }
 
-    /// Answers the waiters, releases the leases and runs the queued commands as in `idle`.
+    /// Answers the waiters, releases the microphone and runs the queued commands as in `idle`.
     private mutating func complete(_ f: Finalizing, _ response: PTTResponse, _ out: inout [Action]) {
         for waiter in f.waiters { out.append(.respond(waiter, response)) }
         if f.controllerGone { ended = Ended(captureId: f.captureId, response: response) }
@@ -349,7 +349,7 @@ public struct PTTStateMachine: Sendable {
     }
 
     private mutating func release(_ out: inout [Action]) {
-        out += [.resumeWake, .resumeTalk]
+        out.append(.releaseMicrophone)
         phase = .idle
     }
 

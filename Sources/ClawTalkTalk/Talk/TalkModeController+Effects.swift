@@ -43,10 +43,10 @@ extension TalkModeController {
             check = nil
         case .report(let params):
             report(params)
-        case .suspendWake:
-            await hooks.suspendWake()
-        case .resumeWake:
-            await hooks.resumeWake()
+        case .claimMicrophone:
+            await hooks.microphone?.talkEntered()
+        case .releaseMicrophone:
+            await hooks.microphone?.talkExited()
         case .resetSpeechSession:
             await hooks.resetSpeechSession()
         case .restartTurn:

@@ -18,7 +18,7 @@ public import ClawTalkSupport
 /// - ``attach(operator:)`` applies the gateway's `talk.mode` events and sends reports.
 /// - Side effects run in order on one lane; transcription and delivery run beside it and come
 ///   back as events (stale ones are recognised by a capture generation).
-public actor TalkModeController {
+public actor TalkModeController: TalkPausing {
     let capturing: any UtteranceCapturing
     let transcriber: any Transcriber
     let delivery: any TranscriptDelivering
@@ -145,13 +145,11 @@ public actor TalkModeController {
         return machine.isEnabled
     }
 
-    /// Push-to-talk takes the microphone: returns whether Talk was on (only then
-    /// ``resumeAfterPushToTalk()`` is called).
-    public func pauseForPushToTalk() async -> Bool {
-        let wasOn = machine.isEnabled
+    /// Push-to-talk takes the microphone (``MicrophoneOwner``): Talk's capture and a pending
+    /// barge-in check end; returns once they have. Nothing happens when Talk mode is off.
+    public func pauseForPushToTalk() async {
         apply(.pttPause)
         await settle()
-        return wasOn
     }
 
     /// Push-to-talk released the microphone.

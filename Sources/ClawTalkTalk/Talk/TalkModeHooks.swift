@@ -1,11 +1,9 @@
-/// What Talk mode does to the rest of the node: it takes the microphone from voice wake
+/// What Talk mode does to the rest of the node: it claims the microphone from voice wake
 /// (talk-contract §1: PTT > Talk mode > voice wake), pauses playback for the barge-in fast path
 /// and starts a fresh speech session. Each closure returns quickly.
 public struct TalkModeHooks: Sendable {
-    /// Suspends voice wake (Talk mode owns the microphone).
-    public var suspendWake: @Sendable () async -> Void
-    /// Resumes voice wake (Talk mode ended).
-    public var resumeWake: @Sendable () async -> Void
+    /// Where Talk mode claims and releases the microphone (nil: nobody else listens).
+    public var microphone: MicrophoneOwner?
     /// Pauses playback where it is heard (true) or resumes it from there (false); synchronous,
     /// takes effect at the next chunk (``PlaybackController/setPaused(_:)`` in the service).
     public var pauseReply: @Sendable (Bool) -> Void
@@ -18,15 +16,13 @@ public struct TalkModeHooks: Sendable {
     /// service). Synchronous and cheap: called once per frame while paused.
     public var replySilentSince: (@Sendable () -> UInt64?)?
 
-    /// Hooks from closures; each defaults to doing nothing.
+    /// Hooks from closures; each defaults to doing nothing (and no microphone owner).
     public init(
-        suspendWake: @escaping @Sendable () async -> Void = {}, resumeWake: @escaping @Sendable () async -> Void = {},
-        pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
+        microphone: MicrophoneOwner? = nil, pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
         resetSpeechSession: @escaping @Sendable () async -> Void = {},
         replySilentSince: (@Sendable () -> UInt64?)? = nil
     ) {
-        self.suspendWake = suspendWake
-        self.resumeWake = resumeWake
+        self.microphone = microphone
         self.pauseReply = pauseReply
         self.resetSpeechSession = resetSpeechSession
         self.replySilentSince = replySilentSince

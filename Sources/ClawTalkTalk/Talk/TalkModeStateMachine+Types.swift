@@ -132,10 +132,10 @@ extension TalkModeStateMachine {
         case cancelBargeInCheck
         /// Send operator `talk.mode` with these params.
         case report(TalkModeParams)
-        /// Suspend voice wake (Talk owns the microphone).
-        case suspendWake
-        /// Resume voice wake.
-        case resumeWake
+        /// Claim the microphone (``MicrophoneOwner/talkEntered()``: voice wake stops listening).
+        case claimMicrophone
+        /// Release the microphone (``MicrophoneOwner/talkExited()``).
+        case releaseMicrophone
         /// A new Talk session began (forget the directive default).
         case resetSpeechSession
     }

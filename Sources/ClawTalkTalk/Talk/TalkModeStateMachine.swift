@@ -119,7 +119,7 @@ public struct TalkModeStateMachine: Sendable {
             return
         }
         out.append(.resetSpeechSession)
-        out.append(.suspendWake)
+        out.append(.claimMicrophone)
         spokenText = ""
         if transcript.isEmpty {
             beginListening(&out)
@@ -146,8 +146,8 @@ public struct TalkModeStateMachine: Sendable {
         } else {
             report(&out)
         }
-        // While push-to-talk holds the microphone it gives wake back itself.
-        if !isPaused { out.append(.resumeWake) }
+        // Push-to-talk may still hold the microphone: its owner decides who listens next.
+        out.append(.releaseMicrophone)
         isPaused = false
     }
 

@@ -29,7 +29,7 @@ public import ClawTalkSupport
 ///
 /// The detector is not thread-safe; this actor is its only user. Trigger lists that arrive while
 /// the detector is busy (awaiting its verifier) are applied right after.
-public actor VoiceWakeController {
+public actor VoiceWakeController: WakeListening {
     /// Plays a chime; returns when it was handed to playback (may return before it ends).
     public typealias ChimePlayer = @Sendable (VoiceWakeStateMachine.Chime) async -> Void
     /// Takes a wake command instead of delivery (Talk mode's first turn); returns whether it did.

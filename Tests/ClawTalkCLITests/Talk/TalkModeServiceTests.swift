@@ -27,27 +27,32 @@ struct TalkModeServiceTests {
         }
     }
 
-    static func service(_ home: TemporaryHome) -> TalkModeService {
+    static func service(_ home: TemporaryHome, microphone: MicrophoneOwner? = nil) -> TalkModeService {
         TalkModeService(
             settings: Settings(), environment: home.environment, logger: .discarding, capturing: Silent(),
             transcriber: PushToTalkServiceTests.FixedTranscriber(),
             delivery: NodeTranscriptDelivery(sessionKey: "main", logger: .discarding), speech: nil,
-            echoControlled: true)
+            echoControlled: true, microphone: microphone)
     }
 
     @Test func controlRequestsTurnTalkOnAndOff() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let talk = Self.service(home)
+        let microphone = MicrophoneOwner()
+        let talk = Self.service(home, microphone: microphone)
+        await microphone.attach(wake: nil, talk: talk.controller)
         let ptt = PushToTalkService(
-            settings: Settings(), environment: home.environment, logger: .discarding, lease: talk.lease, talk: talk)
+            settings: Settings(), environment: home.environment, logger: .discarding, microphone: microphone,
+            talk: talk)
         #expect(await ptt.handle(ControlRequest(command: .talkStatus)) == .talk(enabled: false, phase: "idle"))
         #expect(await ptt.handle(ControlRequest(command: .talkOn)) == .talk(enabled: true, phase: "listening"))
         #expect(await ptt.handle(ControlRequest(command: .talkToggle)) == .talk(enabled: false, phase: "idle"))
         #expect(await ptt.handle(ControlRequest(command: .talkToggle)) == .talk(enabled: true, phase: "listening"))
-        #expect(await talk.lease.pauseTalk(), "push-to-talk pauses Talk that is on")
-        #expect(await talk.controller.state.isPaused)
-        await talk.lease.resumeTalk()
+        // Talk's claim is one of its effects: settled, it has reached the owner.
+        await talk.controller.settle()
+        await microphone.pushToTalkBegan()
+        #expect(await talk.controller.state.isPaused, "push-to-talk pauses Talk that is on")
+        await microphone.pushToTalkEnded()
         await talk.controller.settle()
         #expect(await talk.controller.state.isCapturing)
         #expect(await ptt.handle(ControlRequest(command: .talkOff)) == .talk(enabled: false, phase: "idle"))

@@ -98,11 +98,12 @@ struct VoiceWakeServiceTests {
         let key = try GatewayEndpoint.parse(url).gatewayKey
         #expect(try store.voiceWakeTriggers(for: key) == ["openclaw", "computer"], "persisted per gateway")
 
-        // Push-to-talk's lease hooks suspend and resume the controller.
+        // The microphone's owner suspends and resumes the controller (push-to-talk).
         let controller = try #require(await wake.controller)
-        await wake.leaseHooks.suspendWake()
+        let microphone = MicrophoneOwner(wake: wake)
+        await microphone.pushToTalkBegan()
         #expect(await controller.state == .suspended)
-        await wake.leaseHooks.resumeWake()
+        await microphone.pushToTalkEnded()
         #expect(await controller.state == .listening)
 
         guard server != nil else { return }
@@ -186,7 +187,7 @@ extension VoiceWakeServiceTests {
         #expect(record.fields["reason"]?.description.contains("wake.engine=microwakeword") == true)
         // Still running: the controller exists and a later list could use it.
         try await Self.wait("started") { log.events.contains("wake.started") }
-        await wake.leaseHooks.suspendWake()
+        await wake.suspend()
         #expect(await wake.controller?.state == .suspended)
     }
 }

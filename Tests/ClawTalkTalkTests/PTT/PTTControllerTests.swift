@@ -19,7 +19,7 @@ struct PTTControllerTests {
 
         init(
             _ scripts: CaptureScript..., transcriber: FakeTranscriber = FakeTranscriber(),
-            delivery: RecordingDelivery = RecordingDelivery(), talkWasListening: Bool = true,
+            delivery: RecordingDelivery = RecordingDelivery(), talkOn: Bool = false,
             configuration: PTTConfiguration = PTTConfiguration()
         ) {
             let capturing = FakeCapturing()
@@ -27,11 +27,11 @@ struct PTTControllerTests {
             self.capturing = capturing
             self.transcriber = transcriber
             self.delivery = delivery
-            let recorder = LeaseRecorder(talkWasListening: talkWasListening)
+            let recorder = LeaseRecorder()
             self.recorder = recorder
             controller = PTTController(
                 capturing: capturing, transcriber: transcriber, delivery: delivery, speech: recorder,
-                lease: recorder.hooks, configuration: configuration, clock: clock)
+                microphone: recorder.microphone(talkOn: talkOn), configuration: configuration, clock: clock)
         }
 
         func state() async -> PTTStateMachine.State { await controller.state }
@@ -66,17 +66,19 @@ struct PTTControllerTests {
         #expect(rig.capturing.captures.map(\.outcome) == ["finished"])
         await rig.controller.settle()
         #expect(
-            rig.recorder.calls == ["stopSpeech", "pauseTalk", "suspendWake", "resumeWake", "resumeTalk"],
-            "speech stopped without an interruption, leases taken in order and given back")
+            rig.recorder.calls == ["stopSpeech", "suspendWake", "resumeWake"],
+            "speech stopped without an interruption, the microphone taken from wake and given back")
         #expect(await rig.state() == .idle)
     }
 
-    @Test func talkIsResumedOnlyIfItWasListening() async throws {
-        let rig = Rig(.silence(1), talkWasListening: false)
+    /// With Talk mode on, Talk holds the microphone (wake is suspended already): push-to-talk
+    /// pauses Talk and gives the microphone back to it.
+    @Test func talkIsPausedAndResumedWhenItIsOn() async throws {
+        let rig = Rig(.silence(1), talkOn: true)
         _ = await rig.controller.perform(.start)
         _ = await rig.controller.perform(.cancel)
         await rig.controller.settle()
-        #expect(rig.recorder.calls == ["stopSpeech", "pauseTalk", "suspendWake", "resumeWake"])
+        #expect(rig.recorder.calls == ["stopSpeech", "pauseTalk", "resumeTalk"])
     }
 
     @Test func onceEndsAfterTheSilenceWindowWithoutAnyTimer() async throws {
@@ -204,7 +206,7 @@ struct PTTControllerTests {
         #expect(once == .failed(.microphoneBusy("held by another application")))
         await rig.controller.settle()
         #expect(await rig.state() == .idle)
-        #expect(rig.recorder.calls.suffix(2) == ["resumeWake", "resumeTalk"])
+        #expect(rig.recorder.calls.suffix(2) == ["suspendWake", "resumeWake"])
     }
 
     @Test func transcriptionFailureIsSTTUnavailable() async throws {
@@ -309,7 +311,7 @@ struct PTTControllerTests {
         #expect(old.captureId != new.captureId)
         #expect(rig.capturing.captures.map(\.outcome) == ["cancelled", "finished"])
         await rig.controller.settle()
-        #expect(rig.recorder.calls == ["stopSpeech", "pauseTalk", "suspendWake", "resumeWake", "resumeTalk"])
+        #expect(rig.recorder.calls == ["stopSpeech", "suspendWake", "resumeWake"])
     }
 
     @Test func shutdownEndsAnActiveCaptureCancelled() async throws {

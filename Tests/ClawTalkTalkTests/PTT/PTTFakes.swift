@@ -217,28 +217,26 @@ final class RecordingDelivery: TranscriptDelivering, Sendable {
 }
 
 /// Records the order of speech stops and lease calls.
-final class LeaseRecorder: SpeechStopping, Sendable {
+final class LeaseRecorder: SpeechStopping, WakeListening, TalkPausing, Sendable {
     private let log = Mutex<[String]>([])
-    let talkWasListening: Bool
 
-    init(talkWasListening: Bool = true) {
-        self.talkWasListening = talkWasListening
-    }
+    init() {}
 
     func stopSpeaking(recordInterruption: Bool) async -> Double? {
         log.withLock { $0.append(recordInterruption ? "stopSpeech(interruption)" : "stopSpeech") }
         return 1.5
     }
 
-    var hooks: PTTLeaseHooks {
-        PTTLeaseHooks(
-            suspendWake: { self.log.withLock { $0.append("suspendWake") } },
-            resumeWake: { self.log.withLock { $0.append("resumeWake") } },
-            pauseTalk: {
-                self.log.withLock { $0.append("pauseTalk") }
-                return self.talkWasListening
-            },
-            resumeTalk: { self.log.withLock { $0.append("resumeTalk") } })
+    func suspend() async { log.withLock { $0.append("suspendWake") } }
+    func resume() async { log.withLock { $0.append("resumeWake") } }
+    func pauseForPushToTalk() async { log.withLock { $0.append("pauseTalk") } }
+    func resumeAfterPushToTalk() async { log.withLock { $0.append("resumeTalk") } }
+
+    /// A microphone owner that tells this recorder, with Talk mode on or off.
+    func microphone(talkOn: Bool) -> MicrophoneOwner {
+        var arbiter = MicrophoneArbiter()
+        if talkOn { _ = arbiter.handle(.talkEntered) }
+        return MicrophoneOwner(arbiter: arbiter, wake: self, talk: self)
     }
 
     var calls: [String] { log.withLock { $0 } }

@@ -28,8 +28,8 @@ struct PTTStateMachineTests {
 
     // MARK: - Vocabulary
 
-    static let acquire: [Action] = [.stopSpeech, .pauseTalk, .suspendWake]
-    static let release: [Action] = [.resumeWake, .resumeTalk]
+    static let acquire: [Action] = [.stopSpeech, .claimMicrophone]
+    static let release: [Action] = [.releaseMicrophone]
 
     static func step(_ event: Event, _ actions: [Action], _ state: Machine.State) -> Step {
         Step(event: event, actions: actions, state: state)

@@ -39,7 +39,7 @@ struct TalkModeControllerTests {
                 Self.params(true, .listening), Self.params(false),
             ])
         #expect(await rig.harness.gateway.currentTalkMode.enabled == false)
-        #expect(rig.wake.value == ["suspend", "resume"])
+        #expect(await rig.wakeCalls() == ["suspend", "resume"])
         #expect(rig.capturing.captures.last?.outcome == "cancelled")
         await rig.stop()
     }
@@ -155,13 +155,13 @@ struct TalkModeControllerTests {
         let rig = try await TalkRig(.silence(0.2), .silence(0.2))
         await rig.harness.gateway.setTalkMode(enabled: true)
         try await rig.wait("on") { $0.phase == .listening }
-        #expect(rig.wake.value == ["suspend"])
+        #expect(await rig.wakeCalls() == ["suspend"])
         await rig.harness.gateway.setTalkMode(enabled: false)
         try await rig.wait("off") { $0.phase == .idle }
         await rig.controller.settle()
         try await Task.sleep(for: .milliseconds(100))
         #expect(await rig.talkModeRequests() == 0, "nothing sent back")
-        #expect(rig.wake.value == ["suspend", "resume"])
+        #expect(await rig.wakeCalls() == ["suspend", "resume"])
         await rig.controller.enter()
         try await GatewayHarness.wait("own report") { await rig.reports().count == 1 }
         try await Task.sleep(for: .milliseconds(100))
@@ -190,7 +190,7 @@ struct TalkModeControllerTests {
         await rig.controller.enter()
         try await rig.wait("left") { $0.phase == .idle }
         await rig.controller.settle()
-        #expect(rig.wake.value == ["suspend", "resume"])
+        #expect(await rig.wakeCalls() == ["suspend", "resume"])
         try await GatewayHarness.wait("reports") { await rig.reports().count == 2 }
         #expect(await rig.reports() == [Self.params(true, .listening), Self.params(false)])
         #expect(await rig.sentMessages().isEmpty)
@@ -199,13 +199,9 @@ struct TalkModeControllerTests {
 
     @Test func pushToTalkPausesTalkAndGivesItBack() async throws {
         let rig = try await TalkRig(.silence(0.2), .silence(0.2), .silence(0.2))
-        let controller = rig.controller
         let ptt = PTTController(
             capturing: rig.capturing, transcriber: rig.transcriber, delivery: RecordingDelivery(),
-            speech: rig.stack.speech,
-            lease: PTTLeaseHooks(
-                suspendWake: {}, resumeWake: {}, pauseTalk: { await controller.pauseForPushToTalk() },
-                resumeTalk: { await controller.resumeAfterPushToTalk() }))
+            speech: rig.stack.speech, microphone: rig.microphone)
         await rig.controller.enter()
         try await rig.wait("listening") { $0.isCapturing }
         await rig.controller.settle()

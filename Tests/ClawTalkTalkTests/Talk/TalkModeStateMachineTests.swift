@@ -49,7 +49,7 @@ struct TalkModeStateMachineTests {
         var machine = Machine()
         let actions = machine.handle(.enter(.local))
         #expect(
-            actions == [.resetSpeechSession, .suspendWake, .startCapture, .report(Self.params(true, .listening))])
+            actions == [.resetSpeechSession, .claimMicrophone, .startCapture, .report(Self.params(true, .listening))])
         #expect(machine.phase == .listening)
         #expect(machine.isCapturing)
         #expect(machine.handle(.enter(.local)) == [], "entering twice does nothing")
@@ -127,7 +127,7 @@ struct TalkModeStateMachineTests {
         #expect(
             machine.handle(.enter(.wake, firstTranscript: " turn on the lights "))
                 == [
-                    .resetSpeechSession, .suspendWake, .send("turn on the lights"),
+                    .resetSpeechSession, .claimMicrophone, .send("turn on the lights"),
                     .report(Self.params(true, .thinking)),
                 ])
         #expect(machine.phase == .thinking)
@@ -139,9 +139,9 @@ struct TalkModeStateMachineTests {
 
     // MARK: - Exit and idle timeout
 
-    @Test func exitingClosesCaptureReportsOffAndResumesWake() {
+    @Test func exitingClosesCaptureReportsOffAndReleasesTheMicrophone() {
         var machine = Self.listening()
-        #expect(machine.handle(.exit(.local)) == [.cancelCapture, .report(Self.params(false)), .resumeWake])
+        #expect(machine.handle(.exit(.local)) == [.cancelCapture, .report(Self.params(false)), .releaseMicrophone])
         #expect(machine.phase == .idle)
         #expect(machine.handle(.exit(.local)) == [], "leaving twice does nothing")
         #expect(Self.frames(&machine, speech: true, seconds: 1) == [], "frames after the exit are ignored")
@@ -151,7 +151,10 @@ struct TalkModeStateMachineTests {
         var machine = Self.speaking()
         #expect(
             machine.handle(.exit(.local))
-                == [.cancelCapture, .stopSpeech(recordInterruption: false), .report(Self.params(false)), .resumeWake])
+                == [
+                    .cancelCapture, .stopSpeech(recordInterruption: false), .report(Self.params(false)),
+                    .releaseMicrophone,
+                ])
     }
 
     @Test func theIdleTimeoutLeavesTalkAfterListeningWithoutSpeech() {
@@ -159,7 +162,7 @@ struct TalkModeStateMachineTests {
         #expect(Self.frames(&machine, speech: false, seconds: 2.98) == [])
         #expect(
             machine.handle(.audio(isSpeech: false, seconds: 0.02))
-                == [.cancelCapture, .report(Self.params(false)), .resumeWake])
+                == [.cancelCapture, .report(Self.params(false)), .releaseMicrophone])
         #expect(machine.phase == .idle)
     }
 
@@ -174,7 +177,8 @@ struct TalkModeStateMachineTests {
         var off = Self.listening()
         #expect(Self.frames(&off, speech: false, seconds: 600) == [], "no idle timeout unless configured")
         _ = off.handle(.setIdleTimeout(1))
-        #expect(Self.frames(&off, speech: false, seconds: 1).last == .resumeWake, "set at run time (talk.config)")
+        #expect(
+            Self.frames(&off, speech: false, seconds: 1).last == .releaseMicrophone, "set at run time (talk.config)")
     }
 
     @Test func theIdleTimeoutDoesNotCountWhileThinkingOrSpeaking() {
@@ -209,11 +213,11 @@ struct TalkModeStateMachineTests {
     @Test func aGatewayEventThatDiffersIsAppliedAndNotEchoed() {
         var machine = Machine()
         let on = machine.handle(.gatewayMode(enabled: true, phase: nil))
-        #expect(on == [.resetSpeechSession, .suspendWake, .startCapture], "entered, nothing reported back")
+        #expect(on == [.resetSpeechSession, .claimMicrophone, .startCapture], "entered, nothing reported back")
         #expect(machine.phase == .listening)
         #expect(machine.handle(.gatewayMode(enabled: true, phase: "listening")) == [], "same state: nothing")
         let off = machine.handle(.gatewayMode(enabled: false, phase: nil))
-        #expect(off == [.cancelCapture, .resumeWake], "left, nothing reported back")
+        #expect(off == [.cancelCapture, .releaseMicrophone], "left, nothing reported back")
         #expect(machine.phase == .idle)
         #expect(machine.handle(.gatewayMode(enabled: false, phase: nil)) == [])
     }
@@ -246,7 +250,7 @@ struct TalkModeStateMachineTests {
         #expect(machine.handle(.reportFailed(Self.params(true, .thinking), forbidden: true)) == [])
         #expect(!machine.isReporting)
         #expect(machine.handle(.transcribed("")) == [.startCapture], "no report after FORBIDDEN")
-        #expect(machine.handle(.exit(.local)) == [.cancelCapture, .resumeWake])
+        #expect(machine.handle(.exit(.local)) == [.cancelCapture, .releaseMicrophone])
         _ = machine.handle(.enter(.local))
         #expect(machine.handle(.operatorConnected) == [.report(Self.params(true, .listening))])
         #expect(machine.isReporting)
@@ -274,10 +278,12 @@ struct TalkModeStateMachineTests {
         #expect(machine.handle(.pttResume) == [])
     }
 
-    @Test func leavingWhilePausedLeavesWakeToPushToTalk() {
+    /// Talk releases the microphone whenever it ends; its owner knows that push-to-talk still
+    /// holds it (``MicrophoneArbiterTests``).
+    @Test func leavingWhilePausedReleasesTheMicrophone() {
         var machine = Self.listening()
         _ = machine.handle(.pttPause)
-        #expect(machine.handle(.exit(.local)) == [.report(Self.params(false))])
+        #expect(machine.handle(.exit(.local)) == [.report(Self.params(false)), .releaseMicrophone])
         #expect(machine.handle(.pttResume) == [])
         var idle = Machine()
         #expect(idle.handle(.pttPause) == [])

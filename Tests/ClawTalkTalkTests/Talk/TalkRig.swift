@@ -17,6 +17,8 @@ final class TalkRig: Sendable {
     let controller: TalkModeController
     let pauses = Locked<[Bool]>([])
     let wake = Locked<[String]>([])
+    /// The microphone's owner, with ``wake`` as voice wake and the controller as Talk mode.
+    let microphone = MicrophoneOwner()
     let phases = Locked<[TalkModeStateMachine.Phase]>([])
     private let tasks: [Task<Void, Never>]
 
@@ -36,13 +38,13 @@ final class TalkRig: Sendable {
         let wake = wake
         let stack = stack
         let hooks = TalkModeHooks(
-            suspendWake: { wake.update { $0.append("suspend") } }, resumeWake: { wake.update { $0.append("resume") } },
-            pauseReply: { on in pauses.update { $0.append(on) } },
+            microphone: microphone, pauseReply: { on in pauses.update { $0.append(on) } },
             resetSpeechSession: { await stack.speech.resetTalkSession() })
         let controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: stack.delivery, speech: stack.speech,
             hooks: hooks, configuration: configuration)
         self.controller = controller
+        await microphone.attach(wake: RecordingWake(calls: wake), talk: controller)
         await controller.attach(operator: harness.operatorSession)
         let stream = await controller.phases()
         let phases = phases
@@ -90,9 +92,24 @@ final class TalkRig: Sendable {
         }.count
     }
 
+    /// What voice wake was told, once Talk's effects and the owner's have run.
+    func wakeCalls() async -> [String] {
+        await controller.settle()
+        await microphone.settle()
+        return wake.value
+    }
+
     func stop() async {
         await controller.shutdown()
         for task in tasks { task.cancel() }
         await stack.stop()
     }
+}
+
+/// Voice wake that records what it is told ("suspend", "resume").
+struct RecordingWake: WakeListening {
+    let calls: Locked<[String]>
+
+    func suspend() async { calls.update { $0.append("suspend") } }
+    func resume() async { calls.update { $0.append("resume") } }
 }

@@ -229,11 +229,7 @@ extension VoiceWakeControllerTests {
         let capturing = FakeCapturing(.utterance(speech: 1.0, until: 2.0))
         let ptt = PTTController(
             capturing: capturing, transcriber: FakeTranscriber(), delivery: RecordingDelivery(),
-            speech: LeaseRecorder(),
-            lease: PTTLeaseHooks(
-                suspendWake: { await wake.suspend() }, resumeWake: { await wake.resume() }, pauseTalk: { false },
-                resumeTalk: {}),
-            clock: ManualClock())
+            speech: LeaseRecorder(), microphone: MicrophoneOwner(wake: wake), clock: ManualClock())
         let start = await ptt.perform(.start, timeout: .seconds(15))
         #expect(start.captureId != nil)
         #expect(await wake.state == .suspended)
