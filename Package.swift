@@ -78,7 +78,8 @@ let package = Package(
         .target(name: "CProcess"),
 
         // ---- Swift modules ----
-        .target(name: "ClawTalkSupport", swiftSettings: strict),
+        .target(name: "CSanitizerHooks"),
+        .target(name: "ClawTalkSupport", dependencies: ["CSanitizerHooks"], swiftSettings: strict),
         .target(name: "ClawTalkProtocol", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
         .target(name: "ClawTalkAudio", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
         .target(

@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -59,17 +60,17 @@ final class BargeInLog: Sendable {
     }
 
     /// Phase changes so far.
-    var phases: [Phase] { state.withLock { $0.phases } }
+    var phases: [Phase] { state.locked { $0.phases } }
     /// `talk.pause … on=true` times so far.
-    var pauses: [Date] { state.withLock { $0.pauses } }
+    var pauses: [Date] { state.locked { $0.pauses } }
     /// `talk.barge_in` times so far.
-    var bargeIns: [Date] { state.withLock { $0.bargeIns } }
+    var bargeIns: [Date] { state.locked { $0.bargeIns } }
     /// `talk.onset.held` times so far.
-    var held: [Date] { state.withLock { $0.held } }
+    var held: [Date] { state.locked { $0.held } }
 
     /// Reads what the node wrote since the last read.
     func read() {
-        state.withLock { state in
+        state.locked { state in
             guard let handle = try? FileHandle(forReadingFrom: file) else { return }
             defer { try? handle.close() }
             try? handle.seek(toOffset: state.offset)

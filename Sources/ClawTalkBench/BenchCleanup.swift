@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -20,7 +21,7 @@ enum BenchCleanup {
     /// Registers `pid` to be stopped if the bench is interrupted, and installs the handlers the
     /// first time.
     static func register(_ pid: Int32) {
-        let install = state.withLock { state -> Bool in
+        let install = state.locked { state -> Bool in
             state.pids.insert(pid)
             defer { state.installed = true }
             return !state.installed
@@ -30,15 +31,15 @@ enum BenchCleanup {
 
     /// Forgets `pid` (it was stopped the normal way).
     static func unregister(_ pid: Int32) {
-        state.withLock { _ = $0.pids.remove(pid) }
+        state.locked { _ = $0.pids.remove(pid) }
     }
 
     /// The pids registered now.
-    static var registered: Set<Int32> { state.withLock { $0.pids } }
+    static var registered: Set<Int32> { state.locked { $0.pids } }
 
     /// Stops every registered process: SIGTERM, then SIGKILL for those alive after `grace`.
     static func stopAll(grace: Duration = .seconds(5)) {
-        let pids = state.withLock { state in
+        let pids = state.locked { state in
             defer { state.pids.removeAll() }
             return state.pids
         }

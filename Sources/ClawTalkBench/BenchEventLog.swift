@@ -25,17 +25,17 @@ final class BenchEventLog: Sendable {
     /// Records `event` at `instant` (bench clock) for probe `clip`.
     func record(_ event: String, at instant: ContinuousClock.Instant, clip: String, data: [String: String] = [:]) {
         let nanoseconds = Int64(MonotonicTime.nanoseconds()) - Int64(BenchClock.ms(ContinuousClock.now - instant) * 1e6)
-        events.withLock { $0.append(Event(nanoseconds: nanoseconds, event: event, clip: clip, data: data)) }
+        events.locked { $0.append(Event(nanoseconds: nanoseconds, event: event, clip: clip, data: data)) }
     }
 
     /// How many events so far.
-    var count: Int { events.withLock { $0.count } }
+    var count: Int { events.locked { $0.count } }
 
     /// The events in time order, one JSON object per line.
     var jsonLines: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return events.withLock { $0 }.sorted { $0.nanoseconds < $1.nanoseconds }.compactMap { event in
+        return events.locked { $0 }.sorted { $0.nanoseconds < $1.nanoseconds }.compactMap { event in
             (try? encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) + "\n" }
         }.joined()
     }

@@ -36,7 +36,7 @@ final class BenchNode: Sendable {
         pump = Task.detached(priority: .high) {
             for await frame in frames {
                 let now = ContinuousClock.now
-                handler.body.withLock { $0 }?.call(frame, now)
+                handler.body.locked { $0 }?.call(frame, now)
             }
         }
         try frontEnd.start(on: capture)
@@ -46,12 +46,12 @@ final class BenchNode: Sendable {
     /// Calls `body` with every front-end frame and its arrival time until ``unobserve()``.
     func observe(_ body: @escaping @Sendable (FrontEndFrame, ContinuousClock.Instant) -> Void) {
         let box = ClosureBox(body)
-        handler.body.withLock { $0 = box }
+        handler.body.locked { $0 = box }
     }
 
     /// Stops calling the frame handler.
     func unobserve() {
-        handler.body.withLock { $0 = nil }
+        handler.body.locked { $0 = nil }
     }
 
     /// Stops capture, the front end and playback.

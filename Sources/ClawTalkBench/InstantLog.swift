@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkSupport
 import Synchronization
 
 /// A thread-safe list of instants on the bench clock (event stamps from audio callbacks,
@@ -8,22 +9,22 @@ final class InstantLog: Sendable {
 
     /// Adds `instant`.
     func append(_ instant: ContinuousClock.Instant) {
-        list.withLock { $0.append(instant) }
+        list.locked { $0.append(instant) }
     }
 
     /// How many so far.
-    var count: Int { list.withLock { $0.count } }
+    var count: Int { list.locked { $0.count } }
 
     /// Every instant, in order of arrival.
-    var all: [ContinuousClock.Instant] { list.withLock { $0 } }
+    var all: [ContinuousClock.Instant] { list.locked { $0 } }
 
     /// The first one after the first `skip`.
     func first(after skip: Int) -> ContinuousClock.Instant? {
-        list.withLock { $0.dropFirst(skip).first }
+        list.locked { $0.dropFirst(skip).first }
     }
 
     /// The first one at or after `instant`.
     func first(atOrAfter instant: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        list.withLock { $0.first { $0 >= instant } }
+        list.locked { $0.first { $0 >= instant } }
     }
 }

@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkCLI
 import ClawTalkDevices
 import ClawTalkSpeech
+import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
 import Synchronization
@@ -37,26 +38,26 @@ extension LoopbackBench {
             let detector = Mutex((SilenceDetector(window: window), 0.0))
             let heard = Mutex<[Int16]>([])
             node.observe { frame, now in
-                if ended.withLock({ $0 }) == nil { heard.withLock { $0 += frame.clean } }
-                detector.withLock { state in
+                if ended.locked({ $0 }) == nil { heard.locked { $0 += frame.clean } }
+                detector.locked { state in
                     let frameSeconds = Double(frame.aec.count) / 16_000
                     state.1 += frameSeconds
                     let record = UtteranceFrame(time: state.1, isSpeech: frame.isSpeech, rms: frame.rms)
-                    if state.0.ends(with: record) { ended.withLock { $0 = $0 ?? now } }
+                    if state.0.ends(with: record) { ended.locked { $0 = $0 ?? now } }
                 }
             }
             let start = await inject(utterance)
             let deadline = ContinuousClock.now + .seconds(3)
-            while ended.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+            while ended.locked({ $0 }) == nil, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
             node.unobserve()
-            if let start, let end = ended.withLock({ $0 }) {
+            if let start, let end = ended.locked({ $0 }) {
                 let speechEnd = start + BenchClock.duration(samples: bounds.end)
                 latencies.append(BenchClock.ms(end - speechEnd))
                 events.record("truth.speechEnd", at: speechEnd, clip: "eou")
                 events.record("eou.detected", at: end, clip: "eou")
-                let audio = PCMBuffer(format: .speech, samples: heard.withLock { $0 })
+                let audio = PCMBuffer(format: .speech, samples: heard.locked { $0 })
                 let begun = ContinuousClock.now
                 if (try? await transcriber.transcribe(audio)) != nil {
                     let final = ContinuousClock.now

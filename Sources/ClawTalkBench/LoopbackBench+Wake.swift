@@ -55,9 +55,9 @@ extension LoopbackBench {
         final class Lines: Sendable {
             private let lines = Mutex<[String]>([])
 
-            func append(_ line: String) { lines.withLock { $0.append(line) } }
+            func append(_ line: String) { lines.locked { $0.append(line) } }
 
-            var all: [String] { lines.withLock { $0 } }
+            var all: [String] { lines.locked { $0 } }
         }
     }
 
@@ -150,7 +150,7 @@ extension LoopbackBench {
         let onsetCount = Mutex(0)
         if let onsets {
             node.observe { frame, _ in
-                if onsets.feed(frame) { onsetCount.withLock { $0 += 1 } }
+                if onsets.feed(frame) { onsetCount.locked { $0 += 1 } }
             }
         }
         try await Task.sleep(for: .milliseconds(300))
@@ -188,7 +188,7 @@ extension LoopbackBench {
         }
         let metric = Self.rate("wake.self_trigger", count: wakes, hours: hours, condition: condition, reason: nil)
         guard onsets != nil else { return [metric] }
-        let falseOnsets = onsetCount.withLock { $0 }
+        let falseOnsets = onsetCount.locked { $0 }
         progress(
             "bench loopback: Talk onsets on the echo (\(processing)): \(falseOnsets) in \(Int(playedSeconds)) s\n"
         )

@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkCLI
 import ClawTalkDevices
+import ClawTalkSupport
 import ClawTalkTalk
 import ClawTalkTesting
 import Foundation
@@ -64,7 +65,7 @@ final class LoopbackBench {
         let onsets = InstantLog()
         let detector = Mutex(OnsetDetector(threshold: 3000, quietSamples: 1600))
         node.observe { frame, now in
-            if detector.withLock({ $0.onset(in: frame.aec) }) != nil { onsets.append(now) }
+            if detector.locked({ $0.onset(in: frame.aec) }) != nil { onsets.append(now) }
         }
         try await Task.sleep(for: .milliseconds(300))
         var starts: [ContinuousClock.Instant] = []

@@ -1,5 +1,6 @@
 import ClawTalkCLI
 import ClawTalkDevices
+import ClawTalkSupport
 import Synchronization
 
 /// The harness's recording of `ct_spk.monitor` (10 ms reads): the instants at which sound above
@@ -27,7 +28,7 @@ final class MonitorRecorder: Sendable {
 
     /// Sound and silence so far, and the instant of the last read.
     var timeline: (MonitorTimeline, now: ContinuousClock.Instant) {
-        reads.withLock { ($0.0, $0.1 ?? .now) }
+        reads.locked { ($0.0, $0.1 ?? .now) }
     }
 
     /// Starts recording.
@@ -36,14 +37,14 @@ final class MonitorRecorder: Sendable {
         let onsets = onsets
         let threshold = threshold
         let quietSamples = quietSamples
-        pump.withLock {
+        pump.locked {
             $0 = Task.detached(priority: .high) { [self] in
                 var detector = OnsetDetector(threshold: threshold, quietSamples: quietSamples)
                 for await frame in frames {
                     let read = BenchClock.instant(monotonicNanoseconds: frame.timestampNanoseconds)
                     let start = read - BenchClock.duration(samples: frame.samples.count)
                     let sound = frame.samples.contains { Int($0.magnitude) >= threshold }
-                    reads.withLock { reads in
+                    reads.locked { reads in
                         reads.0.note(sound: sound, at: start)
                         reads.1 = read
                     }
@@ -63,6 +64,6 @@ final class MonitorRecorder: Sendable {
     /// Stops recording.
     func stop() {
         engine.stop()
-        pump.withLock { $0?.cancel() }
+        pump.locked { $0?.cancel() }
     }
 }

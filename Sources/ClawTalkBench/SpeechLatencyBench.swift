@@ -101,7 +101,7 @@ struct SpeechLatencyBench {
                 Self.text, directive: nil, settings: settings, gateway: access, audio: audio, local: nil,
                 logger: .discarding, notice: { _ in })
             guard result.engines == [.talkSpeak], let received = dialer.stamps.first(after: before),
-                let first = audio.timings.withLock({ $0.last })?.firstWriteAt
+                let first = audio.timings.locked({ $0.last })?.firstWriteAt
             else { continue }
             sink.append(BenchClock.ms(first - received))
             events.record("tts.clipReceived", at: received, clip: "tts", data: ["format": clip.outputFormat ?? "?"])
@@ -125,7 +125,7 @@ struct SpeechLatencyBench {
         for _ in 0..<probes {
             let ready = ContinuousClock.now
             let result = await output.speak(Self.text)
-            guard result.engines == [.espeak], let first = audio.timings.withLock({ $0.last })?.firstWriteAt else {
+            guard result.engines == [.espeak], let first = audio.timings.locked({ $0.last })?.firstWriteAt else {
                 continue
             }
             sink.append(BenchClock.ms(first - ready))

@@ -1,5 +1,6 @@
 import ClawTalkCLI
 import ClawTalkDevices
+import ClawTalkSupport
 import ClawTalkTalk
 import Synchronization
 
@@ -25,7 +26,7 @@ final class TalkOnsetMonitor: Sendable {
     /// Feeds one front-end frame; true when it started an onset (playback would pause now).
     func feed(_ frame: FrontEndFrame) -> Bool {
         let seconds = Double(frame.aec.count) / 16_000
-        return machine.withLock { machine in
+        return machine.locked { machine in
             var actions = machine.handle(.audio(isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms))
             if actions.contains(.checkBargeIn) {
                 actions += machine.handle(.bargeInTranscript(Self.replyText))

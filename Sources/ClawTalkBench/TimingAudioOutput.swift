@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkCLI
 import ClawTalkDevices
 import ClawTalkNode
+import ClawTalkSupport
 import ClawTalkTalk
 import Synchronization
 
@@ -29,7 +30,7 @@ final class TimingAudioOutput: AudioOutput {
     }
 
     private func record(_ outcome: PlaybackOutcome) -> AudioPlayback {
-        if let timing = outcome.timing { timings.withLock { $0.append(timing) } }
+        if let timing = outcome.timing { timings.locked { $0.append(timing) } }
         return PlaybackAudioOutput.playback(outcome)
     }
 }

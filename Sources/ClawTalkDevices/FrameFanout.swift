@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Synchronization
 
 /// Hands every published element to each subscribed `AsyncStream`, each buffering the newest
@@ -20,7 +21,7 @@ final class FrameFanout<Element: Sendable>: Sendable {
     func subscribe(bufferingNewest limit: Int) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Element.self, bufferingPolicy: .bufferingNewest(max(limit, 1)))
-        let id: Int? = subscribers.withLock { subscribers in
+        let id: Int? = subscribers.locked { subscribers in
             guard !subscribers.closed else { return nil }
             let id = subscribers.next
             subscribers.next += 1
@@ -33,14 +34,14 @@ final class FrameFanout<Element: Sendable>: Sendable {
         }
         // Set after registering and called outside the lock (finish() may invoke it at once).
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: id) }
+            _ = self?.subscribers.locked { $0.continuations.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// Yields `element` to every open stream.
     func publish(_ element: Element) {
-        let targets = subscribers.withLock { $0.closed ? [] : Array($0.continuations.values) }
+        let targets = subscribers.locked { $0.closed ? [] : Array($0.continuations.values) }
         for continuation in targets {
             if case .dropped = continuation.yield(element) {
                 dropCount.wrappingAdd(1, ordering: .relaxed)
@@ -50,7 +51,7 @@ final class FrameFanout<Element: Sendable>: Sendable {
 
     /// Finishes every stream; later subscriptions get finished streams.
     func close() {
-        let targets = subscribers.withLock { subscribers in
+        let targets = subscribers.locked { subscribers in
             subscribers.closed = true
             defer { subscribers.continuations.removeAll() }
             return Array(subscribers.continuations.values)

@@ -1,5 +1,6 @@
 internal import CEspeakNG
 public import ClawTalkAudio
+import ClawTalkSupport
 import Synchronization
 
 /// The process's espeak-ng text-to-speech engine (`libespeak-ng`, GPL-3.0-or-later).
@@ -76,15 +77,15 @@ public final class EspeakEngine: Sendable {
     }
 
     /// The voice in use, as last passed to ``init(voice:rateWPM:)`` or ``setVoice(_:)``.
-    public var voice: String { settings.withLock { $0.voice } }
+    public var voice: String { settings.locked { $0.voice } }
 
     /// Speaking rate in words per minute.
-    public var rateWPM: Int { settings.withLock { $0.rateWPM } }
+    public var rateWPM: Int { settings.locked { $0.rateWPM } }
 
     /// Switches voice; throws ``SpeechError/unknownVoice(_:)`` and keeps the old one if
     /// espeak-ng does not know `name`.
     public func setVoice(_ name: String) throws {
-        try settings.withLock { current in
+        try settings.locked { current in
             do {
                 try Self.apply(voice: name, rateWPM: current.rateWPM)
                 current.voice = name
@@ -98,7 +99,7 @@ public final class EspeakEngine: Sendable {
 
     /// Changes the speaking rate (words per minute, clamped by espeak-ng to 80...450).
     public func setRate(wpm: Int) throws {
-        try settings.withLock { current in
+        try settings.locked { current in
             try Self.check(espeak_ng_SetParameter(espeakRATE, Int32(clamping: wpm), 0), "set rate")
             current.rateWPM = wpm
         }
@@ -108,7 +109,7 @@ public final class EspeakEngine: Sendable {
     ///
     /// Throws ``SpeechError/cancelled`` if ``cancel()`` is called while it runs.
     public func synthesize(_ text: String) throws -> PCMBuffer {
-        try settings.withLock { _ in
+        try settings.locked { _ in
             cancelFlag.value.store(false, ordering: .relaxed)
             let sink = SynthesisSink(cancel: cancelFlag)
             let status = withExtendedLifetime(sink) { () -> espeak_ng_STATUS in
@@ -134,7 +135,7 @@ public final class EspeakEngine: Sendable {
     /// language of every installed voice, sorted; a `+variant` such as `+klatt2` or `+f3` may be
     /// appended to any of them.
     public func availableVoices() -> [String] {
-        settings.withLock { _ in Set(Self.installedVoices().flatMap(\.languages)).sorted() }
+        settings.locked { _ in Set(Self.installedVoices().flatMap(\.languages)).sorted() }
     }
 
     // MARK: - Private

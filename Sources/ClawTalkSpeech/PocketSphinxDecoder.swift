@@ -1,6 +1,7 @@
 internal import CPocketSphinx
 internal import CPocketSphinxShim
 public import ClawTalkAudio
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -72,7 +73,7 @@ public final class PocketSphinxDecoder: Sendable {
     /// Name of the keyphrase search registered with the decoder.
     private static let keyphraseSearch = "clawtalk_kws"
 
-    /// The decoder handle. `@unchecked Sendable`: it is only touched inside `state.withLock`,
+    /// The decoder handle. `@unchecked Sendable`: it is only touched inside `state.locked`,
     /// which is the one lane that owns it (region checking cannot see through the C calls).
     private struct State: @unchecked Sendable {
         var decoder: OpaquePointer
@@ -125,12 +126,12 @@ public final class PocketSphinxDecoder: Sendable {
     }
 
     deinit {
-        state.withLock { cps_decoder_free($0.decoder) }
+        state.locked { cps_decoder_free($0.decoder) }
     }
 
     /// Begins an utterance (ends a running one first).
     public func startUtterance() throws {
-        try state.withLock { state in
+        try state.locked { state in
             if state.inUtterance {
                 _ = ps_end_utt(state.decoder)
                 state.inUtterance = false
@@ -143,7 +144,7 @@ public final class PocketSphinxDecoder: Sendable {
     /// Feeds samples of the current utterance (16 kHz mono).
     public func process(_ samples: UnsafeBufferPointer<Int16>) throws {
         guard let base = samples.baseAddress, !samples.isEmpty else { return }
-        try state.withLock { state in
+        try state.locked { state in
             guard state.inUtterance else {
                 throw SpeechError.decoder(operation: "process", message: "no utterance started")
             }
@@ -155,7 +156,7 @@ public final class PocketSphinxDecoder: Sendable {
     /// The best hypothesis so far (dictation) or the phrases spotted so far (keyphrases), with
     /// PocketSphinx's path score; nil when there is none.
     public func hypothesis() -> (text: String, score: Int)? {
-        state.withLock { state in
+        state.locked { state in
             var score: Int32 = 0
             guard let text = ps_get_hyp(state.decoder, &score) else { return nil }
             // Keyphrase hypotheses come as "computer  computer ": normalise the spacing.
@@ -166,7 +167,7 @@ public final class PocketSphinxDecoder: Sendable {
 
     /// Ends the utterance, finishing the search; ``hypothesis()`` then gives the final result.
     public func endUtterance() throws {
-        try state.withLock { state in
+        try state.locked { state in
             guard state.inUtterance else { return }
             state.inUtterance = false
             try Self.check(ps_end_utt(state.decoder), "end utterance")
@@ -187,7 +188,7 @@ public final class PocketSphinxDecoder: Sendable {
 
     /// The dictionary pronunciation of `word` (CMU phones), or nil if it is unknown.
     public func pronunciation(of word: String) -> String? {
-        state.withLock { Self.lookup(word, in: $0.decoder) }
+        state.locked { Self.lookup(word, in: $0.decoder) }
     }
 
     // MARK: - Private

@@ -1,4 +1,5 @@
 internal import CTFLite
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -31,7 +32,7 @@ public final class TFLiteRuntime: Sendable {
     /// The process-wide runtime from the default search list, loaded on first use; a failure is
     /// not cached, so a later call retries (for example after `scripts/setup`).
     public static func shared() throws -> TFLiteRuntime {
-        try cached.withLock { cached in
+        try cached.locked { cached in
             if let cached { return cached }
             let runtime = try TFLiteRuntime(searching: defaultSearchPaths())
             cached = runtime

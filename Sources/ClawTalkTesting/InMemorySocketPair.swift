@@ -1,4 +1,5 @@
 public import ClawTalkGateway
+import ClawTalkSupport
 public import Foundation
 import Synchronization
 
@@ -29,13 +30,13 @@ final class SharedCloseState: Sendable {
 
     /// True exactly once: the first close wins.
     func markClosed() -> Bool {
-        closed.withLock { wasClosed in
+        closed.locked { wasClosed in
             defer { wasClosed = true }
             return !wasClosed
         }
     }
 
-    var isClosed: Bool { closed.withLock { $0 } }
+    var isClosed: Bool { closed.locked { $0 } }
 }
 
 /// The client end of an ``InMemorySocketPair``.

@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Synchronization
 
 /// A clock that moves only when the test advances it; sleepers wake in deadline order.
@@ -47,19 +48,19 @@ public final class ManualClock: Clock, Sendable {
     public init() {}
 
     /// The current manual time.
-    public var now: Instant { state.withLock { $0.now } }
+    public var now: Instant { state.locked { $0.now } }
     /// One nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Suspends until the test advances the clock to `deadline` (or past it); throws on cancellation.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let id = state.withLock { state in
+        let id = state.locked { state in
             state.next += 1
             return state.next
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let due = state.withLock { state -> Bool in
+                let due = state.locked { state -> Bool in
                     if deadline <= state.now { return true }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     return false
@@ -76,7 +77,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private func remove(_ id: Int) -> CheckedContinuation<Void, any Error>? {
-        state.withLock { state in
+        state.locked { state in
             guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
             return state.sleepers.remove(at: index).continuation
         }
@@ -84,7 +85,7 @@ public final class ManualClock: Clock, Sendable {
 
     /// Moves time forward and wakes every sleeper that is due.
     public func advance(by duration: Duration) {
-        let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+        let due = state.locked { state -> [CheckedContinuation<Void, any Error>] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
@@ -95,7 +96,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Deadlines of the current sleepers, as offsets from the start.
-    public var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline.offset) } }
+    public var sleeperDeadlines: [Duration] { state.locked { $0.sleepers.map(\.deadline.offset) } }
 
     /// Waits (real time, up to 30 s) until someone sleeps until `offset` from the start.
     /// - Throws: ``WaitTimedOut``.

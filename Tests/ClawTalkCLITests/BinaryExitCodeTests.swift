@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -142,15 +143,15 @@ struct BinaryServiceTests {
         let errorText = Mutex<String>("")
         error.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            errorText.locked { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
 
         let startDeadline = Date().addingTimeInterval(30)
-        while !errorText.withLock({ $0.contains(started) }), process.isRunning, Date() < startDeadline {
+        while !errorText.locked({ $0.contains(started) }), process.isRunning, Date() < startDeadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        let startLog = errorText.withLock { $0 }
+        let startLog = errorText.locked { $0 }
         guard process.isRunning, startLog.contains(started) else {
             error.fileHandleForReading.readabilityHandler = nil
             if process.isRunning { process.terminate() }
@@ -175,7 +176,7 @@ struct BinaryServiceTests {
         #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
         error.fileHandleForReading.readabilityHandler = nil
         let rest = error.fileHandleForReading.readDataToEndOfFile()
-        let log = errorText.withLock { $0 + String(decoding: rest, as: UTF8.self) }
+        let log = errorText.locked { $0 + String(decoding: rest, as: UTF8.self) }
         #expect(log.contains(stopping), "stderr: \(log)")
         // The first start created the device identity, private to the user.
         let identity = home.state + "/clawtalk/identity.json"

@@ -20,7 +20,7 @@ struct SayFlowTests {
         let formats = Mutex<[AudioFormat]>([])
 
         func play(_ buffers: AsyncThrowingStream<PCMBuffer, any Error>, format: AudioFormat) async -> AudioPlayback {
-            formats.withLock { $0.append(format) }
+            formats.locked { $0.append(format) }
             var seconds = 0.0
             do {
                 for try await buffer in buffers { seconds += buffer.duration }
@@ -38,7 +38,7 @@ struct SayFlowTests {
         let texts = Mutex<[String]>([])
 
         func synthesize(_ text: String, voice: String, rateWPM: Int) async throws -> PCMBuffer {
-            texts.withLock { $0.append(text) }
+            texts.locked { $0.append(text) }
             return PCMBuffer(format: AudioFormat(sampleRate: 22050), samples: [Int16](repeating: 1, count: 1102))
         }
 
@@ -77,10 +77,10 @@ struct SayFlowTests {
         let result = await SayFlow.speak(
             "Hello from the CLI.", directive: TalkDirective(voice: "nova", once: true), settings: Settings(),
             gateway: try Self.access(gateway, home: home, token: "shared"), audio: audio, local: local,
-            logger: .discarding, notice: { line in notices.withLock { $0.append(line) } })
+            logger: .discarding, notice: { line in notices.locked { $0.append(line) } })
         #expect(result.outcome == .finished)
         #expect(result.engines == [.talkSpeak])
-        #expect(notices.withLock { $0 }.isEmpty)
+        #expect(notices.locked { $0 }.isEmpty)
         let speak = await gateway.observedEvents.compactMap { event -> WireJSON? in
             if case .operatorCall(_, "talk.speak", let params) = event { return params }
             return nil
@@ -88,8 +88,8 @@ struct SayFlowTests {
         #expect(speak.first?["text"] == "Hello from the CLI.")
         // The alias comes from talk.config (the test gateway maps nova → voice-nova-2).
         #expect(speak.first?["voiceId"] == "voice-nova-2")
-        #expect(audio.formats.withLock { $0 } == [AudioFormat(sampleRate: 24000)])
-        #expect(local.texts.withLock { $0 }.isEmpty)
+        #expect(audio.formats.locked { $0 } == [AudioFormat(sampleRate: 24000)])
+        #expect(local.texts.locked { $0 }.isEmpty)
         // The connection was closed after speaking.
         _ = try await gateway.waitForEvent(timeout: .seconds(30)) {
             if case .closed(_, 1000, _) = $0 { return true }
@@ -107,10 +107,10 @@ struct SayFlowTests {
             let notices = Mutex<[String]>([])
             let result = await SayFlow.speak(
                 "Local speech. Two sentences.", directive: nil, settings: Settings(), gateway: access, audio: audio,
-                local: local, logger: .discarding, notice: { line in notices.withLock { $0.append(line) } })
+                local: local, logger: .discarding, notice: { line in notices.locked { $0.append(line) } })
             #expect(result.engines == [.espeak])
-            #expect(local.texts.withLock { $0 } == ["Local speech.", "Two sentences."])
-            let notice = try #require(notices.withLock { $0 }.first)
+            #expect(local.texts.locked { $0 } == ["Local speech.", "Two sentences."])
+            let notice = try #require(notices.locked { $0 }.first)
             #expect(notice.hasSuffix("speaking with espeak-ng on this machine."))
             #expect(notice.contains(access == nil ? "no gateway is configured" : "no operator access"))
         }
@@ -128,12 +128,12 @@ struct SayFlowTests {
             "Still heard.", directive: nil, settings: Settings(),
             gateway: try Self.access(gateway, home: home, token: "shared"), audio: RecordingAudio(), local: local,
             connectTimeout: .milliseconds(400), logger: .discarding,
-            notice: { line in notices.withLock { $0.append(line) } })
+            notice: { line in notices.locked { $0.append(line) } })
         // The notice names the timeout given (not the 5 s default); the clock only shows that the
         // flow gave up rather than hung (a busy machine may take longer than 0.4 s).
         #expect(ContinuousClock.now - started < .seconds(30))
         #expect(result.engines == [.espeak])
-        let notice = notices.withLock { $0 }.first ?? ""
+        let notice = notices.locked { $0 }.first ?? ""
         #expect(notice.contains("did not answer within \(Duration.milliseconds(400))"), "\(notice)")
     }
 

@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -10,8 +11,8 @@ struct ServiceRunnerTests {
     /// Records the runner's events in order.
     final class EventLog: Sendable {
         private let events = Mutex<[ServiceRunner.Event]>([])
-        func append(_ event: ServiceRunner.Event) { events.withLock { $0.append(event) } }
-        var all: [ServiceRunner.Event] { events.withLock { $0 } }
+        func append(_ event: ServiceRunner.Event) { events.locked { $0.append(event) } }
+        var all: [ServiceRunner.Event] { events.locked { $0 } }
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkSpeech
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -83,18 +84,18 @@ extension SpeechEngineTests {
                         throw SpeechError.espeak(operation: "test", message: "\(error)")
                     }
                 }
-                outcome.withLock { $0 = result }
+                outcome.locked { $0 = result }
             }
             thread.start()
             // A cancel only affects a synthesis already running, so keep asking until it ends.
-            while outcome.withLock({ $0 == nil }) {
+            while outcome.locked({ $0 == nil }) {
                 engine.cancel()
                 Thread.sleep(forTimeInterval: 0.005)
             }
             let elapsed = ContinuousClock.now - started
             // The outcome shows the cancel (an ignored one ends in success); the clock only shows that
             // it ended, whatever the machine's speed.
-            #expect(outcome.withLock { $0 } == .failure(.cancelled))
+            #expect(outcome.locked { $0 } == .failure(.cancelled))
             #expect(elapsed < .seconds(30), "took \(elapsed)")
             // The next synthesis is unaffected.
             #expect(try engine.synthesize("back again").samples.isEmpty == false)

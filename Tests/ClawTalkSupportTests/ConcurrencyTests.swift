@@ -13,7 +13,7 @@ struct ConcurrencyTests {
                 do {
                     try await Task.sleep(for: .seconds(60))
                 } catch {
-                    cancelled.withLock { $0 = true }
+                    cancelled.locked { $0 = true }
                     throw error
                 }
                 return 1
@@ -23,7 +23,7 @@ struct ConcurrencyTests {
         // Far below the 60 s the operation would take, whatever the machine's speed.
         #expect(elapsed < .seconds(30))
         #expect(elapsed >= .milliseconds(50))
-        #expect(cancelled.withLock { $0 })
+        #expect(cancelled.locked { $0 })
     }
 
     @Test func returnsTheResultWhenInTime() async throws {
@@ -57,7 +57,7 @@ struct ConcurrencyTests {
 
     final class Counter: Sendable {
         let value = Mutex(0)
-        func increment() { value.withLock { $0 += 1 } }
+        func increment() { value.locked { $0 += 1 } }
     }
 
     @Test func onceRunsExactlyOnceAcrossTasks() async {
@@ -68,7 +68,7 @@ struct ConcurrencyTests {
                 group.addTask { once.run { runs.increment() } }
             }
         }
-        #expect(runs.value.withLock { $0 } == 1)
+        #expect(runs.value.locked { $0 } == 1)
         #expect(once.isClaimed)
         #expect(once.claim() == false)
     }
@@ -77,13 +77,13 @@ struct ConcurrencyTests {
         let results = Mutex<[Bool]>([])
         let value: Int = try await withCheckedThrowingContinuation { continuation in
             let gate = ResumeOnce(continuation)
-            results.withLock { $0.append(gate.resume(returning: 7)) }
-            results.withLock { $0.append(gate.resume(throwing: CancellationError())) }
-            results.withLock { $0.append(gate.resume(returning: 8)) }
-            results.withLock { $0.append(gate.isResumed) }
+            results.locked { $0.append(gate.resume(returning: 7)) }
+            results.locked { $0.append(gate.resume(throwing: CancellationError())) }
+            results.locked { $0.append(gate.resume(returning: 8)) }
+            results.locked { $0.append(gate.isResumed) }
         }
         #expect(value == 7)
-        #expect(results.withLock { $0 } == [true, false, false, true])
+        #expect(results.locked { $0 } == [true, false, false, true])
     }
 
     @Test func anAsyncLaneRunsItsWorkInOrderOneAtATime() async {
@@ -98,12 +98,12 @@ struct ConcurrencyTests {
                 }
                 // Items that suspend still finish before the next one starts.
                 if index.isMultiple(of: 7) { await Task.yield() }
-                log.withLock { $0.append(index) }
+                log.locked { $0.append(index) }
                 running.subtract(1, ordering: .sequentiallyConsistent)
             }
         }
         await lane.drained()
-        #expect(log.withLock { $0 } == Array(0..<50))
+        #expect(log.locked { $0 } == Array(0..<50))
         let didOverlap = overlapped.load(ordering: .sequentiallyConsistent)
         #expect(!didOverlap)
     }

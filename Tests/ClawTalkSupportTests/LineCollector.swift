@@ -11,9 +11,9 @@ final class LineCollector: Sendable {
     }
 
     private func append(_ text: String) {
-        storage.withLock { $0.append(String(text.dropLast())) }
+        storage.locked { $0.append(String(text.dropLast())) }
     }
 
     /// Lines written so far, without their newline.
-    var lines: [String] { storage.withLock { $0 } }
+    var lines: [String] { storage.locked { $0 } }
 }

@@ -8,8 +8,8 @@ struct LogThrottleTests {
     /// Hand-moved monotonic time.
     final class FakeTime: Sendable {
         private let value = Mutex(Duration.zero)
-        var now: Duration { value.withLock { $0 } }
-        func advance(by d: Duration) { value.withLock { $0 += d } }
+        var now: Duration { value.locked { $0 } }
+        func advance(by d: Duration) { value.locked { $0 += d } }
     }
 
     @Test func admitsOncePerInterval() {

@@ -79,7 +79,7 @@ struct LoggerTests {
         let logger = makeLogger(sink: sink, level: .notice)
         let evaluated = Mutex(0)
         func fields() -> [String: LogValue] {
-            evaluated.withLock { $0 += 1 }
+            evaluated.locked { $0 += 1 }
             return ["n": 1]
         }
         logger.debug("hidden", fields())
@@ -87,7 +87,7 @@ struct LoggerTests {
         logger.notice("shown", fields())
         logger.error("shown.too")
         #expect(sink.events == ["shown", "shown.too"])
-        #expect(evaluated.withLock { $0 } == 1)
+        #expect(evaluated.locked { $0 } == 1)
     }
 
     @Test func childCategoriesAreDotted() {
@@ -150,7 +150,7 @@ struct LoggerTests {
 
     @Test func concurrentWritesNeverInterleave() async {
         let chunks = Mutex<[String]>([])
-        let output = LogOutput { text in chunks.withLock { $0.append(text) } }
+        let output = LogOutput { text in chunks.locked { $0.append(text) } }
         let logger = makeLogger(sink: TextLogSink(output: output))
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
@@ -159,7 +159,7 @@ struct LoggerTests {
                 }
             }
         }
-        let all = chunks.withLock { $0 }
+        let all = chunks.locked { $0 }
         #expect(all.count == 400)
         #expect(all.allSatisfy { $0.hasSuffix("\n") && $0.dropLast().contains("\n") == false })
         #expect(Set(all).count == 400)

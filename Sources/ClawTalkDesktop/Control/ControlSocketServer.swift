@@ -81,7 +81,7 @@ public final class ControlSocketServer: @unchecked Sendable {
 
     /// Starts the accept thread (once).
     public func start() {
-        let start = lifecycle.withLock { state -> Bool in
+        let start = lifecycle.locked { state -> Bool in
             guard case .idle = state else { return false }
             state = .running
             return true
@@ -98,7 +98,7 @@ public final class ControlSocketServer: @unchecked Sendable {
 
     /// Stops accepting, joins the thread and removes the socket file. Calling it again does nothing.
     public func stop() {
-        let previous = lifecycle.withLock { state -> Lifecycle in
+        let previous = lifecycle.locked { state -> Lifecycle in
             defer { state = .stopped }
             return state
         }

@@ -126,11 +126,11 @@ public final class DBusControlService: Sendable {
         let handler = handler
         Task {
             let response = await handler(request)
-            result.withLock { $0 = response }
+            result.locked { $0 = response }
             done.signal()
         }
         done.wait()
-        return result.withLock { $0 } ?? .failure("UNAVAILABLE: no answer")
+        return result.locked { $0 } ?? .failure("UNAVAILABLE: no answer")
     }
 
     /// `Introspect`'s answer.

@@ -54,7 +54,7 @@ public final class EvdevHoldToTalk: @unchecked Sendable {
 
     /// Starts the reader thread (once).
     public func start() {
-        let start = lifecycle.withLock { state -> Bool in
+        let start = lifecycle.locked { state -> Bool in
             guard state == 0 else { return false }
             state = 1
             return true
@@ -70,7 +70,7 @@ public final class EvdevHoldToTalk: @unchecked Sendable {
 
     /// Stops and joins the reader thread; the devices are closed.
     public func stop() {
-        let previous = lifecycle.withLock { state in
+        let previous = lifecycle.locked { state in
             defer { state = 2 }
             return state
         }

@@ -71,7 +71,7 @@ public final class CaptureEngine: Sendable {
         shared.framesReady.signal()
         shared.watcherWake.signal()
         shared.closeSubscribers()
-        shared.consumer.withLock { $0 }?.captureEnded()
+        shared.consumer.locked { $0 }?.captureEnded()
     }
 
     /// Resolves the chosen source, starts the capture thread and waits until its first stream is
@@ -80,7 +80,7 @@ public final class CaptureEngine: Sendable {
     /// a server, or the open error; after an error the engine is still idle and may be started
     /// again. Starting a running engine does nothing; starting a stopped one throws.
     public func start() throws {
-        try lifecycle.withLock { lifecycle in
+        try lifecycle.locked { lifecycle in
             switch lifecycle {
             case .running: return
             case .stopped: throw AudioDeviceError.io("the capture engine was stopped; create a new one")
@@ -88,7 +88,7 @@ public final class CaptureEngine: Sendable {
             }
             if let query = configuration.source {
                 let device = try PulseDeviceCatalog.resolve(query, kind: .source, in: backend.devices())
-                shared.chosenName.withLock { $0 = device.name }
+                shared.chosenName.locked { $0 = device.name }
                 shared.chosenAvailable.store(true, ordering: .relaxed)
             }
             do {
@@ -122,7 +122,7 @@ public final class CaptureEngine: Sendable {
     /// are). If a read hangs in the device, `stop()` gives up waiting after one second; the thread
     /// then closes its stream when the read returns. Calling it again does nothing.
     public func stop() {
-        lifecycle.withLock { lifecycle in
+        lifecycle.locked { lifecycle in
             switch lifecycle {
             case .stopped:
                 return
@@ -139,7 +139,7 @@ public final class CaptureEngine: Sendable {
             shared.setStatus(.stopped, device: nil)
             lifecycle = .stopped
         }
-        let consumer = shared.consumer.withLock { consumer in
+        let consumer = shared.consumer.locked { consumer in
             defer { consumer = nil }
             return consumer
         }
@@ -150,12 +150,12 @@ public final class CaptureEngine: Sendable {
     /// until ``detach(_:)`` or ``stop()``, which call its ``CaptureFrameConsumer/captureEnded()``.
     /// Attaching to a stopped engine ends the consumer at once.
     public func attach(_ consumer: any CaptureFrameConsumer) {
-        let stopped = lifecycle.withLock { $0 == .stopped }
+        let stopped = lifecycle.locked { $0 == .stopped }
         guard !stopped else {
             consumer.captureEnded()
             return
         }
-        let previous = shared.consumer.withLock { current in
+        let previous = shared.consumer.locked { current in
             defer { current = consumer }
             return current
         }
@@ -165,7 +165,7 @@ public final class CaptureEngine: Sendable {
     /// Stops running `consumer` (if it is the attached one) and ends it; frames are then
     /// delivered one by one again.
     public func detach(_ consumer: any CaptureFrameConsumer) {
-        let removed = shared.consumer.withLock { current -> Bool in
+        let removed = shared.consumer.locked { current -> Bool in
             guard let attached = current, attached === consumer else { return false }
             current = nil
             return true
@@ -185,12 +185,12 @@ public final class CaptureEngine: Sendable {
     /// The most recent ``CaptureConfiguration/preRollMilliseconds`` of audio (less right after
     /// start), oldest first: what was said just before a wake word or push-to-talk press.
     public func preRoll() -> [Int16] {
-        shared.preRoll.withLock { $0.snapshot() }
+        shared.preRoll.locked { $0.snapshot() }
     }
 
     /// Where the audio comes from now.
     public var state: CaptureState {
-        shared.status.withLock { $0.state }
+        shared.status.locked { $0.state }
     }
 
     /// RMS and peak (full scale 1.0) of the latest frame, read from atomics.
@@ -203,7 +203,7 @@ public final class CaptureEngine: Sendable {
 
     /// A snapshot of the counters and state.
     public var stats: CaptureStats {
-        let status = shared.status.withLock { $0 }
+        let status = shared.status.locked { $0 }
         let levels = self.levels
         return CaptureStats(
             frames: shared.frames.load(ordering: .relaxed), overruns: ring.overruns,
@@ -233,14 +233,14 @@ public final class CaptureEngine: Sendable {
         let (seconds, attoseconds) = configuration.startTimeout.components
         let timeout = max(Double(seconds) + Double(attoseconds) / 1e18, 0.1)
         if shared.firstOpenSignal.wait(timeout: .now() + timeout) == .timedOut {
-            let device = shared.chosenName.withLock { $0 }
+            let device = shared.chosenName.locked { $0 }
             throw StartTimeout(error: .open(device: device, message: "timed out opening the capture stream"))
         }
-        if case .failure(let error) = shared.firstOpen.withLock({ $0 }) {
+        if case .failure(let error) = shared.firstOpen.locked({ $0 }) {
             // The thread returns right after reporting; take its finish signal so that a later
             // start waits for its own thread.
             shared.threadFinished.wait()
-            shared.firstOpen.withLock { $0 = nil }
+            shared.firstOpen.locked { $0 = nil }
             throw error
         }
     }
@@ -253,9 +253,9 @@ public final class CaptureEngine: Sendable {
         let pause = interval.inSeconds
         while !shared.isStopping {
             _ = shared.framesReady.wait(timeout: .now() + .milliseconds(250))
-            let consumer = shared.consumer.withLock { $0 }
+            let consumer = shared.consumer.locked { $0 }
             while !shared.isStopping, let (samples, stamp) = ring.read().map({ ($0.samples, $0.stamp) }) {
-                shared.preRoll.withLock { $0.append(samples) }
+                shared.preRoll.locked { $0.append(samples) }
                 let frame = CapturedFrame(
                     samples: samples, timestampNanoseconds: stamp.timestampNanoseconds, sequence: stamp.sequence)
                 if let consumer {

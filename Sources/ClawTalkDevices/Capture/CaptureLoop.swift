@@ -150,7 +150,7 @@ struct CaptureLoop {
 
     /// Opens the chosen source (or the default) and, on success, replaces the current stream.
     private mutating func open(chosen: Bool) throws {
-        let name = chosen ? shared.chosenName.withLock { $0 } : nil
+        let name = chosen ? shared.chosenName.locked { $0 } : nil
         let opened = try backend.openStream(
             source: name, format: configuration.format, frameMilliseconds: configuration.frameMilliseconds)
         closeStream()
@@ -251,7 +251,7 @@ struct CaptureLoop {
     }
 
     private var chosenDescription: String {
-        "source '\(shared.chosenName.withLock { $0 } ?? configuration.source ?? "")'"
+        "source '\(shared.chosenName.locked { $0 } ?? configuration.source ?? "")'"
     }
 
     /// Sleeps `duration` in slices of at most 20 ms, returning early when stop is requested.

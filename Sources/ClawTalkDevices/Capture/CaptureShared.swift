@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Dispatch
 import Synchronization
 
@@ -50,11 +51,11 @@ final class CaptureShared: Sendable {
     var isStopping: Bool { stopRequested.load(ordering: .relaxed) }
 
     func setStatus(_ state: CaptureState, device: String?) {
-        status.withLock { $0 = (state, device) }
+        status.locked { $0 = (state, device) }
     }
 
     func reportFirstOpen(_ result: Result<Void, any Error>) {
-        firstOpen.withLock { $0 = result }
+        firstOpen.locked { $0 = result }
         firstOpenSignal.signal()
     }
 

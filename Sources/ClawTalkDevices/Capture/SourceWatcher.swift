@@ -28,7 +28,7 @@ struct SourceWatcher {
     private func check(_ lister: any CaptureDeviceLister) {
         guard let devices = try? lister.devices() else { return }
         if let device = try? PulseDeviceCatalog.resolve(query, kind: .source, in: devices) {
-            shared.chosenName.withLock { $0 = device.name }
+            shared.chosenName.locked { $0 = device.name }
             shared.chosenAvailable.store(true, ordering: .relaxed)
         } else {
             shared.chosenAvailable.store(false, ordering: .relaxed)

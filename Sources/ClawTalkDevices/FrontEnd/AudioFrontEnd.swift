@@ -84,7 +84,7 @@ public final class AudioFrontEnd: Sendable {
 
         func consume(_ frame: CapturedFrame) -> Double? {
             _ = try? AudioFrontEnd.process(frame, shared: self)
-            return core.withLock { $0.idleWakeLevel }
+            return core.locked { $0.idleWakeLevel }
         }
 
         func captureEnded() {
@@ -106,7 +106,7 @@ public final class AudioFrontEnd: Sendable {
     }
 
     deinit {
-        switch lifecycle.withLock({ $0 }) {
+        switch lifecycle.locked({ $0 }) {
         case .running(let task): task.cancel()
         case .attached(let engine): engine.detach(shared)
         case .idle, .stopped: break
@@ -138,7 +138,7 @@ public final class AudioFrontEnd: Sendable {
     /// Takes the echo delay's output part from `source`, called once per frame.
     public func attach(outputLatency source: @escaping @Sendable () -> Duration?) {
         let box = ClosureBox(source)
-        shared.outputLatency.withLock { $0 = box }
+        shared.outputLatency.locked { $0 = box }
     }
 
     // MARK: - Processing
@@ -147,7 +147,7 @@ public final class AudioFrontEnd: Sendable {
     /// ``frames()`` streams finish when the engine stops. Starting a running front end does
     /// nothing; a stopped one throws ``AudioDeviceError/io(_:)``.
     public func start(on engine: CaptureEngine) throws {
-        let attach = try lifecycle.withLock { lifecycle -> Bool in
+        let attach = try lifecycle.locked { lifecycle -> Bool in
             switch lifecycle {
             case .running, .attached: return false
             case .stopped: throw AudioDeviceError.io("the audio front end was stopped; create a new one")
@@ -163,7 +163,7 @@ public final class AudioFrontEnd: Sendable {
     /// streams finish when it ends. Starting a running front end does nothing; a stopped one
     /// throws ``AudioDeviceError/io(_:)``.
     public func start(_ capture: AsyncStream<CapturedFrame>) throws {
-        try lifecycle.withLock { lifecycle in
+        try lifecycle.locked { lifecycle in
             switch lifecycle {
             case .running, .attached: return
             case .stopped: throw AudioDeviceError.io("the audio front end was stopped; create a new one")
@@ -182,7 +182,7 @@ public final class AudioFrontEnd: Sendable {
 
     /// Stops processing and finishes every ``frames()`` stream. Calling it again does nothing.
     public func stop() {
-        let previous = lifecycle.withLock { lifecycle in
+        let previous = lifecycle.locked { lifecycle in
             defer { lifecycle = .stopped }
             return lifecycle
         }
@@ -203,16 +203,16 @@ public final class AudioFrontEnd: Sendable {
     }
 
     private static func process(_ frame: CapturedFrame, shared: Shared) throws -> FrontEndFrame {
-        let latencySource = shared.outputLatency.withLock { $0 }
+        let latencySource = shared.outputLatency.locked { $0 }
         let outputLatency = latencySource?.call()
         let result: FrontEndFrame
         do {
-            result = try shared.core.withLock { try $0.process(frame, outputLatency: outputLatency) }
+            result = try shared.core.locked { try $0.process(frame, outputLatency: outputLatency) }
         } catch {
             shared.errors.wrappingAdd(1, ordering: .relaxed)
             throw error
         }
-        shared.preRoll.withLock { $0.append(result.aec) }
+        shared.preRoll.locked { $0.append(result.aec) }
         shared.fanout.publish(result)
         return result
     }
@@ -229,7 +229,7 @@ public final class AudioFrontEnd: Sendable {
     /// The most recent ``FrontEndSettings/preRollMilliseconds`` (at least 300 ms) of the AEC
     /// signal, oldest first.
     public func preRoll() -> [Int16] {
-        shared.preRoll.withLock { $0.snapshot() }
+        shared.preRoll.locked { $0.snapshot() }
     }
 
     /// True when echo is under control (an echo canceller runs, or the output is isolated):
@@ -238,7 +238,7 @@ public final class AudioFrontEnd: Sendable {
 
     /// A snapshot of the counters.
     public var stats: FrontEndStats {
-        let counts = shared.core.withLock { core in
+        let counts = shared.core.locked { core in
             (
                 core.framesProcessed, core.farEndFramesFed, core.silenceFramesFed, core.staleFarEndFrames,
                 core.lastEchoDelayMilliseconds, core.bypassedFrames

@@ -55,18 +55,18 @@ final class PlaybackCore: Sendable {
 
     /// The sink items are played on (nil = the server's default).
     var sink: String? {
-        get { state.withLock { $0.sink } }
-        set { state.withLock { $0.sink = newValue } }
+        get { state.locked { $0.sink } }
+        set { state.locked { $0.sink = newValue } }
     }
 
     /// True while an item plays or waits.
     var isBusy: Bool {
-        state.withLock { $0.current != nil || !$0.pending.isEmpty }
+        state.locked { $0.current != nil || !$0.pending.isEmpty }
     }
 
     /// Appends `job` to the queue (starting a playback thread if none runs); false when closed.
     func enqueue(_ job: PlaybackJob) -> Bool {
-        let wake: WorkerHandle? = state.withLock { state in
+        let wake: WorkerHandle? = state.locked { state in
             guard !state.closed else { return nil }
             state.pending.append(job)
             if let worker = state.worker { return worker }
@@ -86,12 +86,12 @@ final class PlaybackCore: Sendable {
 
     /// Wakes the playback thread (a pause or resume takes effect without waiting for a timeout).
     func wakeWorker() {
-        state.withLock { $0.worker }?.wake.signal()
+        state.locked { $0.worker }?.wake.signal()
     }
 
     /// Stops the current item and drops every queued one.
     func stop(at now: ContinuousClock.Instant) {
-        let (dropped, worker) = state.withLock { state in
+        let (dropped, worker) = state.locked { state in
             state.current?.requestStop(at: now)
             defer { state.pending = [] }
             return (state.pending, state.worker)
@@ -102,7 +102,7 @@ final class PlaybackCore: Sendable {
 
     /// Stops `job` if it plays, drops it if it waits.
     func cancel(_ job: PlaybackJob, at now: ContinuousClock.Instant) {
-        let (queued, worker) = state.withLock { state in
+        let (queued, worker) = state.locked { state in
             if let index = state.pending.firstIndex(where: { $0 === job }) {
                 state.pending.remove(at: index)
                 return (true, state.worker)
@@ -116,13 +116,13 @@ final class PlaybackCore: Sendable {
 
     /// Wakes the playback thread (new audio for a waiting stream item, a stop).
     func wake() {
-        state.withLock { $0.worker }?.wake.signal()
+        state.locked { $0.worker }?.wake.signal()
     }
 
     /// Gives up on a playback thread stuck in a blocking call while playing `job`: the thread is
     /// told to end when the call returns, `job` gets `outcome`, and a new thread takes the queue.
     func abandon(_ job: PlaybackJob, now: ContinuousClock.Instant, outcome: (PlaybackTiming) -> PlaybackOutcome) {
-        let replacement: WorkerHandle? = state.withLock { state in
+        let replacement: WorkerHandle? = state.locked { state in
             guard state.current === job, let stuck = state.worker else { return nil }
             stuck.abandoned.store(true, ordering: .releasing)
             stuck.wake.signal()
@@ -136,7 +136,7 @@ final class PlaybackCore: Sendable {
 
     /// Closes the queue: drops queued items, stops the current one, ends the thread when idle.
     func close(at now: ContinuousClock.Instant) {
-        let (dropped, worker) = state.withLock { state in
+        let (dropped, worker) = state.locked { state in
             state.closed = true
             state.current?.requestStop(at: now)
             defer { state.pending = [] }
@@ -150,7 +150,7 @@ final class PlaybackCore: Sendable {
 
     /// The next thing for the thread with `handle` to do; a finished current item is cleared.
     func next(for handle: WorkerHandle) -> Next {
-        state.withLock { state in
+        state.locked { state in
             guard state.worker === handle else { return .exit }
             state.current = nil
             guard !state.pending.isEmpty else { return state.closed ? .exit : .wait }
@@ -162,7 +162,7 @@ final class PlaybackCore: Sendable {
 
     /// Ends the thread with `handle` if nothing is queued (it was idle for the idle timeout).
     func retire(_ handle: WorkerHandle) -> Bool {
-        state.withLock { state in
+        state.locked { state in
             guard state.worker === handle else { return true }
             guard state.pending.isEmpty else { return false }
             state.worker = nil

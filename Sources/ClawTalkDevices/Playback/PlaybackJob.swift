@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Synchronization
 
 /// One item on its way through ``PlaybackController``: its audio, its timeline and whoever waits
@@ -56,7 +57,7 @@ final class PlaybackJob: Sendable {
 
     /// Adds source samples (whole frames) and, when a render tap is installed, their reference.
     func feed(_ samples: [Int16], reference: [Int16]? = nil, at now: Instant = .now) {
-        state.withLock { state in
+        state.locked { state in
             guard state.outcome == nil else { return }
             state.source.append(samples)
             if let reference { state.reference.append(reference) }
@@ -68,7 +69,7 @@ final class PlaybackJob: Sendable {
 
     /// Adds reference samples only (for a complete buffer whose reference is converted in blocks).
     func feedReference(_ reference: [Int16]) {
-        state.withLock { state in
+        state.locked { state in
             guard state.outcome == nil else { return }
             state.reference.append(reference)
         }
@@ -76,7 +77,7 @@ final class PlaybackJob: Sendable {
 
     /// No more source audio will come; `error` is what the source failed with, if anything.
     func completeInput(error: (any Error)? = nil) {
-        state.withLock { state in
+        state.locked { state in
             state.inputComplete = true
             if state.inputError == nil { state.inputError = error }
         }
@@ -84,7 +85,7 @@ final class PlaybackJob: Sendable {
 
     /// Keeps `task` (feeder or watchdog) until the outcome is decided, then cancels it.
     func attach(_ task: Task<Void, Never>) {
-        let resolved = state.withLock { state in
+        let resolved = state.locked { state in
             if state.outcome != nil { return true }
             state.tasks.append(task)
             return false
@@ -96,7 +97,7 @@ final class PlaybackJob: Sendable {
 
     /// The playback thread took the item up; if its audio is there, the start limit runs from now.
     func markDequeued(at now: Instant) {
-        state.withLock { state in
+        state.locked { state in
             state.timing.dequeuedAt = now
             if state.source.available > 0 { state.readyAt = now }
         }
@@ -104,17 +105,17 @@ final class PlaybackJob: Sendable {
 
     /// The stream was (re)opened for this item, taking `duration`.
     func markStreamOpened(taking duration: Duration) {
-        state.withLock { $0.timing.streamOpenDuration = duration }
+        state.locked { $0.timing.streamOpenDuration = duration }
     }
 
     /// The first chunk was written at `now`.
     func markFirstWrite(at now: Instant) {
-        state.withLock { $0.timing.firstWriteAt = now }
+        state.locked { $0.timing.firstWriteAt = now }
     }
 
     /// The sink began playing at `instant`.
     func markStarted(at instant: Instant) {
-        state.withLock { $0.timing.startedAt = instant }
+        state.locked { $0.timing.startedAt = instant }
     }
 
     /// Copies the next chunk (at most `maximum` samples) and reports stop requests, the end of
@@ -124,7 +125,7 @@ final class PlaybackJob: Sendable {
         into buffer: UnsafeMutableBufferPointer<Int16>, maximum: Int, writtenFrames: Int,
         lastWriteAt: Instant?, now: Instant, settings: PlaybackSettings
     ) -> Pull {
-        state.withLock { state in
+        state.locked { state in
             var pull = Pull()
             state.writtenFrames = writtenFrames
             if let lastWriteAt { state.timing.lastWriteAt = lastWriteAt }
@@ -162,7 +163,7 @@ final class PlaybackJob: Sendable {
     /// again after ``resume(at:)``, as are `referenceSamples` of the render reference. No
     /// watchdog limit runs while paused. Returns the frames and reference samples rewound.
     func pause(rewindingFrames frames: Int, referenceSamples: Int, at now: Instant) -> (frames: Int, reference: Int) {
-        state.withLock { state in
+        state.locked { state in
             if state.pausedSince == nil { state.pausedSince = now }
             let samples = state.source.rewind(by: frames * format.channels)
             let reference = state.reference.rewind(by: referenceSamples)
@@ -172,7 +173,7 @@ final class PlaybackJob: Sendable {
 
     /// The item plays on: the time paused pushes the end limit back.
     func resume(at now: Instant) {
-        state.withLock { state in
+        state.locked { state in
             guard let since = state.pausedSince else { return }
             if state.timing.startedAt == nil {
                 if state.readyAt != nil { state.readyAt = now }
@@ -185,12 +186,12 @@ final class PlaybackJob: Sendable {
 
     /// Copies up to `maximum` reference samples; returns how many.
     func takeReference(into buffer: UnsafeMutableBufferPointer<Int16>, maximum: Int) -> Int {
-        state.withLock { $0.reference.read(into: buffer, maximum: maximum) }
+        state.locked { $0.reference.read(into: buffer, maximum: maximum) }
     }
 
     /// The error the source failed with, once the input is complete.
     var inputError: (any Error)? {
-        state.withLock { $0.inputError }
+        state.locked { $0.inputError }
     }
 
     // MARK: - Stop and watchdog (any thread)
@@ -198,7 +199,7 @@ final class PlaybackJob: Sendable {
     /// Asks the playback thread to stop this item; false if its outcome is already decided.
     @discardableResult
     func requestStop(at now: Instant) -> Bool {
-        state.withLock { state in
+        state.locked { state in
             guard state.outcome == nil else { return false }
             if state.timing.stopRequestedAt == nil { state.timing.stopRequestedAt = now }
             return true
@@ -208,17 +209,17 @@ final class PlaybackJob: Sendable {
     /// When the item must be done with its current phase, and the error if it is not; nil while
     /// no limit runs (queued, waiting for the source, decided).
     func deadline(settings: PlaybackSettings) -> (Instant, PlaybackError)? {
-        state.withLock { Self.deadline($0, format: format, settings: settings) }
+        state.locked { Self.deadline($0, format: format, settings: settings) }
     }
 
     /// When a stop was requested and not yet carried out.
     var pendingStop: Instant? {
-        state.withLock { $0.outcome == nil ? $0.timing.stopRequestedAt : nil }
+        state.locked { $0.outcome == nil ? $0.timing.stopRequestedAt : nil }
     }
 
     /// Seconds written so far (as last reported by the playback thread).
     var writtenSeconds: Double {
-        state.withLock { Double($0.writtenFrames) / Double(format.sampleRate) }
+        state.locked { Double($0.writtenFrames) / Double(format.sampleRate) }
     }
 
     private static func deadline(
@@ -258,7 +259,7 @@ final class PlaybackJob: Sendable {
         _ make: (PlaybackTiming) -> PlaybackOutcome
     ) -> Bool {
         let decided: (PlaybackOutcome, [CheckedContinuation<PlaybackOutcome, Never>], [Task<Void, Never>])? =
-            state.withLock { state in
+            state.locked { state in
                 guard state.outcome == nil else { return nil }
                 if let writtenFrames { state.writtenFrames = writtenFrames }
                 state.timing.writtenSeconds = Double(state.writtenFrames) / Double(format.sampleRate)
@@ -280,13 +281,13 @@ final class PlaybackJob: Sendable {
 
     /// True once the outcome is decided.
     var isResolved: Bool {
-        state.withLock { $0.outcome != nil }
+        state.locked { $0.outcome != nil }
     }
 
     /// Waits for the outcome (returns at once if it is decided).
     func outcome() async -> PlaybackOutcome {
         await withCheckedContinuation { continuation in
-            let ready: PlaybackOutcome? = state.withLock { state in
+            let ready: PlaybackOutcome? = state.locked { state in
                 if let outcome = state.outcome { return outcome }
                 state.waiters.append(continuation)
                 return nil

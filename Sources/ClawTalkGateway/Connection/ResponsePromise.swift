@@ -1,4 +1,5 @@
 internal import ClawTalkProtocol
+import ClawTalkSupport
 import Synchronization
 
 /// The one answer to a pending request: resolved exactly once by the reader (response), the
@@ -21,7 +22,7 @@ final class ResponsePromise: Sendable {
     func value() async throws -> WireJSON {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WireJSON, any Error>) in
-                let ready: Result<WireJSON, any Error>? = state.withLock { state in
+                let ready: Result<WireJSON, any Error>? = state.locked { state in
                     switch state {
                     case .waiting:
                         state = .waiting(continuation)
@@ -39,7 +40,7 @@ final class ResponsePromise: Sendable {
 
     /// Resolves the promise; later calls are ignored.
     func resolve(_ result: Result<WireJSON, any Error>) {
-        let continuation: CheckedContinuation<WireJSON, any Error>?? = state.withLock { state in
+        let continuation: CheckedContinuation<WireJSON, any Error>?? = state.locked { state in
             guard case .waiting(let continuation) = state else { return .none }
             state = .done(result)
             return .some(continuation)

@@ -1,4 +1,5 @@
 public import ClawTalkProtocol
+import ClawTalkSupport
 import Synchronization
 
 /// A session's own subscribers (``NodeSession/subscribe(events:)``,
@@ -31,7 +32,7 @@ final class SessionFanout: Sendable {
     func subscribe(names: Set<String>?) -> AsyncStream<ConnectionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: ConnectionEvent.self, bufferingPolicy: .bufferingNewest(Self.buffer))
-        let (id, ended) = state.withLock { state in
+        let (id, ended) = state.locked { state in
             state.nextId += 1
             if let live = state.live { continuation.yield(.connected(epoch: live.epoch, hello: live.hello)) }
             if !state.ended {
@@ -43,7 +44,7 @@ final class SessionFanout: Sendable {
             continuation.finish()
         } else {
             continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+                _ = self?.state.locked { $0.subscribers.removeValue(forKey: id) }
             }
         }
         return stream
@@ -51,12 +52,12 @@ final class SessionFanout: Sendable {
 
     /// The session (re)starts: subscribers may stay open again.
     func start() {
-        state.withLock { $0.ended = false }
+        state.locked { $0.ended = false }
     }
 
     /// Hands `event` (already handled by the session) to every subscriber that asked for it.
     func forward(_ event: ConnectionEvent) {
-        let receivers = state.withLock { state in
+        let receivers = state.locked { state in
             switch event {
             case .connected(let epoch, let hello): state.live = (epoch, hello)
             case .disconnected(let epoch, _): if state.live?.epoch == epoch { state.live = nil }
@@ -72,9 +73,9 @@ final class SessionFanout: Sendable {
 
     /// The session stopped: a socket still live is reported gone, and every stream ends.
     func finish(reason: String) {
-        if let live = state.withLock({ $0.live }) { forward(.disconnected(epoch: live.epoch, reason: reason)) }
+        if let live = state.locked({ $0.live }) { forward(.disconnected(epoch: live.epoch, reason: reason)) }
         // Finished outside the lock: a stream's termination handler takes it.
-        let ending = state.withLock { state in
+        let ending = state.locked { state in
             state.ended = true
             defer { state.subscribers = [:] }
             return Array(state.subscribers.values)

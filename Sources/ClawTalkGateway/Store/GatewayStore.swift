@@ -126,7 +126,7 @@ public final class GatewayStore: Sendable {
     // MARK: - Files
 
     private func locked<T>(_ body: () throws -> T) throws -> T {
-        try lock.withLock { _ in try body() }
+        try lock.locked { _ in try body() }
     }
 
     private func readRecord(_ key: String) throws -> GatewayRecord {

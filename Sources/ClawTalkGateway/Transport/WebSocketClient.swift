@@ -1,4 +1,5 @@
 internal import CWebSockets
+import ClawTalkSupport
 import Synchronization
 
 /// One WebSocket connection to a gateway, on libwebsockets 4.1 (`wss://` through OpenSSL 3).
@@ -74,7 +75,7 @@ public final class WebSocketClient: @unchecked Sendable {
     /// How often the socket took less than the client offered (a short send or EAGAIN) and the
     /// rest waited for it to drain; 0 before ``connect(timeout:)`` and after ``shutdown()``.
     public var sendStalls: Int {
-        handle.withLock { handle in handle.map { Int(cws_client_send_stalls($0.pointer)) } ?? 0 }
+        handle.locked { handle in handle.map { Int(cws_client_send_stalls($0.pointer)) } ?? 0 }
     }
 
     /// Opens the connection and returns once the WebSocket handshake is done. Throws
@@ -120,7 +121,7 @@ public final class WebSocketClient: @unchecked Sendable {
     /// Tears the socket down at once (no closing handshake) and joins the service thread; no
     /// event is delivered after it returns and ``events`` ends. Also done by `deinit`.
     public func shutdown() {
-        let taken = handle.withLock { handle -> ClientHandle? in
+        let taken = handle.locked { handle -> ClientHandle? in
             defer { handle = nil }
             return handle
         }
@@ -163,7 +164,7 @@ public final class WebSocketClient: @unchecked Sendable {
             sink.failConnect(error)
             throw error
         }
-        handle.withLock { $0 = ClientHandle(pointer: client) }
+        handle.locked { $0 = ClientHandle(pointer: client) }
     }
 
     /// Abandons a connection attempt after a timeout or cancellation.
@@ -174,7 +175,7 @@ public final class WebSocketClient: @unchecked Sendable {
     }
 
     private func withHandle(_ body: (OpaquePointer) throws(TransportError) -> Void) throws(TransportError) {
-        try handle.withLock { (handle: inout ClientHandle?) throws(TransportError) in
+        try handle.locked { (handle: inout ClientHandle?) throws(TransportError) in
             guard let client = handle?.pointer else { throw .notConnected }
             try body(client)
         }

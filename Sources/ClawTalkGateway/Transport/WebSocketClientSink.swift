@@ -1,4 +1,5 @@
 internal import CWebSockets
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -27,10 +28,10 @@ final class WebSocketClientSink: Sendable {
         self.expectedPin = expectedPin
     }
 
-    var fingerprint: String? { state.withLock { $0.fingerprint } }
-    var termination: TransportError? { state.withLock { $0.termination } }
-    var statistics: WebSocketStatistics { state.withLock { $0.statistics } }
-    var isConnected: Bool { state.withLock { $0.connected && !$0.finished } }
+    var fingerprint: String? { state.locked { $0.fingerprint } }
+    var termination: TransportError? { state.locked { $0.termination } }
+    var statistics: WebSocketStatistics { state.locked { $0.statistics } }
+    var isConnected: Bool { state.locked { $0.connected && !$0.finished } }
 
     // MARK: - Service thread
 
@@ -39,7 +40,7 @@ final class WebSocketClientSink: Sendable {
         switch event.kind {
         case CWS_EVENT_CONNECTED:
             let fingerprint = event.cert_sha256.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            let waiter = state.locked { state -> CheckedContinuation<Void, any Error>? in
                 state.fingerprint = fingerprint
                 guard state.outcome == nil else { return nil }  // timed out or cancelled already
                 state.connected = true
@@ -50,17 +51,17 @@ final class WebSocketClientSink: Sendable {
             waiter?.resume()
         case CWS_EVENT_MESSAGE:
             let data = event.data.map { Data(bytes: $0, count: event.len) } ?? Data()
-            state.withLock {
+            state.locked {
                 $0.statistics.messagesReceived += 1
                 $0.statistics.bytesReceived += event.len
             }
             continuation.yield(.message(data, isBinary: event.is_binary != 0))
         case CWS_EVENT_PONG:
-            state.withLock { $0.statistics.pongsReceived += 1 }
+            state.locked { $0.statistics.pongsReceived += 1 }
         case CWS_EVENT_ERROR:
             let message = event.text.map { String(cString: $0) } ?? "connection failed"
             let observed = event.cert_sha256.map { String(cString: $0) } ?? ""
-            if !observed.isEmpty { state.withLock { $0.fingerprint = observed } }
+            if !observed.isEmpty { state.locked { $0.fingerprint = observed } }
             let error: TransportError =
                 switch event.error_kind {
                 case CWS_ERROR_PIN_MISMATCH: .tlsPinMismatch(expected: expectedPin ?? "", actual: observed)
@@ -80,7 +81,7 @@ final class WebSocketClientSink: Sendable {
     }
 
     private func terminate(with error: TransportError, event: WebSocketEvent) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+        let waiter = state.locked { state -> CheckedContinuation<Void, any Error>? in
             if state.termination == nil { state.termination = error }
             state.finished = true
             if state.outcome == nil { state.outcome = .failure(error) }
@@ -97,7 +98,7 @@ final class WebSocketClientSink: Sendable {
     /// Suspends until the connection opens or fails (resumes at once if already decided).
     func waitUntilConnected() async throws {
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-            let outcome = state.withLock { state -> Result<Void, any Error>? in
+            let outcome = state.locked { state -> Result<Void, any Error>? in
                 if state.outcome == nil { state.waiter = waiter }
                 return state.outcome
             }
@@ -108,7 +109,7 @@ final class WebSocketClientSink: Sendable {
     /// Fails a pending connect (timeout, cancellation); false when it was already decided.
     @discardableResult
     func failConnect(_ error: any Error) -> Bool {
-        let (pending, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, any Error>?) in
+        let (pending, waiter) = state.locked { state -> (Bool, CheckedContinuation<Void, any Error>?) in
             guard state.outcome == nil else { return (false, nil) }
             state.outcome = .failure(error)
             if state.termination == nil, let error = error as? TransportError { state.termination = error }
@@ -123,7 +124,7 @@ final class WebSocketClientSink: Sendable {
     func finish(reason: String) {
         let error = TransportError.closed(code: nil, reason: reason)
         failConnect(error)
-        state.withLock { state in
+        state.locked { state in
             if state.termination == nil { state.termination = error }
             state.finished = true
         }

@@ -1,4 +1,5 @@
 internal import CWebSockets
+import ClawTalkSupport
 public import Foundation
 import Synchronization
 
@@ -46,7 +47,7 @@ public final class WebSocketServer: @unchecked Sendable {
     public func start(
         port: Int = 0, tls: (certificatePath: String, keyPath: String)? = nil
     ) throws(TransportError) {
-        try handle.withLock { (handle: inout ServerHandle?) throws(TransportError) in
+        try handle.locked { (handle: inout ServerHandle?) throws(TransportError) in
             guard handle == nil else { throw .listenFailed("server already started") }
             var errorBuffer = [CChar](repeating: 0, count: 256)
             let userData = Unmanaged.passUnretained(sink).toOpaque()
@@ -116,7 +117,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Stops listening and drops every connection without a closing handshake; joins the
     /// service thread, then ends ``events``. Also done by `deinit`.
     public func stop() {
-        let taken = handle.withLock { handle -> ServerHandle? in
+        let taken = handle.locked { handle -> ServerHandle? in
             defer { handle = nil }
             return handle
         }
@@ -125,7 +126,7 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     private func withHandle(_ body: (OpaquePointer) throws(TransportError) -> Void) throws(TransportError) {
-        try handle.withLock { (handle: inout ServerHandle?) throws(TransportError) in
+        try handle.locked { (handle: inout ServerHandle?) throws(TransportError) in
             guard let server = handle?.pointer else { throw .notConnected }
             try body(server)
         }

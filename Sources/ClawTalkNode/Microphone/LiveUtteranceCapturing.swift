@@ -61,7 +61,7 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
         _ step: @escaping @Sendable (inout State, Source) -> LiveUtteranceCapture.Frame
     ) -> AsyncMapSequence<AsyncStream<Source>, LiveUtteranceCapture.Frame> {
         let state = Mutex(state)
-        return source.map { element in state.withLock { step(&$0, element) } }
+        return source.map { element in state.locked { step(&$0, element) } }
     }
 
     /// Starts the engine if needed and streams every frame from now on for voice wake: through the
@@ -105,19 +105,19 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
 
     /// The engine's counters and state (nil until the first capture or wake opened it).
     var captureStats: CaptureStats? {
-        engine.withLock { $0 }?.stats
+        engine.locked { $0 }?.stats
     }
 
     /// Stops the engine (service shutdown).
     func stop() {
-        engine.withLock { engine in
+        engine.locked { engine in
             engine?.stop()
             engine = nil
         }
     }
 
     private func runningEngine() async throws -> CaptureEngine {
-        let engine = self.engine.withLock { engine in
+        let engine = self.engine.locked { engine in
             if let engine { return engine }
             let created = CaptureEngine(configuration: configuration, backend: PulseCaptureBackend(pacedReads: true))
             engine = created
@@ -137,7 +137,7 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
                 }
             }
         } catch {
-            self.engine.withLock { current in
+            self.engine.locked { current in
                 if current === engine { current = nil }
             }
             logger.warning("ptt.capture.unavailable", ["error": .string("\(error)")])
@@ -191,7 +191,7 @@ package final class LiveUtteranceCapture: UtteranceCapture {
         pump = Task.detached {
             var time = start
             for await frame in source {
-                let keep = collected.state.withLock { state -> Bool in
+                let keep = collected.state.locked { state -> Bool in
                     guard !state.done else { return false }
                     state.samples.append(contentsOf: frame.samples)
                     return true
@@ -212,11 +212,11 @@ package final class LiveUtteranceCapture: UtteranceCapture {
     }
 
     func snapshot() async -> PCMBuffer {
-        PCMBuffer(format: .speech, samples: collected.state.withLock { $0.samples })
+        PCMBuffer(format: .speech, samples: collected.state.locked { $0.samples })
     }
 
     func finish() async -> PCMBuffer {
-        let samples = collected.state.withLock { state in
+        let samples = collected.state.locked { state in
             state.done = true
             return state.samples
         }
@@ -225,7 +225,7 @@ package final class LiveUtteranceCapture: UtteranceCapture {
     }
 
     func cancel() async {
-        collected.state.withLock { state in
+        collected.state.locked { state in
             state.done = true
             state.samples = []
         }

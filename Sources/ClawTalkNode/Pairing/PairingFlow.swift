@@ -51,7 +51,7 @@ package struct PairingFlow: Sendable {
             }
             let registered = Mutex<(done: Bool, error: String?)>((false, nil))
             let register: @Sendable () -> Void = {
-                registered.withLock { state in
+                registered.locked { state in
                     guard !state.done else { return }
                     state.done = true
                     do {
@@ -72,7 +72,7 @@ package struct PairingFlow: Sendable {
             if plan.endpoints.count > 1 { console.progress("connecting to \(target.endpoint.urlString)\n") }
             let outcome = await probe.run()
             if case .paired = outcome { register() }
-            let state = registered.withLock { $0 }
+            let state = registered.locked { $0 }
             if let error = state.error {
                 throw PairingError.failed("paired, but the state could not be saved: \(error)")
             }

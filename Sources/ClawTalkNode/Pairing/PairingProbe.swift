@@ -52,7 +52,7 @@ struct PairingProbe: Sendable {
             group.addTask { await self.observe(lastPending) }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .timedOut(lastPending.value.withLock { $0 })
+                return Task.isCancelled ? nil : .timedOut(lastPending.value.locked { $0 })
             }
             var first: PairingOutcome?
             while first == nil, let next = await group.next() { first = next }
@@ -81,8 +81,8 @@ struct PairingProbe: Sendable {
                 }
             if let request = pending {
                 answered = true
-                if lastPending.value.withLock({ $0 }) != request {
-                    lastPending.value.withLock { $0 = request }
+                if lastPending.value.locked({ $0 }) != request {
+                    lastPending.value.locked { $0 = request }
                     onPending(request)
                 }
                 guard waitForApproval else { return .pending(request) }

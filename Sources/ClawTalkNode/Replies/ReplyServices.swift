@@ -50,7 +50,7 @@ package final class ReplyServices: GatewaySessionObserver {
     /// Also tells `listener` each `talk.config` read (Talk mode's idle timeout and barge-in).
     func onTalkConfig(_ listener: @escaping @Sendable (TalkConfig) async -> Void) {
         let box = ClosureBox(listener)
-        configListener.withLock { $0 = box }
+        configListener.locked { $0 = box }
     }
 
     /// Speaks replies until cancelled; a barge-in's interruption goes into the next prompt.
@@ -70,9 +70,9 @@ package final class ReplyServices: GatewaySessionObserver {
         await delivery.attach(operator: session)
         await speech.attach(operator: session)
         relay.attach(operator: session)
-        currentOperator.withLock { $0 = session }
+        currentOperator.locked { $0 = session }
         let task = syncTalkConfig(session)
-        let previous = configSync.withLock { current in
+        let previous = configSync.locked { current in
             defer { current = task }
             return current
         }
@@ -80,8 +80,8 @@ package final class ReplyServices: GatewaySessionObserver {
     }
 
     package func sessionEnded() async {
-        currentOperator.withLock { $0 = nil }
-        configSync.withLock { task in
+        currentOperator.locked { $0 = nil }
+        configSync.locked { task in
             defer { task = nil }
             return task
         }?.cancel()
@@ -96,7 +96,7 @@ package final class ReplyServices: GatewaySessionObserver {
     /// Reads `talk.config` again now, as on entering Talk mode (talk-contract §5.7); nothing
     /// without a connected operator session.
     func refreshTalkConfig() async {
-        guard let session = currentOperator.withLock({ $0 }), await session.isConnected else { return }
+        guard let session = currentOperator.locked({ $0 }), await session.isConnected else { return }
         await readTalkConfig(session, reason: "talk.enter")
     }
 
@@ -116,7 +116,7 @@ package final class ReplyServices: GatewaySessionObserver {
             let config = try TalkConfig(json: try await session.call(OperatorMethod.talkConfig.rawValue))
             await delivery.updateTalkConfig(config)
             await speech.updateTalkConfig(config)
-            await configListener.withLock({ $0 })?.call(config)
+            await configListener.locked({ $0 })?.call(config)
             logger.info(
                 "talk.config",
                 [

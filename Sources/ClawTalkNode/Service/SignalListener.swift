@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -37,7 +38,7 @@ package final class SignalListener: Sendable {
             source.resume()
             return SourceBox(source: source)
         }
-        sources.withLock { $0 += made }
+        sources.locked { $0 += made }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             registered.notify(queue: .global()) { done.resume() }
         }
@@ -45,7 +46,7 @@ package final class SignalListener: Sendable {
 
     /// Removes the sources (the signals stay ignored).
     func cancel() {
-        let taken = sources.withLock { sources in
+        let taken = sources.locked { sources in
             defer { sources.removeAll() }
             return sources
         }

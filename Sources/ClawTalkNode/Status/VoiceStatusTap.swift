@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Synchronization
 
 /// The latest microphone level and transcript, written by whoever sees capture frames or
@@ -12,17 +13,17 @@ package final class VoiceStatusTap: Sendable {
 
     /// Records one frame's RMS (full-scale amplitude, 0…1).
     func record(rms: Double) {
-        latest.withLock { $0.rms = rms }
+        latest.locked { $0.rms = rms }
     }
 
     /// Records a delivered transcript.
     func note(transcript: String) {
-        latest.withLock { $0.transcript = transcript }
+        latest.locked { $0.transcript = transcript }
     }
 
     /// The level recorded since the last call, in dBFS; nil when nothing new arrived.
     func takeLevel() -> Double? {
-        latest.withLock { value in
+        latest.locked { value in
             defer { value.rms = nil }
             return value.rms.map(LevelMeter.dBFS)
         }
@@ -30,7 +31,7 @@ package final class VoiceStatusTap: Sendable {
 
     /// The transcript noted since the last call.
     func takeTranscript() -> String? {
-        latest.withLock { value in
+        latest.locked { value in
             defer { value.transcript = nil }
             return value.transcript
         }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A gateway join URL, `https://<gateway>[/<context>]/j/<shortcode>`, as printed by
 /// `openclaw devices join-code` (gateway-protocol §9.1): single use, about 10 minutes.

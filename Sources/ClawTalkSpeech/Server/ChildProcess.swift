@@ -1,4 +1,5 @@
 internal import CProcess
+import ClawTalkSupport
 import Foundation
 internal import Glibc
 import Synchronization
@@ -78,24 +79,24 @@ final class ChildProcess: Sendable {
     }
 
     /// Whether the child has not exited yet.
-    var isRunning: Bool { shared.state.withLock { $0.exit == nil } }
+    var isRunning: Bool { shared.state.locked { $0.exit == nil } }
 
     /// How the child ended, nil while it runs.
-    var exitStatus: ProcessExit? { shared.state.withLock { $0.exit } }
+    var exitStatus: ProcessExit? { shared.state.locked { $0.exit } }
 
     /// The last output lines (at most ``recentLineLimit``).
-    var recentOutput: [String] { shared.state.withLock { $0.recent } }
+    var recentOutput: [String] { shared.state.locked { $0.recent } }
 
     /// Waits until the child has exited and returns how; nil when the waiting task is cancelled
     /// first (the child keeps running).
     func exited() async -> ProcessExit? {
-        let id = shared.state.withLock { state -> UInt64 in
+        let id = shared.state.locked { state -> UInt64 in
             state.nextWaiter += 1
             return state.nextWaiter
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<ProcessExit?, Never>) in
-                let ready: ProcessExit?? = shared.state.withLock { state in
+                let ready: ProcessExit?? = shared.state.locked { state in
                     if let exit = state.exit { return .some(exit) }
                     if Task.isCancelled { return .some(nil) }
                     state.waiters[id] = continuation
@@ -104,7 +105,7 @@ final class ChildProcess: Sendable {
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            shared.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
+            shared.state.locked { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
         }
     }
 
@@ -156,7 +157,7 @@ final class ChildProcess: Sendable {
         func emit(_ bytes: [UInt8]) {
             let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !line.isEmpty else { return }
-            shared.state.withLock { state in
+            shared.state.locked { state in
                 state.recent.append(line)
                 if state.recent.count > recentLineLimit { state.recent.removeFirst() }
             }
@@ -189,7 +190,7 @@ final class ChildProcess: Sendable {
         deliver(final: true)
         close(readEnd)
         let exit = reaped ?? reap(pid: pid, blocking: true) ?? .status(-1)
-        let waiters = shared.state.withLock { state in
+        let waiters = shared.state.locked { state in
             state.exit = exit
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)

@@ -228,7 +228,7 @@ public final class WyomingServerProcess: Sendable {
     /// Stops the server (SIGTERM to its process group, then SIGKILL after `grace`); idempotent.
     /// Blocks the calling thread until it is reaped: see ``stopAndWait(grace:)``.
     public func stop(grace: Duration = .seconds(2)) {
-        let first = stopped.withLock { stopped in
+        let first = stopped.locked { stopped in
             defer { stopped = true }
             return !stopped
         }

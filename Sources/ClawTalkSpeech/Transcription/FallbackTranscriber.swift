@@ -28,7 +28,7 @@ public final class FallbackTranscriber: Transcriber {
     public var name: String { "\(primary.name)|\(fallback.name)" }
 
     /// Whether the last attempt found the primary engine unreachable.
-    public var isPrimaryDown: Bool { primaryDown.withLock { $0 } }
+    public var isPrimaryDown: Bool { primaryDown.locked { $0 } }
 
     /// Transcribes with the primary engine, or with the fallback when the primary is unreachable.
     public func transcribe(_ audio: PCMBuffer, options: TranscriptionOptions) async throws -> Transcript {
@@ -56,7 +56,7 @@ public final class FallbackTranscriber: Transcriber {
 
     /// Records whether the primary is down and returns what was recorded before.
     private func setPrimaryDown(_ down: Bool) -> Bool {
-        primaryDown.withLock { state in
+        primaryDown.locked { state in
             let previous = state
             state = down
             return previous

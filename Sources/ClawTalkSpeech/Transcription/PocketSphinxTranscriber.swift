@@ -48,7 +48,7 @@ public final class PocketSphinxTranscriber: Transcriber {
 
     /// The decoder, made on first call (only ever called on the lane).
     private func loadedDecoder() throws -> PocketSphinxDecoder {
-        try decoder.withLock { decoder in
+        try decoder.locked { decoder in
             if let decoder { return decoder }
             let made = try PocketSphinxDecoder(mode: .languageModel, model: model)
             decoder = made

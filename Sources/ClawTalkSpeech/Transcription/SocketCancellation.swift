@@ -1,3 +1,4 @@
+import ClawTalkSupport
 internal import Glibc
 import Synchronization
 
@@ -14,11 +15,11 @@ final class SocketCancellation: Sendable {
     private let state = Mutex(State())
 
     /// Whether ``cancel()`` was called.
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    var isCancelled: Bool { state.locked { $0.cancelled } }
 
     /// Marks the exchange cancelled and shuts down the registered socket, if any.
     func cancel() {
-        state.withLock { state in
+        state.locked { state in
             state.cancelled = true
             if let fd = state.descriptor { _ = shutdown(fd, Int32(SHUT_RDWR)) }
         }
@@ -26,7 +27,7 @@ final class SocketCancellation: Sendable {
 
     /// Registers an open socket; shuts it down at once if already cancelled.
     func register(_ fd: Int32) {
-        state.withLock { state in
+        state.locked { state in
             state.descriptor = fd
             if state.cancelled { _ = shutdown(fd, Int32(SHUT_RDWR)) }
         }
@@ -34,7 +35,7 @@ final class SocketCancellation: Sendable {
 
     /// Unregisters and closes the socket.
     func closeSocket(_ fd: Int32) {
-        state.withLock { state in
+        state.locked { state in
             if state.descriptor == fd { state.descriptor = nil }
             _ = close(fd)
         }

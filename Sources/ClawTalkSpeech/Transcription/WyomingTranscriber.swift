@@ -65,7 +65,7 @@ public final class WyomingTranscriber: Transcriber {
     /// answer; throws ``SpeechError/sttServerUnreachable(host:port:reason:)`` when nothing answers.
     @discardableResult
     public func prepare() async throws -> WyomingInfo {
-        if let known = info.withLock({ $0 }) { return known }
+        if let known = info.locked({ $0 }) { return known }
         let described: WyomingInfo
         do {
             described = try await client.describe(timeout: configuration.describeTimeout)
@@ -79,7 +79,7 @@ public final class WyomingTranscriber: Transcriber {
                 engine: name,
                 reason: "the server at \(configuration.host):\(configuration.port) offers no speech-to-text program")
         }
-        info.withLock { $0 = described }
+        info.locked { $0 = described }
         return described
     }
 
@@ -98,7 +98,7 @@ public final class WyomingTranscriber: Transcriber {
         do {
             raw = try await client.transcribe(audio, language: language, names: options.prompt)
         } catch let error as SpeechError {
-            if case .sttServerUnreachable = error { info.withLock { $0 = nil } }
+            if case .sttServerUnreachable = error { info.locked { $0 = nil } }
             throw error
         }
         var prompts = [options.prompt]

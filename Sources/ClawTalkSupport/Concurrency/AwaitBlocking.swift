@@ -42,7 +42,7 @@ private final class DetachedSlot<T: Sendable>: Sendable {
 
     /// Keeps `once`; false when the caller was cancelled before it got here.
     func install(_ once: ResumeOnce<T>) -> Bool {
-        state.withLock { state in
+        state.locked { state in
             guard !state.cancelled else { return false }
             state.once = once
             return true
@@ -50,7 +50,7 @@ private final class DetachedSlot<T: Sendable>: Sendable {
     }
 
     func finish(_ result: Result<T, any Error>) {
-        guard let once = state.withLock({ $0.once }) else { return }
+        guard let once = state.locked({ $0.once }) else { return }
         switch result {
         case .success(let value): once.resume(returning: value)
         case .failure(let error): once.resume(throwing: error)
@@ -58,7 +58,7 @@ private final class DetachedSlot<T: Sendable>: Sendable {
     }
 
     func cancel() {
-        let once = state.withLock { state -> ResumeOnce<T>? in
+        let once = state.locked { state -> ResumeOnce<T>? in
             state.cancelled = true
             return state.once
         }

@@ -16,26 +16,26 @@ public final class LatestValueBroadcast<Value: Sendable>: Sendable {
     public init() {}
 
     /// The last value published, if any.
-    public var latest: Value? { state.withLock { $0.latest } }
+    public var latest: Value? { state.locked { $0.latest } }
 
     /// Values published from now on; with `replayingLatest`, the current value first.
     public func subscribe(replayingLatest: Bool) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
-        let id = state.withLock { state in
+        let id = state.locked { state in
             state.nextId += 1
             state.subscribers[state.nextId] = continuation
             if replayingLatest, let latest = state.latest { continuation.yield(latest) }
             return state.nextId
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            _ = self?.state.locked { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// Makes `value` the latest and hands it to every subscriber.
     public func publish(_ value: Value) {
-        let subscribers = state.withLock { state in
+        let subscribers = state.locked { state in
             state.latest = value
             return Array(state.subscribers.values)
         }

@@ -10,7 +10,7 @@ public final class Once: Sendable {
 
     /// True for the first caller only.
     public func claim() -> Bool {
-        claimed.withLock { claimed in
+        claimed.locked { claimed in
             if claimed { return false }
             claimed = true
             return true
@@ -18,7 +18,7 @@ public final class Once: Sendable {
     }
 
     /// Whether the flag was claimed.
-    public var isClaimed: Bool { claimed.withLock { $0 } }
+    public var isClaimed: Bool { claimed.locked { $0 } }
 
     /// Runs `body` if this is the first claim; returns whether it ran.
     @discardableResult

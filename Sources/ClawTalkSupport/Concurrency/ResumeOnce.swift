@@ -27,10 +27,10 @@ public final class ResumeOnce<Value: Sendable>: Sendable {
     }
 
     /// Whether the continuation was resumed.
-    public var isResumed: Bool { continuation.withLock { $0 == nil } }
+    public var isResumed: Bool { continuation.locked { $0 == nil } }
 
     private func take() -> CheckedContinuation<Value, any Error>? {
-        continuation.withLock { stored in
+        continuation.locked { stored in
             let c = stored
             stored = nil
             return c

@@ -26,6 +26,6 @@ public final class LogOutput: Sendable {
     /// Writes `line` followed by a newline, atomically with respect to other writers.
     public func write(line: String) {
         let full = line + "\n"
-        lock.withLock { _ in writeLine(full) }
+        lock.locked { _ in writeLine(full) }
     }
 }

@@ -36,7 +36,7 @@ public final class LogThrottle: Sendable {
     /// Decides whether a line for `key` may be written now, given at most one per `interval`.
     public func admit(key: String, every interval: Duration) -> Decision {
         let time = now()
-        return entries.withLock { entries in
+        return entries.locked { entries in
             if var entry = entries[key], time - entry.lastEmit < interval {
                 entry.suppressed += 1
                 entries[key] = entry

@@ -9,17 +9,17 @@ public final class RecordingLogSink: LogSink {
 
     /// Appends the record.
     public func write(_ record: LogRecord) {
-        storage.withLock { $0.append(record) }
+        storage.locked { $0.append(record) }
     }
 
     /// Everything written so far, in order.
-    public var records: [LogRecord] { storage.withLock { $0 } }
+    public var records: [LogRecord] { storage.locked { $0 } }
 
     /// The event names written so far, in order.
     public var events: [String] { records.map(\.event) }
 
     /// Forgets all records.
     public func removeAll() {
-        storage.withLock { $0.removeAll() }
+        storage.locked { $0.removeAll() }
     }
 }

@@ -35,19 +35,19 @@ public final class EspeakSynthesizer: LocalSynthesizer {
 
     /// Aborts the synthesis in progress, if any.
     public func cancel() {
-        engine.withLock { $0 }?.cancel()
+        engine.locked { $0 }?.cancel()
     }
 
     /// The engine, created with `voice` (or the default when espeak-ng does not know it).
     private func loadedEngine(voice: String, rateWPM: Int) throws -> EspeakEngine {
-        if let existing = engine.withLock({ $0 }) { return existing }
+        if let existing = engine.locked({ $0 }) { return existing }
         let created: EspeakEngine
         do {
             created = try EspeakEngine(voice: voice, rateWPM: rateWPM)
         } catch SpeechError.unknownVoice {
             created = try EspeakEngine(voice: defaultVoice, rateWPM: rateWPM)
         }
-        engine.withLock { $0 = created }
+        engine.locked { $0 = created }
         return created
     }
 }

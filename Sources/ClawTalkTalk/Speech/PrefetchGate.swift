@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Synchronization
 
 /// Limits how far synthesis runs ahead of playback within one speech session: the producer
@@ -21,7 +22,7 @@ final class PrefetchGate: Sendable {
     func acquire() async -> Bool {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let immediate: Bool? = state.withLock { state in
+                let immediate: Bool? = state.locked { state in
                     if state.closed { return false }
                     if state.permits > 0 {
                         state.permits -= 1
@@ -39,7 +40,7 @@ final class PrefetchGate: Sendable {
 
     /// Returns a permit (wakes the oldest waiter).
     func release() {
-        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+        let waiter: CheckedContinuation<Bool, Never>? = state.locked { state in
             guard !state.waiters.isEmpty else {
                 state.permits += 1
                 return nil
@@ -51,7 +52,7 @@ final class PrefetchGate: Sendable {
 
     /// Refuses every later ``acquire()`` and releases the waiting ones with `false`.
     func close() {
-        let waiters = state.withLock { state in
+        let waiters = state.locked { state in
             state.closed = true
             defer { state.waiters = [] }
             return state.waiters

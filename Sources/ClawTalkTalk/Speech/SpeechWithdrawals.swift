@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import Synchronization
 
 /// One segment of a speech session's text, numbered in the order it was handed over.
@@ -28,12 +29,12 @@ public final class SpeechWithdrawals: Sendable {
 
     /// Withdraws segments `ids`.
     public func withdraw(_ ids: some Sequence<Int>) {
-        withdrawn.withLock { $0.formUnion(ids) }
+        withdrawn.locked { $0.formUnion(ids) }
     }
 
     /// Whether segment `id` may still start.
     func admits(_ id: Int) -> Bool {
-        !withdrawn.withLock { $0.contains(id) }
+        !withdrawn.locked { $0.contains(id) }
     }
 }
 

@@ -78,7 +78,7 @@ public final class GatewayRelayTranscriber: Transcriber {
 
     /// Uses `session` for later utterances (nil: none, the engine is unavailable).
     public func attach(operator session: OperatorSession?) {
-        state.withLock { state in
+        state.locked { state in
             state.session = session
             state.catalog = nil
         }
@@ -87,7 +87,7 @@ public final class GatewayRelayTranscriber: Transcriber {
     /// Transcribes `audio` through the relay; see the type's steps.
     public func transcribe(_ audio: PCMBuffer, options: TranscriptionOptions) async throws -> Transcript {
         let started = ContinuousClock.now
-        guard let session = state.withLock({ $0.session }) else { throw unavailable("no operator connection") }
+        guard let session = state.locked({ $0.session }) else { throw unavailable("no operator connection") }
         for method in [OperatorMethod.talkSessionCreate, .talkSessionAppendAudio] {
             guard await session.isAvailable(method.rawValue) else {
                 throw unavailable("the gateway does not offer \(method.rawValue)")
@@ -125,8 +125,7 @@ public final class GatewayRelayTranscriber: Transcriber {
     // MARK: - Steps
 
     private func catalogReady(_ session: OperatorSession) async throws -> Bool {
-        if let cached = state.withLock({ $0.catalog }), ContinuousClock.now - cached.at < configuration.catalogLifetime
-        {
+        if let cached = state.locked({ $0.catalog }), ContinuousClock.now - cached.at < configuration.catalogLifetime {
             return cached.ready
         }
         let method = OperatorMethod.talkCatalog.rawValue
@@ -137,7 +136,7 @@ public final class GatewayRelayTranscriber: Transcriber {
         } catch {
             throw unavailable("talk.catalog failed: \(error)")
         }
-        state.withLock { $0.catalog = (ready, .now) }
+        state.locked { $0.catalog = (ready, .now) }
         return ready
     }
 

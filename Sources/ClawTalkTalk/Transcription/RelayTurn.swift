@@ -1,4 +1,5 @@
 import ClawTalkProtocol
+import ClawTalkSupport
 import Synchronization
 
 /// What one relay session has heard so far: events are recorded as they arrive (even before
@@ -16,7 +17,7 @@ final class RelayTurn: Sendable {
 
     /// Records one relay event.
     func receive(_ event: TalkRelayEvent) {
-        state.withLock { state in
+        state.locked { state in
             state.events.append(event)
             if state.sessionIds.contains(event.relaySessionId) { state.lastEventAt = .now }
         }
@@ -24,12 +25,12 @@ final class RelayTurn: Sendable {
 
     /// Records that the operator socket ended.
     func disconnect(_ reason: String) {
-        state.withLock { $0.disconnected = reason }
+        state.locked { $0.disconnected = reason }
     }
 
     /// Names the session whose events count, by every id its events may carry.
     func bind(_ sessionIds: Set<String>) {
-        state.withLock { state in
+        state.locked { state in
             state.sessionIds = sessionIds
             if state.events.contains(where: { sessionIds.contains($0.relaySessionId) }) { state.lastEventAt = .now }
         }
@@ -47,7 +48,7 @@ final class RelayTurn: Sendable {
 
     /// The bound session's events so far.
     func snapshot() -> Snapshot {
-        state.withLock { state in
+        state.locked { state in
             var snapshot = Snapshot(lastEventAt: state.lastEventAt)
             if let reason = state.disconnected { snapshot.error = "operator connection lost: \(reason)" }
             guard !state.sessionIds.isEmpty else { return snapshot }

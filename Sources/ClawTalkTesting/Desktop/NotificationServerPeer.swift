@@ -1,4 +1,5 @@
 public import ClawTalkDesktop
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -29,9 +30,9 @@ public final class NotificationServerPeer: Sendable {
         Thread.detachNewThread { [shared, done] in
 
             var nextId: UInt32 = 0
-            while !shared.state.withLock({ $0.stop }) {
+            while !shared.state.locked({ $0.stop }) {
                 guard let call = box.link.nextMethodCall(timeoutMs: 50) else { continue }
-                shared.state.withLock { $0.calls.append(Call(member: call.member, arguments: call.arguments)) }
+                shared.state.locked { $0.calls.append(Call(member: call.member, arguments: call.arguments)) }
                 if call.member == "Notify" {
                     let replaces = call.arguments.count > 1 ? call.arguments[1].uint32Value ?? 0 : 0
                     nextId += 1
@@ -46,10 +47,10 @@ public final class NotificationServerPeer: Sendable {
     }
 
     /// The calls so far.
-    public var calls: [Call] { shared.state.withLock { $0.calls } }
+    public var calls: [Call] { shared.state.locked { $0.calls } }
 
     deinit {
-        shared.state.withLock { $0.stop = true }
+        shared.state.locked { $0.stop = true }
         done.wait()
     }
 }

@@ -1,5 +1,6 @@
 import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -31,7 +32,7 @@ public final class TestJoinCodes: Sendable {
         var generator = SystemRandomNumberGenerator()
         for index in bytes.indices { bytes[index] = generator.next() }
         let code = Base64URL.encode(bytes)
-        entries.withLock { $0[code] = Entry(payload: payload, expiresAtMs: expiresAtMs) }
+        entries.locked { $0[code] = Entry(payload: payload, expiresAtMs: expiresAtMs) }
         return code
     }
 
@@ -42,7 +43,7 @@ public final class TestJoinCodes: Sendable {
         let code = String(request.path[marker.upperBound...])
         guard request.method == "GET", !request.hasQuery else { return notFound }
         let now = clock.nowMs()
-        let entry = entries.withLock { entries -> Entry? in
+        let entry = entries.locked { entries -> Entry? in
             entries = entries.filter { $0.value.expiresAtMs > now }
             return entries.removeValue(forKey: code)
         }

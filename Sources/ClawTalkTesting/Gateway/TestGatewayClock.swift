@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -31,16 +32,16 @@ public final class ManualGatewayClock: TestGatewayClock {
 
     /// The current reading.
     public func nowMs() -> Int64 {
-        now.withLock { $0 }
+        now.locked { $0 }
     }
 
     /// Moves the clock forward (or back, for a negative value) by `milliseconds`.
     public func advance(byMs milliseconds: Int64) {
-        now.withLock { $0 += milliseconds }
+        now.locked { $0 += milliseconds }
     }
 
     /// Sets the clock to `milliseconds`.
     public func set(ms milliseconds: Int64) {
-        now.withLock { $0 = milliseconds }
+        now.locked { $0 = milliseconds }
     }
 }

@@ -1,5 +1,6 @@
 public import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkSupport
 public import Foundation
 import Synchronization
 
@@ -63,15 +64,15 @@ final class TestGatewayListener: Sendable {
             switch event {
             case .opened(let id, let path):
                 let link = WebSocketServerLink(server: server, connection: id, path: path)
-                links.withLock { $0[id] = link }
+                links.locked { $0[id] = link }
                 await gateway.accept(link)
             case .message(let id, let data, _):
-                links.withLock { $0[id] }?.deliver(.message(data))
+                links.locked { $0[id] }?.deliver(.message(data))
             case .closed(let id, let code, let reason):
-                links.withLock { $0.removeValue(forKey: id) }?.deliver(.closed(code: code, reason: reason))
+                links.locked { $0.removeValue(forKey: id) }?.deliver(.closed(code: code, reason: reason))
             }
         }
-        let remaining = links.withLock { links in
+        let remaining = links.locked { links in
             defer { links.removeAll() }
             return Array(links.values)
         }

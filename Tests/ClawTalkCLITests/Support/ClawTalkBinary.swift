@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -58,7 +59,7 @@ enum ClawTalkBinary {
         let drained = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             let data = error.fileHandleForReading.readDataToEndOfFile()
-            errorData.withLock { $0 = data }
+            errorData.locked { $0 = data }
             drained.signal()
         }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
@@ -67,6 +68,6 @@ enum ClawTalkBinary {
         return Result(
             status: process.terminationStatus, reason: process.terminationReason,
             output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+            error: String(decoding: errorData.locked { $0 }, as: UTF8.self))
     }
 }

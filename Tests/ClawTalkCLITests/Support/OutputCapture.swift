@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkSupport
 import Synchronization
 
 /// Collects what a command writes to standard output and standard error.
@@ -8,14 +9,14 @@ final class OutputCapture: Sendable {
     /// Writers that append to this capture.
     var io: CommandIO {
         CommandIO(
-            output: { text in self.state.withLock { $0.output += text } },
-            error: { text in self.state.withLock { $0.error += text } })
+            output: { text in self.state.locked { $0.output += text } },
+            error: { text in self.state.locked { $0.error += text } })
     }
 
     /// Everything written to standard output so far.
-    var output: String { state.withLock { $0.output } }
+    var output: String { state.locked { $0.output } }
     /// Everything written to standard error so far.
-    var error: String { state.withLock { $0.error } }
+    var error: String { state.locked { $0.error } }
 }
 
 /// The outcome of one in-process run.

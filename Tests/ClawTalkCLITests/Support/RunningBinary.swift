@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -93,11 +94,11 @@ final class TextBuffer: Sendable {
 
     /// Appends `data` as UTF-8.
     func append(_ data: Data) {
-        storage.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        storage.locked { $0 += String(decoding: data, as: UTF8.self) }
     }
 
     /// Everything so far.
-    var text: String { storage.withLock { $0 } }
+    var text: String { storage.locked { $0 } }
 }
 
 extension ClawTalkBinary {

@@ -64,17 +64,17 @@ struct TalkModeServiceTests {
         defer { home.remove() }
         let talk = Self.service(home)
         let entries = Mutex(0)
-        let watcher = Task { await talk.onEntry { entries.withLock { $0 += 1 } } }
+        let watcher = Task { await talk.onEntry { entries.locked { $0 += 1 } } }
         try await Task.sleep(for: .milliseconds(50))
-        #expect(entries.withLock { $0 } == 0, "off at the start")
+        #expect(entries.locked { $0 } == 0, "off at the start")
         _ = await talk.handle(.talkOn)
-        try await Self.wait { entries.withLock { $0 } == 1 }
+        try await Self.wait { entries.locked { $0 } == 1 }
         _ = await talk.handle(.talkOn)
         _ = await talk.handle(.talkOff)
         _ = await talk.handle(.talkToggle)
-        try await Self.wait { entries.withLock { $0 } == 2 }
+        try await Self.wait { entries.locked { $0 } == 2 }
         try await Task.sleep(for: .milliseconds(100))
-        #expect(entries.withLock { $0 } == 2, "a second 'on' while on is not an entry")
+        #expect(entries.locked { $0 } == 2, "a second 'on' while on is not an entry")
         watcher.cancel()
         await talk.controller.shutdown()
     }

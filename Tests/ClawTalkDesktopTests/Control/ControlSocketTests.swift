@@ -1,4 +1,5 @@
 import ClawTalkProtocol
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -23,7 +24,7 @@ struct ControlSocketTests {
         let place = Place()
         let seen = Mutex<[ControlRequest.Command]>([])
         let server = try ControlSocketServer(path: place.socket) { request in
-            seen.withLock { $0.append(request.command) }
+            seen.locked { $0.append(request.command) }
             switch request.command {
             case .start: return .started("c-1")
             default:
@@ -43,7 +44,7 @@ struct ControlSocketTests {
         #expect(stop.status == "idle")
         #expect(stop.hasTranscript && stop.transcript == nil)
         #expect(String(decoding: stop.line(), as: UTF8.self).contains(#""transcript":null"#))
-        #expect(seen.withLock { $0 } == [.start, .stop])
+        #expect(seen.locked { $0 } == [.start, .stop])
         server.stop()
         #expect(!FileManager.default.fileExists(atPath: place.socket), "stop removes the socket file")
         await #expect(throws: ControlSocketError.notRunning(place.socket)) {

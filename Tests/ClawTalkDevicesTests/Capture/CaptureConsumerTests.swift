@@ -23,15 +23,15 @@ struct CaptureConsumerTests {
 
         func consume(_ frame: CapturedFrame) -> Double? {
             let now = MonotonicTime.nanoseconds()
-            calls.withLock {
+            calls.locked {
                 $0.append(Call(sequence: frame.sequence, delayNanoseconds: now - frame.timestampNanoseconds))
             }
-            return level.withLock { $0 }
+            return level.locked { $0 }
         }
 
         func captureEnded() { ended.wrappingAdd(1, ordering: .relaxed) }
 
-        var count: Int { calls.withLock { $0.count } }
+        var count: Int { calls.locked { $0.count } }
     }
 
     @Test("an idle consumer gets its frames read in 100 ms blocks, all of them, in order; a busy one frame by frame")
@@ -45,16 +45,16 @@ struct CaptureConsumerTests {
             return reads.count == 10 && reads.allSatisfy { $0 == size }
         }
         // Idle: the consumer answers a level for every frame.
-        recorder.level.withLock { $0 = 0.5 }
+        recorder.level.locked { $0 = 0.5 }
         engine.attach(recorder)
         try engine.start()
         #expect(await eventually(within: .seconds(30)) { recorder.count >= 150 && lastReads(1600) })
         // Busy: every frame is read on its own again.
-        recorder.level.withLock { $0 = nil }
+        recorder.level.locked { $0 = nil }
         let seen = recorder.count
         #expect(await eventually(within: .seconds(30)) { recorder.count >= seen + 50 && lastReads(320) })
         engine.stop()
-        let calls = recorder.calls.withLock { $0 }
+        let calls = recorder.calls.locked { $0 }
         #expect(calls.map(\.sequence) == Array(0..<UInt64(calls.count)), "every frame, in order")
         #expect(recorder.ended.load(ordering: .relaxed) == 1)
         engine.stop()
@@ -73,7 +73,7 @@ struct CaptureConsumerTests {
         backend.update { $0.backlogNanoseconds = 300_000_000 }
         #expect(await eventually(within: .seconds(30)) { recorder.count >= before + 100 })
         engine.stop()
-        let calls = recorder.calls.withLock { $0 }
+        let calls = recorder.calls.locked { $0 }
         // Not idle: each frame is handed over as it is read, so without the backlog its stamp
         // would be a few ms old; with it, at least the 300 ms the stream still holds.
         let early = calls.prefix(before).map(\.delayNanoseconds).max() ?? 0

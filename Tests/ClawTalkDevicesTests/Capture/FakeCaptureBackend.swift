@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkDevices
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -46,14 +47,14 @@ final class FakeCaptureBackend: CaptureBackend {
     }
 
     func update(_ body: (inout State) -> Void) {
-        state.withLock { body(&$0) }
+        state.locked { body(&$0) }
     }
 
-    var attempts: [Attempt] { state.withLock { $0.attempts } }
-    var openStreams: Int { state.withLock { $0.openStreams } }
+    var attempts: [Attempt] { state.locked { $0.attempts } }
+    var openStreams: Int { state.locked { $0.openStreams } }
 
     func openStream(source: String?, format: AudioFormat, frameMilliseconds: Int) throws -> any CaptureInputStream {
-        try state.withLock { state in
+        try state.locked { state in
             let tag = source.map { state.sources[$0] } ?? state.defaultTag
             state.attempts.append(Attempt(source: source, at: .now, succeeded: tag != nil))
             guard let tag else {
@@ -65,7 +66,7 @@ final class FakeCaptureBackend: CaptureBackend {
     }
 
     func devices() throws -> [AudioDevice] {
-        state.withLock { state in
+        state.locked { state in
             state.sources.keys.sorted().map {
                 AudioDevice(kind: .source, name: $0, description: "Mic \($0)", sampleRate: 16000, channels: 1)
             } + [AudioDevice(kind: .sink, name: "speaker", description: "Speaker", sampleRate: 16000, channels: 1)]
@@ -74,7 +75,7 @@ final class FakeCaptureBackend: CaptureBackend {
 
     /// Whether a stream opened on `source` may still read, and its pause.
     fileprivate func readable(_ source: String?) -> (ok: Bool, delay: UInt32) {
-        state.withLock { state in
+        state.locked { state in
             if state.failingReads > 0 {
                 state.failingReads -= 1
                 return (false, 0)
@@ -89,17 +90,17 @@ final class FakeCaptureBackend: CaptureBackend {
         }
     }
 
-    fileprivate var backlogNanoseconds: UInt64 { state.withLock { $0.backlogNanoseconds } }
+    fileprivate var backlogNanoseconds: UInt64 { state.locked { $0.backlogNanoseconds } }
 
     /// The sizes of the reads asked so far (see ``State/readSizes``).
-    var readSizes: [Int] { state.withLock { $0.readSizes } }
+    var readSizes: [Int] { state.locked { $0.readSizes } }
 
     fileprivate func noteRead(samples: Int) {
-        state.withLock { if $0.readSizes.count < 10_000 { $0.readSizes.append(samples) } }
+        state.locked { if $0.readSizes.count < 10_000 { $0.readSizes.append(samples) } }
     }
 
     fileprivate func closed() {
-        state.withLock { $0.openStreams -= 1 }
+        state.locked { $0.openStreams -= 1 }
     }
 }
 
@@ -152,13 +153,13 @@ final class FrameCollector: Sendable {
     init(_ stream: AsyncStream<CapturedFrame>) {
         let storage = self.storage
         task = Task {
-            for await frame in stream { storage.frames.withLock { $0.append(frame) } }
+            for await frame in stream { storage.frames.locked { $0.append(frame) } }
             storage.finished.store(true, ordering: .relaxed)
         }
     }
 
-    var frames: [CapturedFrame] { storage.frames.withLock { $0 } }
-    var count: Int { storage.frames.withLock { $0.count } }
+    var frames: [CapturedFrame] { storage.frames.locked { $0 } }
+    var count: Int { storage.frames.locked { $0.count } }
     var isFinished: Bool { storage.finished.load(ordering: .relaxed) }
 
     /// Waits until the stream has finished (after the engine stopped).

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkDevices
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -104,7 +105,7 @@ final class SinkPlayer: Sendable {
                     try stream.write(frame)
                 }
             } catch {
-                shared.failure.withLock { $0 = "\(error)" }
+                shared.failure.locked { $0 = "\(error)" }
             }
         }
         thread.start()
@@ -117,7 +118,7 @@ final class SinkPlayer: Sendable {
     }
 
     /// Why the loop ended early (e.g. the sink was unloaded), if it did.
-    var error: String? { shared.failure.withLock { $0 } }
+    var error: String? { shared.failure.locked { $0 } }
 
     /// Plays `samples` once to `sink` in 20 ms writes, drains, and returns when it has played.
     /// The 400 ms buffer lets this thread be late by that much without the stream underrunning

@@ -183,7 +183,7 @@ struct AudioFrontEndTests {
         let frontEnd = try AudioFrontEnd()
         let depths = Mutex<[Int]>([])
         frontEnd.attach(outputLatency: {
-            depths.withLock { $0.append(Thread.callStackSymbols.count) }
+            depths.locked { $0.append(Thread.callStackSymbols.count) }
             return .milliseconds(40)
         })
         for sequence in 0..<400 {
@@ -192,7 +192,7 @@ struct AudioFrontEndTests {
                     samples: [Int16](repeating: 0, count: 160), timestampNanoseconds: UInt64(sequence + 1) * 10_000_000,
                     sequence: UInt64(sequence)))
         }
-        let seen = depths.withLock { $0 }
+        let seen = depths.locked { $0 }
         #expect(seen.count == 400)
         #expect(Set(seen).count == 1, "call depth went from \(seen.first ?? 0) to \(seen.last ?? 0)")
     }

@@ -88,12 +88,12 @@ final class FrontEndCollector: Sendable {
     init(_ stream: AsyncStream<FrontEndFrame>) {
         let storage = storage
         task = Task.detached {
-            for await frame in stream { storage.frames.withLock { $0.append(frame) } }
+            for await frame in stream { storage.frames.locked { $0.append(frame) } }
         }
     }
 
-    var frames: [FrontEndFrame] { storage.frames.withLock { $0 } }
-    var count: Int { storage.frames.withLock { $0.count } }
+    var frames: [FrontEndFrame] { storage.frames.locked { $0 } }
+    var count: Int { storage.frames.locked { $0.count } }
 
     func waitUntilFinished() async { await task.value }
 }

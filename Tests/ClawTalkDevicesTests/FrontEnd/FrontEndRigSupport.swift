@@ -10,7 +10,7 @@ final class FarEndRecorder: Sendable {
     private let frames = Mutex<(samples: [Int16], stamps: [UInt64])>(([], []))
 
     init(seconds: Int) {
-        frames.withLock {
+        frames.locked {
             $0.samples.reserveCapacity(seconds * 16000)
             $0.stamps.reserveCapacity(seconds * 100)
         }
@@ -19,14 +19,14 @@ final class FarEndRecorder: Sendable {
     /// Records one 10 ms frame written now.
     func record(_ frame: UnsafeBufferPointer<Int16>) {
         let now = MonotonicTime.nanoseconds()
-        frames.withLock {
+        frames.locked {
             $0.samples.append(contentsOf: frame)
             $0.stamps.append(now)
         }
     }
 
     /// Everything recorded: samples and one stamp per 160 samples.
-    var recorded: (samples: [Int16], stamps: [UInt64]) { frames.withLock { $0 } }
+    var recorded: (samples: [Int16], stamps: [UInt64]) { frames.locked { $0 } }
 }
 
 /// Collects an async stream into an array on a task.

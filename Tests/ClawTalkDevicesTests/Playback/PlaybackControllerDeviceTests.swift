@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkDevices
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -291,7 +292,7 @@ struct PlaybackControllerDeviceTests {
         let sink = try sink
         let collected = Mutex<[[Int16]]>([])
         let controller = PlaybackController(sink: sink.name) { frame in
-            collected.withLock { $0.append(Array(frame)) }
+            collected.locked { $0.append(Array(frame)) }
         }
         let recorder = try MonitorRecorder(source: sink.monitor)
         let speech = TestSignals.speechLike(seconds: 1, sampleRate: 24000)
@@ -301,7 +302,7 @@ struct PlaybackControllerDeviceTests {
         let recording = try recorder.stop()
         guard case .finished = outcome else { throw RigError(description: "\(outcome)") }
 
-        let frames = collected.withLock { $0 }
+        let frames = collected.locked { $0 }
         #expect(frames.allSatisfy { $0.count == 160 })
         let tap = frames.flatMap { $0 }
         #expect(abs(tap.count - 16000) <= 160, "tap delivered \(tap.count) samples for 1 s")

@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Synchronization
 
 /// Holds handlers until opened (not cancellable: models a handler that ignores cancellation
@@ -8,7 +9,7 @@ final class Gate: Sendable {
 
     func wait() async {
         await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { state in
+            let resumeNow = state.locked { state in
                 if state.open { return true }
                 state.waiters.append(continuation)
                 return false
@@ -18,7 +19,7 @@ final class Gate: Sendable {
     }
 
     func open() {
-        let waiters = state.withLock { state in
+        let waiters = state.locked { state in
             state.open = true
             defer { state.waiters = [] }
             return state.waiters
@@ -27,10 +28,10 @@ final class Gate: Sendable {
     }
 
     func bump(_ name: String) {
-        counters.withLock { $0[name, default: 0] += 1 }
+        counters.locked { $0[name, default: 0] += 1 }
     }
 
     func count(_ name: String) -> Int {
-        counters.withLock { $0[name, default: 0] }
+        counters.locked { $0[name, default: 0] }
     }
 }

@@ -66,7 +66,7 @@ struct NodeSessionTests {
         let seen = Mutex<InvokeContext?>(nil)
         try await running(register: { session in
             await session.register("talk.ptt.start") { context in
-                seen.withLock { $0 = context }
+                seen.locked { $0 = context }
                 return ["captureId": "c-12"]
             }
         }) { setup, peer in
@@ -77,7 +77,7 @@ struct NodeSessionTests {
                     "id": "inv-1", "nodeId": .string(setup.nodeId), "ok": true,
                     "payloadJSON": "{\"captureId\":\"c-12\"}",
                 ])
-            let context = try #require(seen.withLock { $0 })
+            let context = try #require(seen.locked { $0 })
             #expect(context.params["sessionKey"] == "main")
             #expect(context.epoch == 1)
             #expect(context.timeout == .seconds(10))
@@ -209,20 +209,20 @@ struct NodeSessionTests {
         let stopped: NodeSession = try await {
             var kept: NodeSession?
             try await running(register: { session in
-                await session.onSocketClosed { epoch in closed.withLock { $0.append(epoch) } }
+                await session.onSocketClosed { epoch in closed.locked { $0.append(epoch) } }
             }) { setup, peer in
                 kept = setup.session
                 peer.close(code: 1012, reason: "service restart")
-                #expect(await eventually { closed.withLock { $0 } == [1] })
+                #expect(await eventually { closed.locked { $0 } == [1] })
                 let next = try await setup.dialer.nextPeer()
                 try await next.acceptConnect()
                 #expect(await eventually { await setup.session.isConnected })
-                #expect(closed.withLock { $0 } == [1])
+                #expect(closed.locked { $0 } == [1])
             }
             return try #require(kept)
         }()
         // The session task was cancelled while socket 2 was live.
-        #expect(await eventually { closed.withLock { $0 } == [1, 2] })
+        #expect(await eventually { closed.locked { $0 } == [1, 2] })
         #expect(await stopped.isConnected == false)
     }
 

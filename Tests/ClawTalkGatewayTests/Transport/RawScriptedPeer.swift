@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Foundation
 import Glibc
 import Synchronization
@@ -48,9 +49,9 @@ final class RawScriptedPeer: Sendable {
         _ = Glibc.close(listener)
     }
 
-    var request: String { state.withLock { $0.request } }
-    var frames: [Frame] { state.withLock { $0.frames } }
-    var isFinished: Bool { state.withLock { $0.finished } }
+    var request: String { state.locked { $0.request } }
+    var frames: [Frame] { state.locked { $0.frames } }
+    var isFinished: Bool { state.locked { $0.finished } }
 
     /// Waits (polling) until the client's side of the conversation is over.
     func waitUntilFinished(timeout: Duration = .seconds(30)) async throws {
@@ -84,7 +85,7 @@ final class RawScriptedPeer: Sendable {
         }
         let head = String(decoding: buffer[..<headEnd!], as: UTF8.self)
         buffer.removeFirst(headEnd!)
-        state.withLock { $0.request = head }
+        state.locked { $0.request = head }
         let key =
             head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
             .map { $0.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) } ?? ""
@@ -94,7 +95,7 @@ final class RawScriptedPeer: Sendable {
         while true {
             while let (frame, used) = Self.decode(buffer) {
                 buffer.removeFirst(used)
-                state.withLock { $0.frames.append(frame) }
+                state.locked { $0.frames.append(frame) }
                 if frame.opcode == 8 { return finish() }
                 let answer = reply(frame)
                 _ = answer.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
@@ -104,7 +105,7 @@ final class RawScriptedPeer: Sendable {
     }
 
     private func finish() {
-        state.withLock { $0.finished = true }
+        state.locked { $0.finished = true }
     }
 
     /// Decodes one client frame from the front of `bytes` (unmasking it).

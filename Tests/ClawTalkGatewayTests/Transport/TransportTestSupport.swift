@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -22,10 +23,10 @@ final class EventRecorder<Event: Sendable>: Sendable {
         let storage = self.storage
         consumer = Task {
             for await event in stream {
-                storage.state.withLock { $0.events.append(event) }
+                storage.state.locked { $0.events.append(event) }
                 onEvent?(event)
             }
-            storage.state.withLock { $0.finished = true }
+            storage.state.locked { $0.finished = true }
         }
     }
 
@@ -33,8 +34,8 @@ final class EventRecorder<Event: Sendable>: Sendable {
         consumer.cancel()
     }
 
-    var events: [Event] { storage.state.withLock { $0.events } }
-    var isFinished: Bool { storage.state.withLock { $0.finished } }
+    var events: [Event] { storage.state.locked { $0.events } }
+    var isFinished: Bool { storage.state.locked { $0.finished } }
 
     /// Polls until `condition` holds for the events so far (and the finished flag).
     func wait(
@@ -43,7 +44,7 @@ final class EventRecorder<Event: Sendable>: Sendable {
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if storage.state.withLock({ condition($0.events, $0.finished) }) { return }
+            if storage.state.locked({ condition($0.events, $0.finished) }) { return }
             try await Task.sleep(for: .milliseconds(5))
         }
         throw TimedOutWaiting(what: what)

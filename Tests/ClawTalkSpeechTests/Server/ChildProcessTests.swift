@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -20,9 +21,9 @@ import Testing
         let lines = Mutex<[String]>([])
         let child = try ChildProcess(
             executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2; printf 'no newline'; exit 3"],
-            environment: [], onOutput: { line in lines.withLock { $0.append(line) } })
+            environment: [], onOutput: { line in lines.locked { $0.append(line) } })
         #expect(await child.exited() == .status(3))
-        #expect(lines.withLock { $0 } == ["out", "err", "no newline"])
+        #expect(lines.locked { $0 } == ["out", "err", "no newline"])
         #expect(child.recentOutput == ["out", "err", "no newline"])
     }
 
@@ -31,13 +32,13 @@ import Testing
         let grandchild = Mutex<pid_t?>(nil)
         let child = try ChildProcess(
             executable: "/bin/sh", arguments: ["-c", "sleep 60 & echo $!; wait"], environment: [],
-            onOutput: { line in grandchild.withLock { $0 = pid_t(line) } })
+            onOutput: { line in grandchild.locked { $0 = pid_t(line) } })
         #expect(getpgid(child.pid) == child.pid)
         let deadline = ContinuousClock.now + .seconds(30)
-        while grandchild.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+        while grandchild.locked({ $0 }) == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let sleeper = try #require(grandchild.withLock { $0 })
+        let sleeper = try #require(grandchild.locked { $0 })
         #expect(getpgid(sleeper) == child.pid)
         child.terminate(grace: .seconds(20))
         // The sleeper was reparented, so nobody here reaps it: gone means dead or a zombie.
@@ -50,10 +51,10 @@ import Testing
         let lines = Mutex<[String]>([])
         let child = try ChildProcess(
             executable: "/bin/ls", arguments: ["/proc/self/fd"], environment: [],
-            onOutput: { line in lines.withLock { $0.append(line) } })
+            onOutput: { line in lines.locked { $0.append(line) } })
         #expect(await child.exited() == .status(0))
         // 0, 1, 2 and the descriptor ls opens to read the directory.
-        #expect(lines.withLock { $0 }.count <= 4, "\(lines.withLock { $0 })")
+        #expect(lines.locked { $0 }.count <= 4, "\(lines.locked { $0 })")
     }
 
     @Test func aWaitForTheExitEndsWhenCancelled() async throws {

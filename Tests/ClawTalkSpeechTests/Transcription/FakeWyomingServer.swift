@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Foundation
 import Glibc
 import Synchronization
@@ -105,7 +106,7 @@ final class FakeWyomingServer: Sendable {
     }
 
     /// Every connection so far.
-    var sessions: [Session] { recorded.withLock { $0 } }
+    var sessions: [Session] { recorded.locked { $0 } }
 
     /// The sessions once at least `count` connections have ended (or after 30 s, whatever there
     /// is): a connection is recorded when the client closes it, which may be just after the client
@@ -150,7 +151,7 @@ final class FakeWyomingServer: Sendable {
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var session = Session()
             handle(client, &session)
-            recorded.withLock { $0.append(session) }
+            recorded.locked { $0.append(session) }
             close(client)
         }
     }

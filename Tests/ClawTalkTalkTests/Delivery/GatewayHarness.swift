@@ -56,7 +56,7 @@ final class GatewayHarness: Sendable {
         // The sessions follow their connections from the start.
         let nodeSession = nodeSession
         let operatorSession = operatorSession
-        tasks.withLock {
+        tasks.locked {
             $0.append(Task { await nodeSession.run() })
             $0.append(Task { await operatorSession.run() })
         }
@@ -68,14 +68,14 @@ final class GatewayHarness: Sendable {
     /// Runs the node connection and waits until the node session is connected.
     func startNode() async throws {
         let node = node
-        tasks.withLock { $0.append(Task { await node.run() }) }
+        tasks.locked { $0.append(Task { await node.run() }) }
         try await Self.wait("node session connected") { await self.nodeSession.isConnected }
     }
 
     /// Runs the operator connection and waits until the operator session is connected.
     func startOperator() async throws {
         let connection = operatorConnection
-        tasks.withLock { $0.append(Task { await connection.run() }) }
+        tasks.locked { $0.append(Task { await connection.run() }) }
         try await Self.wait("operator session connected") { await self.operatorSession.isConnected }
     }
 
@@ -89,7 +89,7 @@ final class GatewayHarness: Sendable {
     func stop() async {
         await node.stop()
         await operatorConnection.stop()
-        for task in tasks.withLock({ $0 }) { task.cancel() }
+        for task in tasks.locked({ $0 }) { task.cancel() }
     }
 
     /// Params of every executed operator call of `method`, in order.
@@ -135,11 +135,11 @@ final class ManualWallClock: Sendable {
         value = Mutex(startMs)
     }
 
-    var nowMs: Int64 { value.withLock { $0 } }
+    var nowMs: Int64 { value.locked { $0 } }
 
     func advance(by duration: Duration) {
         let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        value.withLock { $0 += ms }
+        value.locked { $0 += ms }
     }
 
     /// The closure components take as `now`.
@@ -154,9 +154,9 @@ final class Locked<Value: Sendable>: Sendable {
         storage = Mutex(value)
     }
 
-    var value: Value { storage.withLock { $0 } }
+    var value: Value { storage.locked { $0 } }
 
     func update(_ body: (inout Value) -> Void) {
-        storage.withLock { body(&$0) }
+        storage.locked { body(&$0) }
     }
 }

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkSpeech
+import ClawTalkSupport
 import Synchronization
 
 @testable import ClawTalkTalk
@@ -73,18 +74,18 @@ final class FakeCapture: UtteranceCapture, Sendable {
     }
 
     func finish() async -> PCMBuffer {
-        ended.withLock { $0 = $0 ?? "finished" }
+        ended.locked { $0 = $0 ?? "finished" }
         continuation.finish()
         return PCMBuffer(format: .speech, samples: samples)
     }
 
     func cancel() async {
-        ended.withLock { $0 = $0 ?? "cancelled" }
+        ended.locked { $0 = $0 ?? "cancelled" }
         continuation.finish()
     }
 
     /// `finished`, `cancelled` or nil while running.
-    var outcome: String? { ended.withLock { $0 } }
+    var outcome: String? { ended.locked { $0 } }
 }
 
 /// Opens fake captures from a queue of scripts; can fail or hold the open until released.
@@ -104,21 +105,21 @@ final class FakeCapturing: UtteranceCapturing, Sendable {
     /// Captures that play `scripts` in turn; each returns `sampleSeconds` of 16 kHz samples.
     init(_ scripts: CaptureScript..., sampleSeconds: Double = 1) {
         samples = [Int16](repeating: 100, count: Int(sampleSeconds * 16000))
-        state.withLock { $0.scripts = scripts }
+        state.locked { $0.scripts = scripts }
     }
 
     /// Adds a script for a later capture.
-    func append(_ script: CaptureScript) { state.withLock { $0.scripts.append(script) } }
+    func append(_ script: CaptureScript) { state.locked { $0.scripts.append(script) } }
 
     /// The next begin throws `error`.
-    func failNext(_ error: any Error) { state.withLock { $0.failure = error } }
+    func failNext(_ error: any Error) { state.locked { $0.failure = error } }
 
     /// Opens wait until ``release()``.
-    func hold() { state.withLock { $0.held = true } }
+    func hold() { state.locked { $0.held = true } }
 
     /// Lets held opens continue.
     func release() {
-        let waiting = state.withLock { state in
+        let waiting = state.locked { state in
             state.held = false
             defer { state.waiting = [] }
             return state.waiting
@@ -127,11 +128,11 @@ final class FakeCapturing: UtteranceCapturing, Sendable {
     }
 
     /// Opens waiting in ``hold()``.
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
+    var waitingCount: Int { state.locked { $0.waiting.count } }
 
     func begin() async throws -> any UtteranceCapture {
         await withCheckedContinuation { continuation in
-            let go = state.withLock { state -> Bool in
+            let go = state.locked { state -> Bool in
                 if state.held {
                     state.waiting.append(continuation)
                     return false
@@ -140,7 +141,7 @@ final class FakeCapturing: UtteranceCapturing, Sendable {
             }
             if go { continuation.resume() }
         }
-        let (failure, script) = state.withLock { state -> ((any Error)?, CaptureScript) in
+        let (failure, script) = state.locked { state -> ((any Error)?, CaptureScript) in
             let failure = state.failure
             state.failure = nil
             let script = state.scripts.isEmpty ? CaptureScript(frames: []) : state.scripts.removeFirst()
@@ -148,12 +149,12 @@ final class FakeCapturing: UtteranceCapturing, Sendable {
         }
         if let failure { throw failure }
         let capture = FakeCapture(script: script, samples: samples)
-        state.withLock { $0.captures.append(capture) }
+        state.locked { $0.captures.append(capture) }
         return capture
     }
 
     /// Every capture opened so far.
-    var captures: [FakeCapture] { state.withLock { $0.captures } }
+    var captures: [FakeCapture] { state.locked { $0.captures } }
 }
 
 /// Returns a scripted text, or throws, or waits forever (until cancelled).
@@ -174,11 +175,11 @@ final class FakeTranscriber: Transcriber, Sendable {
         self.behaviour = Mutex(behaviour)
     }
 
-    func set(_ behaviour: Behaviour) { self.behaviour.withLock { $0 = behaviour } }
+    func set(_ behaviour: Behaviour) { self.behaviour.locked { $0 = behaviour } }
 
     func transcribe(_ audio: PCMBuffer, options: TranscriptionOptions) async throws -> Transcript {
-        received.withLock { $0.append(audio) }
-        switch behaviour.withLock({ $0 }) {
+        received.locked { $0.append(audio) }
+        switch behaviour.locked({ $0 }) {
         case .text(let text):
             return Transcript(text: text, engine: name, audioSeconds: audio.duration, processingTime: .zero)
         case .fail(let error):
@@ -193,7 +194,7 @@ final class FakeTranscriber: Transcriber, Sendable {
     }
 
     /// The audio of every transcription request.
-    var audio: [PCMBuffer] { received.withLock { $0 } }
+    var audio: [PCMBuffer] { received.locked { $0 } }
 }
 
 /// Records deliveries and answers with a scripted outcome.
@@ -205,15 +206,15 @@ final class RecordingDelivery: TranscriptDelivering, Sendable {
         self.outcome = Mutex(outcome)
     }
 
-    func set(_ outcome: DeliveryReceipt.Outcome) { self.outcome.withLock { $0 = outcome } }
+    func set(_ outcome: DeliveryReceipt.Outcome) { self.outcome.locked { $0 = outcome } }
 
     func deliver(_ transcript: String, source: TranscriptSource) async -> DeliveryReceipt {
-        log.withLock { $0.append((transcript, source)) }
-        return DeliveryReceipt(outcome: outcome.withLock { $0 }, id: "d-\(transcript.count)")
+        log.locked { $0.append((transcript, source)) }
+        return DeliveryReceipt(outcome: outcome.locked { $0 }, id: "d-\(transcript.count)")
     }
 
-    var texts: [String] { log.withLock { $0.map(\.0) } }
-    var sources: [TranscriptSource] { log.withLock { $0.map(\.1) } }
+    var texts: [String] { log.locked { $0.map(\.0) } }
+    var sources: [TranscriptSource] { log.locked { $0.map(\.1) } }
 }
 
 /// Records the order of speech stops and lease calls.
@@ -223,14 +224,14 @@ final class LeaseRecorder: SpeechStopping, WakeListening, TalkPausing, Sendable 
     init() {}
 
     func stopSpeaking(recordInterruption: Bool) async -> Double? {
-        log.withLock { $0.append(recordInterruption ? "stopSpeech(interruption)" : "stopSpeech") }
+        log.locked { $0.append(recordInterruption ? "stopSpeech(interruption)" : "stopSpeech") }
         return 1.5
     }
 
-    func suspend() async { log.withLock { $0.append("suspendWake") } }
-    func resume() async { log.withLock { $0.append("resumeWake") } }
-    func pauseForPushToTalk() async { log.withLock { $0.append("pauseTalk") } }
-    func resumeAfterPushToTalk() async { log.withLock { $0.append("resumeTalk") } }
+    func suspend() async { log.locked { $0.append("suspendWake") } }
+    func resume() async { log.locked { $0.append("resumeWake") } }
+    func pauseForPushToTalk() async { log.locked { $0.append("pauseTalk") } }
+    func resumeAfterPushToTalk() async { log.locked { $0.append("resumeTalk") } }
 
     /// A microphone owner that tells this recorder, with Talk mode on or off.
     func microphone(talkOn: Bool) -> MicrophoneOwner {
@@ -239,5 +240,5 @@ final class LeaseRecorder: SpeechStopping, WakeListening, TalkPausing, Sendable 
         return MicrophoneOwner(arbiter: arbiter, wake: self, talk: self)
     }
 
-    var calls: [String] { log.withLock { $0 } }
+    var calls: [String] { log.locked { $0 } }
 }

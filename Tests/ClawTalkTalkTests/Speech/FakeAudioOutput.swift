@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import ClawTalkTalk
 import Synchronization
 
@@ -26,14 +27,14 @@ final class FakeAudioOutput: AudioOutput {
         self.realTime = realTime
     }
 
-    var items: [Item] { state.withLock { $0.items } }
-    var stops: Int { state.withLock { $0.stops } }
+    var items: [Item] { state.locked { $0.items } }
+    var stops: Int { state.locked { $0.stops } }
     /// Every buffer's format, in order.
     var formats: [AudioFormat] { items.map(\.format) }
     var totalSeconds: Double { items.reduce(0) { $0 + $1.seconds } }
 
     func play(_ buffers: AsyncThrowingStream<PCMBuffer, any Error>, format: AudioFormat) async -> AudioPlayback {
-        let (index, epoch) = state.withLock { state in
+        let (index, epoch) = state.locked { state in
             state.items.append(Item(format: format, frames: []))
             return (state.items.count - 1, state.stopEpoch)
         }
@@ -41,7 +42,7 @@ final class FakeAudioOutput: AudioOutput {
         do {
             for try await buffer in buffers {
                 if stopped(since: epoch) { break }
-                state.withLock { $0.items[index].frames.append(buffer.frameCount) }
+                state.locked { $0.items[index].frames.append(buffer.frameCount) }
                 if realTime {
                     var remaining = buffer.duration
                     while remaining > 0, !stopped(since: epoch) {
@@ -61,13 +62,13 @@ final class FakeAudioOutput: AudioOutput {
     }
 
     func stop() {
-        state.withLock { state in
+        state.locked { state in
             state.stopEpoch += 1
             state.stops += 1
         }
     }
 
     private func stopped(since epoch: Int) -> Bool {
-        state.withLock { $0.stopEpoch != epoch }
+        state.locked { $0.stopEpoch != epoch }
     }
 }

@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
 import Synchronization
@@ -20,19 +21,19 @@ final class FakeLocalSynthesizer: LocalSynthesizer {
         self.failure = failure
     }
 
-    var requests: [Request] { log.withLock { $0 } }
+    var requests: [Request] { log.locked { $0 } }
     var texts: [String] { requests.map(\.text) }
-    var cancelCount: Int { cancels.withLock { $0 } }
+    var cancelCount: Int { cancels.locked { $0 } }
 
     func synthesize(_ text: String, voice: String, rateWPM: Int) async throws -> PCMBuffer {
-        log.withLock { $0.append(Request(text: text, voice: voice, rateWPM: rateWPM)) }
+        log.locked { $0.append(Request(text: text, voice: voice, rateWPM: rateWPM)) }
         if let failure { throw FakeSynthesisError(message: failure) }
         let samples = (0..<2205).map { Int16(8000 * sin(Double($0) * 0.1)) }
         return PCMBuffer(format: AudioFormat(sampleRate: 22050), samples: samples)
     }
 
     func cancel() {
-        cancels.withLock { $0 += 1 }
+        cancels.locked { $0 += 1 }
     }
 }
 

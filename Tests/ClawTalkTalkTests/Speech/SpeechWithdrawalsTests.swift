@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkSupport
 import ClawTalkTesting
 import Synchronization
 import Testing
@@ -19,10 +20,10 @@ struct SpeechWithdrawalsTests {
             self.seconds = seconds
         }
 
-        var texts: [String] { log.withLock { $0 } }
+        var texts: [String] { log.locked { $0 } }
 
         func synthesize(_ text: String, voice: String, rateWPM: Int) async throws -> PCMBuffer {
-            log.withLock { $0.append(text) }
+            log.locked { $0.append(text) }
             let frames = Int((seconds[text] ?? 0.1) * 16000)
             return PCMBuffer(format: AudioFormat(sampleRate: 16000), samples: [Int16](repeating: 1000, count: frames))
         }

@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import Foundation
 import Synchronization
 
@@ -29,9 +30,9 @@ public final class PronunciationDictionary: Sendable {
 
     /// The dictionary at `path`, parsed once per process.
     public static func shared(path: String = debianEnglishPath) throws -> PronunciationDictionary {
-        if let cached = cache.withLock({ $0[path] }) { return cached }
+        if let cached = cache.locked({ $0[path] }) { return cached }
         let dictionary = try PronunciationDictionary(contentsOf: path)
-        cache.withLock { $0[path] = dictionary }
+        cache.locked { $0[path] = dictionary }
         return dictionary
     }
 

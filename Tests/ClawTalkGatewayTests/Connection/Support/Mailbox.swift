@@ -32,7 +32,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     init() {}
 
     func push(_ element: Element) {
-        let waiter: Waiter? = state.withLock { state in
+        let waiter: Waiter? = state.locked { state in
             if !state.waiters.isEmpty { return state.waiters.removeFirst() }
             state.items.append(element)
             return nil
@@ -41,7 +41,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     }
 
     func finish() {
-        let waiters = state.withLock { state in
+        let waiters = state.locked { state in
             state.finished = true
             defer { state.waiters = [] }
             return state.waiters
@@ -50,7 +50,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     }
 
     /// Items queued now.
-    var queued: [Element] { state.withLock { $0.items } }
+    var queued: [Element] { state.locked { $0.items } }
 
     /// The next element, or a `TimeoutError` after `timeout` of real time.
     func next(within timeout: Duration = .seconds(30)) async throws -> Element {
@@ -61,7 +61,7 @@ final class Mailbox<Element: Sendable>: Sendable {
         let id = UUID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element, any Error>) in
-                let step: Step = state.withLock { state in
+                let step: Step = state.locked { state in
                     if !state.items.isEmpty { return .item(state.items.removeFirst()) }
                     if state.cancelled.remove(id) != nil { return .fail(CancellationError()) }
                     if state.finished { return .fail(Failure.finished) }
@@ -75,7 +75,7 @@ final class Mailbox<Element: Sendable>: Sendable {
                 }
             }
         } onCancel: {
-            let waiter: Waiter? = state.withLock { state in
+            let waiter: Waiter? = state.locked { state in
                 if let index = state.waiters.firstIndex(where: { $0.id == id }) {
                     return state.waiters.remove(at: index)
                 }

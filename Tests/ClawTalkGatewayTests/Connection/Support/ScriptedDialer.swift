@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkSupport
 import ClawTalkTesting
 import Synchronization
 
@@ -21,15 +22,15 @@ final class ScriptedDialer: GatewayDialer {
 
     /// Makes the next dial throw `message`.
     func failNextDial(_ message: String) {
-        failures.withLock { $0.append(message) }
+        failures.locked { $0.append(message) }
     }
 
     /// Every dial request so far.
-    var dialRequests: [GatewayDialRequest] { requests.withLock { $0 } }
+    var dialRequests: [GatewayDialRequest] { requests.locked { $0 } }
 
     func dial(_ request: GatewayDialRequest) async throws -> any GatewaySocket {
-        requests.withLock { $0.append(request) }
-        if let failure = failures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+        requests.locked { $0.append(request) }
+        if let failure = failures.locked({ $0.isEmpty ? nil : $0.removeFirst() }) {
             throw DialFailure(description: failure)
         }
         let (client, server) = InMemorySocketPair.make(certificateSHA256: certificate)

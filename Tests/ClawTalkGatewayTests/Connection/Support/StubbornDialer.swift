@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkSupport
 import ClawTalkTesting
 import Synchronization
 
@@ -26,11 +27,11 @@ final class StubbornDialer: GatewayDialer {
         var observedCertificateSHA256: String? { nil }
 
         /// Everything recorded so far.
-        var recorded: [Action] { actions.withLock { $0 } }
+        var recorded: [Action] { actions.locked { $0 } }
 
         /// The close codes asked for, in order.
         var closes: [Int] {
-            actions.withLock { $0.compactMap { if case .close(let code, _) = $0 { code } else { nil } } }
+            actions.locked { $0.compactMap { if case .close(let code, _) = $0 { code } else { nil } } }
         }
 
         func send(text: String) throws {
@@ -38,12 +39,12 @@ final class StubbornDialer: GatewayDialer {
         }
 
         func close(code: Int, reason: String) {
-            actions.withLock { $0.append(.close(code: code, reason: reason)) }
+            actions.locked { $0.append(.close(code: code, reason: reason)) }
         }
 
         /// The peer answers the last close: both ends see `.closed` with its code and reason.
         func answer() {
-            let last = actions.withLock { actions -> Action? in
+            let last = actions.locked { actions -> Action? in
                 actions.append(.answered)
                 return actions.last { if case .close = $0 { true } else { false } }
             }
@@ -52,7 +53,7 @@ final class StubbornDialer: GatewayDialer {
         }
 
         func drop() {
-            actions.withLock { $0.append(.drop) }
+            actions.locked { $0.append(.drop) }
             inner.drop()
         }
     }

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkSpeech
+import ClawTalkSupport
 import ClawTalkTesting
 import Foundation
 import Synchronization
@@ -95,7 +96,7 @@ struct WhisperKeywordEngineTests {
         let closed = WhisperKeywordEngine.Configuration(port: closedLoopbackPort())
         var configuration = KeywordSpotter.Configuration(
             models: [], runtime: nil, resolver: try WakeTestSupport.resolver(), scorer: closed,
-            onScorerLink: { event in events.withLock { $0.append(event) } })
+            onScorerLink: { event in events.locked { $0.append(event) } })
         configuration.fallbackDelay = 0.5
         let spotter = try KeywordSpotter(triggers: ["computer"], configuration: configuration)
         #expect(spotter.plan.scorer == ["computer"])
@@ -106,7 +107,7 @@ struct WhisperKeywordEngineTests {
         #expect(spotter.isFallingBack)
         #expect(hits.contains { $0.engine == PocketSphinxKeywordEngine.engineName })
         // Retried every 2 s of audio, reported once.
-        let seen = events.withLock { $0 }
+        let seen = events.locked { $0 }
         #expect(seen.count == 1)
         if case .lost = seen.first {} else { Issue.record("expected one .lost, got \(seen)") }
     }

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkSpeech
+import ClawTalkSupport
 import Foundation
 import Synchronization
 import Testing
@@ -51,7 +52,7 @@ private func runDetector(_ detector: TwoStageWakeDetector, _ samples: [Int16]) a
     @Test func verifierSeesTheAudioAroundTheHitAndThePrompt() async throws {
         let log = VerifierLog()
         let verifier = TranscriptVerifier(name: "fake") { buffer, prompt in
-            log.calls.withLock { $0.append((buffer.duration, prompt)) }
+            log.calls.locked { $0.append((buffer.duration, prompt)) }
             return "Computer."
         }
         let detector = Self.detector(hits: [("computer", 2.0)], verifier: verifier)
@@ -62,7 +63,7 @@ private func runDetector(_ detector: TwoStageWakeDetector, _ samples: [Int16]) a
         #expect(verdict.transcript == "Computer.")
         #expect(verdict.decidedAtSeconds == 3.0)
         if case .accepted(_, let rule) = verdict.decision { #expect(rule == .textOnly) } else { Issue.record() }
-        let calls = log.calls.withLock { $0 }
+        let calls = log.calls.locked { $0 }
         #expect(calls.count == 1)
         // 1.5 s before the hit to 1.0 s after it.
         #expect(abs((calls.first?.duration ?? 0) - 2.5) < 0.001)
@@ -117,13 +118,13 @@ private func runDetector(_ detector: TwoStageWakeDetector, _ samples: [Int16]) a
     @Test func silenceIsRejectedWithoutCallingTheVerifier() async throws {
         let log = VerifierLog()
         let verifier = TranscriptVerifier(name: "fake") { buffer, _ in
-            log.calls.withLock { $0.append((buffer.duration, nil)) }
+            log.calls.locked { $0.append((buffer.duration, nil)) }
             return "computer"
         }
         let detector = Self.detector(hits: [("computer", 2.0)], verifier: verifier)
         let verdicts = try await runDetector(detector, stream(seconds: 4, tone: false))
         #expect(verdicts.map(\.rejection) == [.noSpeech])
-        #expect(log.calls.withLock { $0.isEmpty })
+        #expect(log.calls.locked { $0.isEmpty })
     }
 
     @Test func promptEchoIsRejected() async throws {
@@ -144,13 +145,13 @@ private func runDetector(_ detector: TwoStageWakeDetector, _ samples: [Int16]) a
     @Test func hitNearTheEndIsVerifiedAtFinishWithTheAudioThereIs() async throws {
         let log = VerifierLog()
         let verifier = TranscriptVerifier(name: "fake") { buffer, _ in
-            log.calls.withLock { $0.append((buffer.duration, nil)) }
+            log.calls.locked { $0.append((buffer.duration, nil)) }
             return "computer"
         }
         let verdicts = try await runDetector(Self.detector(hits: [("computer", 3.8)], verifier: verifier), Self.speech)
         #expect(verdicts.first?.isAccepted == true)
         #expect(verdicts.first?.decidedAtSeconds == 4.0)
-        #expect(abs((log.calls.withLock { $0.first?.duration } ?? 0) - 1.7) < 0.001)
+        #expect(abs((log.calls.locked { $0.first?.duration } ?? 0) - 1.7) < 0.001)
     }
 
     @Test func setTriggersUpdatesEngineAndGate() async throws {
