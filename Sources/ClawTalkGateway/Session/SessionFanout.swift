@@ -1,4 +1,4 @@
-public import ClawTalkProtocol
+import ClawTalkProtocol
 import ClawTalkSupport
 import Synchronization
 
