@@ -6,7 +6,7 @@ import Testing
 
 /// The `memory.heap` figures follow what the program holds.
 @Suite struct HeapReportTests {
-    @Test(.disabled(if: Sanitizers.address, Comment(rawValue: Sanitizers.addressReason)))
+    @Test(.disabled(if: Sanitizers.allocatorReplaced, Comment(rawValue: Sanitizers.allocatorReason)))
     func memoryHeldByTheProgramCountsAsInUse() {
         let before = HeapReport.read()
         let held = [UInt8](repeating: 1, count: 48 << 20)
@@ -18,7 +18,7 @@ import Testing
 
     /// The soak's finding: memory freed in small blocks stays with the allocator (the RSS does
     /// not fall) until the report hands it back.
-    @Test(.disabled(if: Sanitizers.address, Comment(rawValue: Sanitizers.addressReason)))
+    @Test(.disabled(if: Sanitizers.allocatorReplaced, Comment(rawValue: Sanitizers.allocatorReason)))
     func freedMemoryTheAllocatorKeepsIsHandedBack() throws {
         let blocks = (0..<65_536).map { _ in
             let block = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 8)
