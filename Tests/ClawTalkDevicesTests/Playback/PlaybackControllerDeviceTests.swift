@@ -249,8 +249,11 @@ struct PlaybackControllerDeviceTests {
         print(
             "stream: windows per sentence \(spans.map(\.count)), first at \(spans.map { $0.first ?? -1 }); writes \(timing.writtenSeconds) s"
         )
+        // 30 windows of 10 ms, one more at each edge that the tone only partly fills. A starved
+        // machine's playback can stall inside a sentence, which adds partly filled windows (33
+        // seen under ThreadSanitizer with the machine loaded). A sentence played twice fills 60.
         for span in spans {
-            #expect(span.count >= 27 && span.count <= 32, "each sentence lasts 0.3 s")
+            #expect(span.count >= 27 && span.count <= 35, "each sentence lasts 0.3 s: \(span.count) windows")
         }
         let firsts = spans.map { $0.first ?? -1 }
         let lasts = spans.map { $0.last ?? -1 }
