@@ -54,6 +54,8 @@ extension TalkModeStateMachine {
         /// Seconds of the current speech run whose raw capture the echo path does not explain
         /// (``EchoPathEstimate/heardBeyondEcho(_:)``): the double-talk evidence of an onset.
         var runBeyondEcho = 0.0
+        /// ``runBeyondEcho`` on frames that the test measured (a reference and an audible far end).
+        var runMeasuredBeyondEcho = 0.0
         /// Seconds of the current speech run ``EchoPathEstimate/clearMargin`` above the echo (or
         /// with no test): one frame of it is evidence on its own.
         var runClearlyBeyondEcho = 0.0
@@ -159,6 +161,7 @@ extension TalkModeStateMachine {
                 speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
             if speak.speechRun == 0 {
                 speak.runBeyondEcho = 0
+                speak.runMeasuredBeyondEcho = 0
                 speak.runClearlyBeyondEcho = 0
                 speak.runExcess = 0
                 speak.runPeak = 0
@@ -166,6 +169,9 @@ extension TalkModeStateMachine {
             }
             speak.runPeak = max(speak.runPeak, level)
             if echoPath.heardBeyondEcho(reference) { speak.runBeyondEcho += seconds }
+            if let excess = echoPath.excess(reference), excess > EchoPathEstimate.margin {
+                speak.runMeasuredBeyondEcho += seconds
+            }
             if echoPath.heardClearlyBeyondEcho(reference) { speak.runClearlyBeyondEcho += seconds }
             speak.runExcess = max(speak.runExcess, echoPath.excess(reference) ?? 0)
             speak.speechRun += seconds
@@ -250,7 +256,8 @@ extension TalkModeStateMachine {
     /// fast onset may go by the run's loudest frame (a voice's rise; only with a frame clearly
     /// beyond the echo); a run the echo explains is
     /// an onset only once it lasts ``TalkModeConfiguration/bargeInEchoOnset``, and then by its
-    /// smoothed level alone (one loud frame of echo is no voice). A run that is an onset by length
+    /// smoothed level alone (one loud frame of echo is no voice). With two frames over the echo's
+    /// margin, the fast onset needs only the normal level. A run that is an onset by length
     /// and level but that the test holds back is counted once in ``SpeakCounters/heldOnsets``.
     private mutating func onsetReached(_ rms: Double?) -> Bool {
         let run = speak.speechRun + 1e-9
@@ -259,6 +266,13 @@ extension TalkModeStateMachine {
             (run >= configuration.bargeInOnset && loudEnough(rms))
             || (fast && loudEnough(rms, factor: configuration.bargeInFastLevelFactor))
         let byPeak = fast && loudEnough(rms, level: speak.runPeak, factor: configuration.bargeInFastLevelFactor)
+        // Two frames over the echo margin are the double-talk test's evidence of a voice: with
+        // it, the fast onset needs only the normal level (a voice rising, not yet 4 × the
+        // residual, waited for the full onset: 80–140 ms into the run, bench 2026-12-05).
+        // Measured evidence only: with no test (no reference, a silent far end) nothing changes.
+        let byEvidence =
+            fast && loudEnough(rms) && speak.runMeasuredBeyondEcho >= 2 * Self.beyondEchoEvidence - 1e-9
+        if byEvidence { return true }
         guard bySmoothedLevel || byPeak else { return false }
         // Double talk: a run that the echo path explains throughout (a burst of echo that the
         // canceller let through) is an onset only once it lasts ``bargeInEchoOnset``.

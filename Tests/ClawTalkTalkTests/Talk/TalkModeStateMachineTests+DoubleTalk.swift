@@ -167,4 +167,27 @@ extension TalkModeStateMachineTests {
             Self.referenced(&loud, rms: 0.05, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.02)
                 == [.pauseReply(true)])
     }
+
+    /// With two frames over the echo's margin, the fast onset (60 ms) needs only the normal level
+    /// (2 × the residual and the floor), not the fast one (4 ×): a voice still rising pauses the
+    /// reply sooner. Without them the same level waits for the full onset, and the echo test.
+    @Test func twoFramesOverTheMarginPauseAtTheNormalLevel() {
+        // Residual 0.008: 0.02 is 2.5 × it and over the floor of 0.015, under the fast bar 0.032.
+        var voice = Self.speakingThroughEchoPath()
+        #expect(Self.referenced(&voice, rms: 0.02, speech: true, input: 0.0725, farEnd: 0.1, seconds: 0.04) == [])
+        #expect(
+            Self.referenced(&voice, rms: 0.02, speech: true, input: 0.0725, farEnd: 0.1, seconds: 0.02)
+                == [.pauseReply(true)], "60 ms with two frames over the margin")
+
+        var echo = Self.speakingThroughEchoPath()
+        #expect(
+            Self.referenced(&echo, rms: 0.02, speech: true, input: 0.05, farEnd: 0.1, seconds: 0.24) == [],
+            "the echo path explains the run: it waits for 250 ms")
+        #expect(echo.speak.heldOnsets == 1)
+
+        var quiet = Self.speakingThroughEchoPath()
+        #expect(
+            Self.referenced(&quiet, rms: 0.012, speech: true, input: 0.0725, farEnd: 0.1, seconds: 0.3) == [],
+            "under the floor: no onset however long")
+    }
 }
