@@ -108,6 +108,27 @@ struct ConcurrencyTests {
         #expect(!didOverlap)
     }
 
+    @Test func runReturnsEachResultAfterTheWorkQueuedBeforeIt() async {
+        let lane = AsyncLane()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let log = Mutex<[String]>([])
+        lane.enqueue {
+            for await _ in gate { break }
+            log.locked { $0.append("first") }
+        }
+        let second = Task {
+            await lane.run {
+                log.locked { $0.append("second") }; return 2
+            }
+        }
+        // A run that overtook the gated work would have logged "second" by now.
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(log.locked { $0 } == [])
+        open.yield()
+        #expect(await second.value == 2)
+        #expect(log.locked { $0 } == ["first", "second"])
+    }
+
     @Test func drainingWaitsForWhatWasQueuedBeforeIt() async {
         let lane = AsyncLane()
         let (gate, open) = AsyncStream<Void>.makeStream()

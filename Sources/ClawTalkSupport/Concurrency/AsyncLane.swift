@@ -37,6 +37,16 @@ public final class AsyncLane: Sendable {
         queue.yield(.work(work))
     }
 
+    /// Runs `work` behind everything queued before it and returns its result: a critical
+    /// section of an actor whose steps suspend (the actor's other calls go on meanwhile, and
+    /// queue their own sections behind this one). Work run on the lane must not wait for a
+    /// later `run` on the same lane: that never comes.
+    public func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Result {
+        await withCheckedContinuation { (done: CheckedContinuation<Result, Never>) in
+            enqueue { done.resume(returning: await work()) }
+        }
+    }
+
     /// Returns once everything queued before this call has run (work that it queues in turn
     /// is not waited for).
     public func drained() async {

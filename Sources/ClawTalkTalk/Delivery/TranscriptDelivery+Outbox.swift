@@ -17,7 +17,7 @@ extension TranscriptDelivery {
     func saveOutbox() {
         guard let gatewayKey else { return }
         do {
-            try TranscriptOutbox(store: store, gatewayKey: gatewayKey).save(outbox)
+            try TranscriptOutbox(store: store, gatewayKey: gatewayKey).save(outbox.entries)
         } catch {
             logger.error("outbox.write_failed", ["error": .string("\(error)")])
         }
@@ -25,14 +25,13 @@ extension TranscriptDelivery {
 
     /// Appends `entry`; beyond the capacity the oldest transcript is dropped with a warning.
     func enqueue(_ entry: QueuedTranscript) {
-        dropExpired()
-        outbox.append(entry)
-        while outbox.count > configuration.outboxCapacity {
-            let dropped = outbox.removeFirst()
+        let (expired, full) = outbox.append(entry, nowMs: now())
+        logExpired(expired)
+        for dropped in full {
             logger.warning(
                 "outbox.full.dropped_oldest",
                 [
-                    "id": .string(dropped.id), "capacity": .int(configuration.outboxCapacity),
+                    "id": .string(dropped.id), "capacity": .int(outbox.capacity),
                     "text": .string(dropped.message),
                 ])
         }
@@ -42,14 +41,16 @@ extension TranscriptDelivery {
 
     /// Drops transcripts older than ``Configuration/outboxMaxAge``.
     func dropExpired() {
-        let cutoff = now() - configuration.outboxMaxAge.wholeMilliseconds
-        let expired = outbox.filter { $0.queuedAtMs < cutoff }
+        let expired = outbox.removeExpired(nowMs: now())
         guard !expired.isEmpty else { return }
-        outbox.removeAll { $0.queuedAtMs < cutoff }
+        logExpired(expired)
+        saveOutbox()
+    }
+
+    private func logExpired(_ expired: [QueuedTranscript]) {
         for entry in expired {
             logger.warning("outbox.expired", ["id": .string(entry.id), "text": .string(entry.message)])
         }
-        saveOutbox()
     }
 
     /// Sends queued transcripts in order until one must wait; true when the outbox is empty.
@@ -57,21 +58,20 @@ extension TranscriptDelivery {
     /// caller holds the send lane.
     func drainOutbox(trackLast: Bool) async -> Bool {
         dropExpired()
-        while let head = outbox.first {
-            let age = now() - head.queuedAtMs
-            let track =
-                trackLast && outbox.count == 1 && age <= configuration.speakRepliesQueuedWithin.wholeMilliseconds
-            let outcome = await send(head, trackReply: track)
+        while let head = outbox.head {
+            let nowMs = now()
+            let age = nowMs - head.queuedAtMs
+            let outcome = await send(head, trackReply: outbox.tracksReplyOfHead(trackLast: trackLast, nowMs: nowMs))
             // Re-check after the await: a detach empties the outbox.
-            guard outbox.first?.id == head.id else { return outbox.isEmpty }
+            guard outbox.head?.id == head.id else { return outbox.isEmpty }
             switch outcome {
             case .sent(let route):
-                outbox.removeFirst()
+                outbox.removeHead()
                 saveOutbox()
                 logger.info(
                     "outbox.sent", ["id": .string(head.id), "route": .string(route.rawValue), "ageMs": .int(Int(age))])
             case .dropped(let reason):
-                outbox.removeFirst()
+                outbox.removeHead()
                 saveOutbox()
                 logger.error("outbox.dropped", ["id": .string(head.id), "reason": .string(reason)])
             case .retry(let reason):
@@ -99,9 +99,7 @@ extension TranscriptDelivery {
         while !Task.isCancelled {
             flushAgain = false
             guard !outbox.isEmpty, await hasConnectedRoute else { break }
-            await acquireLane()
-            let drained = await drainOutbox(trackLast: true)
-            releaseLane()
+            let drained = await lane.run { await self.drainOutbox(trackLast: true) }
             if drained { break }
             logger.info("outbox.retry", ["delayMs": .int(Int(delay.wholeMilliseconds)), "count": .int(outbox.count)])
             do {

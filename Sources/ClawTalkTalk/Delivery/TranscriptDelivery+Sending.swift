@@ -32,13 +32,24 @@ extension TranscriptDelivery {
         }
     }
 
+    /// The operator route that a send tries first (nil: `voice.transcript` only): the primary
+    /// route when it is an operator one, or `chat.send` for a node route whose node is down
+    /// (§3.1). `voice.transcript` follows when it fails, if the node is up.
+    static func operatorRoute(primary: DeliveryReceipt.Route, nodeUp: Bool, operatorUp: Bool)
+        -> DeliveryReceipt.Route?
+    {
+        guard operatorUp, primary != .voiceTranscript || !nodeUp else { return nil }
+        return primary == .agent ? .agent : .chatSend
+    }
+
     /// One attempt to deliver `entry` on the best connected route.
     func send(_ entry: QueuedTranscript, trackReply: Bool) async -> SendOutcome {
         let nodeUp = await node?.isSocketConnected ?? false
         let operatorUp = await operatorSession?.isConnected ?? false
         let primary = primaryRoute(entry.transcriptSource)
-        if primary != .voiceTranscript || !nodeUp, operatorUp, let session = operatorSession {
-            let route: DeliveryReceipt.Route = primary == .agent ? .agent : .chatSend
+        if let route = Self.operatorRoute(primary: primary, nodeUp: nodeUp, operatorUp: operatorUp),
+            let session = operatorSession
+        {
             if await session.isAvailable(route.method) {
                 switch await sendOperator(entry, route: route, session: session, trackReply: trackReply) {
                 case .sent:

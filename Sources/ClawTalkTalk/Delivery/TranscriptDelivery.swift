@@ -34,7 +34,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
     var gatewayKey: String?
     var node: NodeSession?
     var operatorSession: OperatorSession?
-    var outbox: [QueuedTranscript] = []
+    var outbox: OutboxQueue
     var mainSessionKey = TalkConfig.defaultSessionKey
     var pendingInterruption: Double?
     var nodeWatcher: Task<Void, Never>?
@@ -44,8 +44,8 @@ public actor TranscriptDelivery: TranscriptDelivering {
     var operatorRoutingWatcher: Task<Void, Never>?
     var flushTask: Task<Void, Never>?
     var flushAgain = false
-    var laneBusy = false
-    var laneWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The send path, one transcript or outbox pass at a time in arrival order.
+    let lane = AsyncLane()
 
     /// A delivery with no gateway attached yet.
     /// - Parameters:
@@ -62,6 +62,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
         logger: Logger = .discarding
     ) {
         self.configuration = configuration
+        outbox = OutboxQueue(configuration: configuration)
         self.store = store
         self.tracker = tracker
         self.clock = clock
@@ -77,7 +78,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
         detach()
         self.gatewayKey = gatewayKey
         node = session
-        outbox = loadOutbox(gatewayKey)
+        outbox = OutboxQueue(entries: loadOutbox(gatewayKey), configuration: configuration)
         do {
             try await session.subscribeChat(sessionKey: sessionKey)
         } catch {
@@ -115,7 +116,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
         node = nil
         operatorSession = nil
         gatewayKey = nil
-        outbox = []
+        outbox = OutboxQueue(configuration: configuration)
     }
 
     /// `session.mainKey` from `talk.config` (§3.5); the new session is subscribed.
@@ -141,7 +142,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
     }
 
     /// Transcripts waiting in the outbox, oldest first.
-    public var queued: [QueuedTranscript] { outbox }
+    public var queued: [QueuedTranscript] { outbox.entries }
 
     /// True when the node or the operator connection is up (else a transcript is queued and
     /// push-to-talk reports `offline`).
@@ -175,8 +176,12 @@ public actor TranscriptDelivery: TranscriptDelivering {
         let entry = QueuedTranscript(
             id: id, message: PromptBuilder.message(text, interruptedAfter: interruption), source: source,
             trigger: trigger, sessionKey: sessionKey(for: source, trigger: trigger), queuedAtMs: now())
-        await acquireLane()
-        defer { releaseLane() }
+        return await lane.run { await self.deliverInLane(entry, text: text) }
+    }
+
+    /// ``deliver(_:source:trigger:)`` on the send lane: the outbox first, then `entry`.
+    private func deliverInLane(_ entry: QueuedTranscript, text: String) async -> DeliveryReceipt {
+        let id = entry.id
         if !outbox.isEmpty, await hasConnectedRoute { _ = await drainOutbox(trackLast: false) }
         guard outbox.isEmpty else {
             enqueue(entry)
@@ -193,25 +198,6 @@ public actor TranscriptDelivery: TranscriptDelivering {
         case .dropped(let reason):
             logger.error("delivery.failed", ["id": .string(id), "reason": .string(reason), "text": .string(text)])
             return DeliveryReceipt(outcome: .failed(reason), id: id)
-        }
-    }
-
-    // MARK: - Send lane
-
-    /// Waits for exclusive use of the send path (FIFO).
-    func acquireLane() async {
-        guard laneBusy else {
-            laneBusy = true
-            return
-        }
-        await withCheckedContinuation { laneWaiters.append($0) }
-    }
-
-    func releaseLane() {
-        if laneWaiters.isEmpty {
-            laneBusy = false
-        } else {
-            laneWaiters.removeFirst().resume()
         }
     }
 
