@@ -19,8 +19,9 @@ public import ClawTalkSupport
 /// - Every turn ends with `finished` (at `final`), or `failed` on `aborted`/`error`, after
 ///   ``Timing/deadline`` (120 s), when superseded by a newer turn, or when cancelled.
 ///
-/// Attach the connections with ``attach(node:)`` and ``attach(operator:)``; events can also
-/// be fed with ``receive(_:viaNode:)``.
+/// The decisions are ``ReplyTrackingMachine``'s; the tracker runs its timers and history reads,
+/// publishes its updates and logs its notes. Attach the connections with ``attach(node:)`` and
+/// ``attach(operator:)``; events can also be fed with ``receive(_:viaNode:)``.
 public actor ReplyTracker {
     /// Limits of reply tracking (§4.1, §8).
     public struct Timing: Sendable, Equatable {
@@ -52,19 +53,15 @@ public actor ReplyTracker {
     let timing: Timing
     let clock: any Clock<Duration>
     let logger: Logger
-    let softLimit: Int
 
+    var machine: ReplyTrackingMachine
     var operatorSession: OperatorSession?
     var nodeListener: Task<Void, Never>?
     var operatorListener: Task<Void, Never>?
-    var turn: ReplyTurn?
-    var nextTurnId = 0
-    var backlog: [BacklogEvent] = []
+    /// The current turn's deadline, history fallback and history reads.
+    var timers: [Task<Void, Never>] = []
     var subscribers: [Int: AsyncStream<ReplyUpdate>.Continuation] = [:]
     var nextSubscriberId = 0
-
-    /// Most events kept while a run id is unknown.
-    static let backlogLimit = 256
 
     /// A tracker; `softLimit` is the segment length after which speech cuts at whitespace.
     public init(
@@ -74,7 +71,7 @@ public actor ReplyTracker {
         self.timing = timing
         self.clock = clock
         self.logger = logger.child(category: "talk.reply")
-        self.softLimit = softLimit
+        machine = ReplyTrackingMachine(softLimit: softLimit)
     }
 
     // MARK: - Connections
@@ -129,7 +126,7 @@ public actor ReplyTracker {
     var subscriberCount: Int { subscribers.count }
 
     /// The turn being followed, if any.
-    public var currentTurn: Int? { turn?.id }
+    public var currentTurn: Int? { machine.turn?.id }
 
     // MARK: - Turns
 
@@ -144,106 +141,100 @@ public actor ReplyTracker {
     public func begin(sessionKey: String, prompt: String, sentAtMs: Int64, adoptFirstRun: Bool, incremental: Bool)
         -> Int
     {
-        if let previous = turn { fail(previous.id, .superseded) }
-        backlog = []
-        nextTurnId += 1
-        let id = nextTurnId
-        var started = ReplyTurn(
-            id: id, sessionKey: sessionKey, prompt: prompt, sentAtMs: sentAtMs, adopting: adoptFirstRun,
-            reply: StreamedReply(incremental: incremental, softLimit: softLimit))
-        let clock = clock
-        let timing = timing
-        started.timers.append(
-            Task { [weak self] in
-                guard (try? await clock.sleep(for: timing.deadline)) != nil else { return }
-                await self?.expire(id)
-            })
-        started.timers.append(
-            Task { [weak self] in
-                guard (try? await clock.sleep(for: timing.historyAfter)) != nil else { return }
-                await self?.pollHistory(id, force: false)
-            })
-        turn = started
-        logger.debug(
-            "reply.turn.begin", ["turn": .int(id), "sessionKey": .string(sessionKey), "adopt": .bool(adoptFirstRun)])
+        let (id, actions) = machine.begin(
+            sessionKey: sessionKey, prompt: prompt, sentAtMs: sentAtMs, adoptFirstRun: adoptFirstRun,
+            incremental: incremental)
+        perform(actions)
         return id
     }
 
     /// Binds a full-mode turn to the `runId` of its `chat.send` result; a terminal `status`
     /// (`ok`) reads the reply from history at once.
     public func bind(turn id: Int, runId: String?, status: String?) {
-        guard var current = turn, current.id == id else { return }
-        if let runId {
-            current.runId = runId
-            current.adopting = false
-            turn = current
-            logger.debug("reply.turn.bound", ["turn": .int(id), "runId": .string(runId)])
-            replayBacklog()
-        }
-        if let status, ["ok", "done", "completed", "final"].contains(status.lowercased()) {
-            let task = Task { [weak self] in
-                guard let self else { return }
-                await self.pollHistory(id, force: true)
-            }
-            turn?.timers.append(task)
-        }
+        perform(machine.bind(turn: id, runId: runId, status: status))
     }
 
     /// Switches an unbound turn to adoption (its `chat.send` timed out, so the run id is
     /// unknown but the turn may be running).
     public func adoptFirstRun(turn id: Int) {
-        guard var current = turn, current.id == id, current.runId == nil else { return }
-        current.adopting = true
-        turn = current
-        let kept = backlog
-        backlog = []
-        for event in kept { receive(event) }
+        perform(machine.adoptFirstRun(turn: id))
     }
 
     /// Stops following `turn` (nil: the current turn); it reports `failed(.cancelled)`.
     public func cancel(turn id: Int? = nil) {
-        guard let current = turn, id == nil || current.id == id else { return }
-        fail(current.id, .cancelled)
+        perform(machine.cancel(turn: id))
     }
 
-    // MARK: - Ending
+    // MARK: - Actions
 
-    /// Ends turn `id` with its final text (nil or empty: the text held).
-    func finish(_ id: Int, finalText: String?) {
-        guard var current = turn, current.id == id else { return }
-        let rest = current.reply.finish(finalText)
-        end(current)
-        let reply = current.reply
-        report(rest, of: &current)
-        logger.info(
-            "reply.finished",
-            [
-                "turn": .int(id), "runId": .string(current.runId ?? "-"), "text": .string(reply.replyText),
-                "spokenText": .string(reply.spokenText),
-            ])
-        publish(.finished(turn: id, text: reply.replyText, directive: reply.directive))
+    /// Does what the machine asked, in order.
+    func perform(_ actions: [ReplyTrackingMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .publish(let update):
+                for continuation in subscribers.values { continuation.yield(update) }
+            case .startTimers(let id):
+                startTimers(id)
+            case .stopTimers:
+                for timer in timers { timer.cancel() }
+                timers = []
+            case .pollHistory(let id, let force):
+                timers.append(Task { [weak self] in await self?.pollHistory(id, force: force) })
+            case .log(let note):
+                log(note)
+            }
+        }
     }
 
-    func fail(_ id: Int, _ reason: ReplyFailure) {
-        guard let current = turn, current.id == id else { return }
-        end(current)
-        logger.info(
-            "reply.failed",
-            ["turn": .int(id), "runId": .string(current.runId ?? "-"), "reason": .string("\(reason)")])
-        publish(.failed(turn: id, reason: reason))
-    }
-
-    private func end(_ ended: ReplyTurn) {
-        for timer in ended.timers { timer.cancel() }
-        turn = nil
-        backlog = []
+    /// The deadline (``Timing/deadline``) and the history fallback (``Timing/historyAfter``).
+    private func startTimers(_ id: Int) {
+        let clock = clock
+        let timing = timing
+        timers.append(
+            Task { [weak self] in
+                guard (try? await clock.sleep(for: timing.deadline)) != nil else { return }
+                await self?.expire(id)
+            })
+        timers.append(
+            Task { [weak self] in
+                guard (try? await clock.sleep(for: timing.historyAfter)) != nil else { return }
+                await self?.pollHistory(id, force: false)
+            })
     }
 
     private func expire(_ id: Int) {
-        fail(id, .timedOut)
+        perform(machine.expire(turn: id))
     }
 
-    func publish(_ update: ReplyUpdate) {
-        for continuation in subscribers.values { continuation.yield(update) }
+    private func log(_ note: ReplyTrackingMachine.Note) {
+        switch note {
+        case .began(let id, let sessionKey, let adopt):
+            logger.debug(
+                "reply.turn.begin", ["turn": .int(id), "sessionKey": .string(sessionKey), "adopt": .bool(adopt)])
+        case .bound(let id, let runId):
+            logger.debug("reply.turn.bound", ["turn": .int(id), "runId": .string(runId)])
+        case .adopted(let id, let runId, let sessionKey):
+            logger.info(
+                "reply.run.adopted", ["turn": .int(id), "runId": .string(runId), "sessionKey": .string(sessionKey)])
+        case .rewritten(let id, let source, let fromLead, let replace):
+            logger.debug(
+                "reply.rewritten",
+                [
+                    "turn": .int(id), "source": .string(source.rawValue), "lead": .bool(fromLead),
+                    "replace": .bool(replace),
+                ])
+        case .finished(let id, let runId, let text, let spokenText):
+            logger.info(
+                "reply.finished",
+                [
+                    "turn": .int(id), "runId": .string(runId ?? "-"), "text": .string(text),
+                    "spokenText": .string(spokenText),
+                ])
+        case .failed(let id, let runId, let reason):
+            logger.info(
+                "reply.failed", ["turn": .int(id), "runId": .string(runId ?? "-"), "reason": .string("\(reason)")])
+        case .unknownChatState(let state):
+            logger.debug("reply.chat.state.unknown", ["state": .string(state)])
+        }
     }
 }

@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// The state of the one user turn ``ReplyTracker`` follows.
+/// The state of the one user turn ``ReplyTrackingMachine`` follows.
 struct ReplyTurn: Sendable {
     let id: Int
     let sessionKey: String
@@ -18,7 +18,6 @@ struct ReplyTurn: Sendable {
     var sawEvent = false
     /// Segments reported to speech so far.
     var reportedSegments = 0
-    var timers: [Task<Void, Never>] = []
 }
 
 /// An event kept while the turn's run id is not known yet.
