@@ -36,53 +36,66 @@ extension SpeechOutput {
         return report
     }
 
-    /// One request down the chain of §7.5; the caller holds a permit for it.
+    /// One request down the chain of §7.5 (``SpeechFallbackChain``); the caller holds a permit
+    /// for it.
     private func render(
         _ text: String, directive: TalkDirective, purpose: SpeechPurpose, gate: PrefetchGate,
         sink: ClipSink, report: inout SynthesisReport
     ) async {
-        if let session = operatorSession, await session.isConnected {
-            if purpose == .reply {
-                switch await requestTalkSpeak(session, text: text, directive: directive) {
-                case .success(let pcm):
-                    sink.yield(pcm)
-                    report.engines.append(.talkSpeak)
-                    return
-                case .failure(let failure) where !failure.fallbackEligible:
-                    logger.error("tts.talk_speak.failed", ["reason": .string(failure.reason)])
-                    await errorEarcon()
-                    guard configuration.fallback == .always else {
-                        report.failures.append(failure.reason)
-                        gate.release()
-                        return
+        let session = operatorSession
+        let connected = await session?.isConnected ?? false
+        let ttsSpeak = connected ? await session?.isAvailable(OperatorMethod.ttsSpeak.rawValue) ?? false : false
+        let (chain, first) = SpeechFallbackChain.start(
+            purpose: purpose, gatewayConnected: connected, ttsSpeakAvailable: ttsSpeak,
+            fallback: configuration.fallback)
+        var decision = first
+        while true {
+            if decision.earcon { await errorEarcon() }
+            guard let step = decision.next else { return }
+            switch step {
+            case .talkSpeak, .ttsSpeak:
+                let result: Result<PCMBuffer, SpeechFailure> =
+                    if let session {
+                        step == .talkSpeak
+                            ? await requestTalkSpeak(session, text: text, directive: directive)
+                            : await requestTTSSpeak(session, text: text)
+                    } else {
+                        .failure(SpeechFailure(reason: "no operator connection", fallbackEligible: true))
                     }
-                    await speakLocally(text, directive: directive, gate: gate, sink: sink, report: &report)
-                    return
-                case .failure(let failure):
-                    // Once a minute: a gateway without talk.speak would log it for every sentence.
-                    logger.throttled(key: "tts.talk_speak.fallback", every: .seconds(60))
-                        .warning("tts.talk_speak.fallback", ["reason": .string(failure.reason)])
-                }
-            }
-            if await session.isAvailable(OperatorMethod.ttsSpeak.rawValue) {
-                switch await requestTTSSpeak(session, text: text) {
+                switch result {
                 case .success(let pcm):
                     sink.yield(pcm)
-                    report.engines.append(.ttsSpeak)
+                    report.engines.append(step == .talkSpeak ? .talkSpeak : .ttsSpeak)
                     return
                 case .failure(let failure):
-                    logger.throttled(key: "tts.tts_speak.fallback", every: .seconds(60))
-                        .warning("tts.tts_speak.fallback", ["reason": .string(failure.reason)])
+                    logFallback(from: step, failure)
+                    decision = chain.decide(
+                        after: step, .failed(reason: failure.reason, fallbackEligible: failure.fallbackEligible))
                 }
-            }
-            guard configuration.fallback != .never else {
-                report.failures.append("gateway speech failed; local fallback is off (tts.fallback never)")
-                await errorEarcon()
+            case .local:
+                await speakLocally(text, directive: directive, gate: gate, sink: sink, report: &report)
+                return
+            case .fail(let reason):
+                report.failures.append(reason)
                 gate.release()
                 return
             }
         }
-        await speakLocally(text, directive: directive, gate: gate, sink: sink, report: &report)
+    }
+
+    /// Logs a gateway step's failure: a refusal as an error, a fallback once a minute (a gateway
+    /// without `talk.speak` would log it for every sentence).
+    private func logFallback(from step: SpeechFallbackChain.Step, _ failure: SpeechFailure) {
+        switch step {
+        case .talkSpeak where !failure.fallbackEligible:
+            logger.error("tts.talk_speak.failed", ["reason": .string(failure.reason)])
+        case .talkSpeak:
+            logger.throttled(key: "tts.talk_speak.fallback", every: .seconds(60))
+                .warning("tts.talk_speak.fallback", ["reason": .string(failure.reason)])
+        default:
+            logger.throttled(key: "tts.tts_speak.fallback", every: .seconds(60))
+                .warning("tts.tts_speak.fallback", ["reason": .string(failure.reason)])
+        }
     }
 
     /// espeak-ng, sentence by sentence (§7.4): voice from the directive's `lang`, rate from its
