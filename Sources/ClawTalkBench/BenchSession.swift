@@ -310,7 +310,8 @@ final class BenchSession {
             // without AEC the service does not listen while it speaks (half-duplex), so that
             // condition is a shorter look at the engines alone (at most 10 minutes).
             let conditions = [
-                (FrontEndSettings(echoCancellation: .off), min(exposure, 600)), (FrontEndSettings(), exposure),
+                (FrontEndSettings(stages: ProcessingSettings(echoCancellation: .off)), min(exposure, 600)),
+                (FrontEndSettings(), exposure),
             ]
             do {
                 for (frontEnd, seconds) in conditions {

@@ -133,7 +133,7 @@ extension LoopbackBench {
     func selfTrigger(
         reply: [Int16], detector: sending TwoStageWakeDetector, verified: Bool, frontEnd settings: FrontEndSettings
     ) async throws -> [BenchMetric] {
-        let processing = settings.echoCancellation == .off ? "no AEC" : "AEC \(settings.echoCancellation)"
+        let processing = settings.stages.echoCancellation == .off ? "no AEC" : "AEC \(settings.stages.echoCancellation)"
         let played = "\(rig.server), echo path (−6 dB), \(processing): node's espeak-ng reading played"
         // The service verifies a stage-1 hit with Whisper before it wakes.
         let condition =
@@ -146,7 +146,7 @@ extension LoopbackBench {
         defer { listener.stop() }
         // Talk mode's barge-in onsets on the same echo (with AEC only: without it Talk mode is
         // half-duplex and does not listen while it speaks).
-        let onsets = settings.echoCancellation == .off ? nil : TalkOnsetMonitor()
+        let onsets = settings.stages.echoCancellation == .off ? nil : TalkOnsetMonitor()
         let onsetCount = Mutex(0)
         if let onsets {
             node.observe { frame, _ in

@@ -1,8 +1,8 @@
 public import ClawTalkSupport
 
 /// Which WebRTC audio-processing stages run on captured audio, and how hard: the configuration's
-/// stages (``ProcessingSettings``'s modes and levels) plus what only the engine knows (rate,
-/// filter variants, the voice detector).
+/// stages (``stages``, a ``ProcessingSettings``) plus what only the engine knows (rate, filter
+/// variants, the gain target, the voice detector).
 ///
 /// Defaults suit the wake-word path: echo cancellation on with moderate suppression (the node
 /// hears itself speak), noise suppression and gain control off (they colour the signal the wake
@@ -22,22 +22,15 @@ public struct AudioProcessingSettings: Sendable, Hashable {
 
     /// Processing rate in Hz: 8000, 16000, 32000 or 48000 (default 16000). Render and capture alike.
     public var sampleRate: Int
-    /// Echo canceller (default ``EchoCancellationMode/aec``).
-    public var echoCancellation: EchoCancellationMode
-    /// Residual echo suppression of the standard canceller (default ``SuppressionLevel/moderate``).
-    public var echoSuppression: SuppressionLevel
+    /// The stages and their levels, as the configuration names them (`processing.*`): echo
+    /// cancellation and its suppression, noise suppression, gain control, high-pass filter.
+    public var stages: ProcessingSettings
     /// Standard canceller: use the longer extended filter (default false).
     public var extendedFilter: Bool
     /// Standard canceller: estimate the echo delay internally instead of trusting `delayMs` (default false).
     public var delayAgnostic: Bool
-    /// Noise suppression (default ``NoiseSuppressionLevel/off``).
-    public var noiseSuppression: NoiseSuppressionLevel
-    /// Gain control (default ``GainControlMode/off``).
-    public var gainControl: GainControlMode
     /// Gain control target peak level in dB below full scale, 0...31 (default 3, i.e. -3 dBFS).
     public var targetLevelDBFS: Int
-    /// Remove rumble below ~80 Hz (default true).
-    public var highPassFilter: Bool
     /// Run the WebRTC voice detector and report its decision per frame (default true).
     public var voiceDetection: Bool
     /// Voice detector likelihood (default ``VoiceLikelihood/low``).
@@ -46,26 +39,18 @@ public struct AudioProcessingSettings: Sendable, Hashable {
     /// Creates settings; every argument defaults to the wake-path default documented on its property.
     public init(
         sampleRate: Int = 16000,
-        echoCancellation: EchoCancellationMode = .aec,
-        echoSuppression: SuppressionLevel = .moderate,
+        stages: ProcessingSettings = ProcessingSettings(),
         extendedFilter: Bool = false,
         delayAgnostic: Bool = false,
-        noiseSuppression: NoiseSuppressionLevel = .off,
-        gainControl: GainControlMode = .off,
         targetLevelDBFS: Int = 3,
-        highPassFilter: Bool = true,
         voiceDetection: Bool = true,
         voiceLikelihood: VoiceLikelihood = .low
     ) {
         self.sampleRate = sampleRate
-        self.echoCancellation = echoCancellation
-        self.echoSuppression = echoSuppression
+        self.stages = stages
         self.extendedFilter = extendedFilter
         self.delayAgnostic = delayAgnostic
-        self.noiseSuppression = noiseSuppression
-        self.gainControl = gainControl
         self.targetLevelDBFS = targetLevelDBFS
-        self.highPassFilter = highPassFilter
         self.voiceDetection = voiceDetection
         self.voiceLikelihood = voiceLikelihood
     }

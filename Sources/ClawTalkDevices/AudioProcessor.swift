@@ -39,7 +39,7 @@ public final class AudioProcessor {
             throw AudioDeviceError.processing(
                 "gain control target level \(settings.targetLevelDBFS) dBFS is outside 0...31")
         }
-        if settings.echoCancellation == .aecm && settings.sampleRate > 16000 {
+        if settings.stages.echoCancellation == .aecm && settings.sampleRate > 16000 {
             throw AudioDeviceError.processing(
                 "the mobile echo canceller supports 8 and 16 kHz only, not \(settings.sampleRate) Hz")
         }
@@ -102,32 +102,32 @@ public final class AudioProcessor {
     private static func cConfig(_ s: AudioProcessingSettings) -> capm_config {
         var c = capm_config()
         c.sample_rate = Int32(s.sampleRate)
-        switch s.echoCancellation {
+        switch s.stages.echoCancellation {
         case .off: c.echo_cancellation = 0
         case .aec: c.echo_cancellation = 1
         case .aecm: c.echo_cancellation = 2
         }
-        switch s.echoSuppression {
+        switch s.stages.aecSuppression {
         case .low: c.aec_suppression = 0
         case .moderate: c.aec_suppression = 1
         case .high: c.aec_suppression = 2
         }
         c.extended_filter = s.extendedFilter ? 1 : 0
         c.delay_agnostic = s.delayAgnostic ? 1 : 0
-        switch s.noiseSuppression {
+        switch s.stages.noiseSuppression {
         case .off: c.noise_suppression = 0
         case .low: c.noise_suppression = 1
         case .moderate: c.noise_suppression = 2
         case .high: c.noise_suppression = 3
         case .veryhigh: c.noise_suppression = 4
         }
-        switch s.gainControl {
+        switch s.stages.gainControl {
         case .off: c.gain_control = 0
         case .adaptive: c.gain_control = 1
         case .fixed: c.gain_control = 2
         }
         c.target_level_dbfs = Int32(s.targetLevelDBFS)
-        c.high_pass_filter = s.highPassFilter ? 1 : 0
+        c.high_pass_filter = s.stages.highPassFilter ? 1 : 0
         c.voice_detection = s.voiceDetection ? 1 : 0
         switch s.voiceLikelihood {
         case .veryLow: c.vad_likelihood = 0

@@ -54,7 +54,8 @@ struct AudioProcessorTests {
         let far = TestSignals.speechLike(seconds: 2, sampleRate: rate)
         let near = echo(of: far, delayMs: 30, sampleRate: rate)
         let processor = try AudioProcessor(
-            settings: AudioProcessingSettings(sampleRate: rate, echoCancellation: mode, voiceDetection: false))
+            settings: AudioProcessingSettings(
+                sampleRate: rate, stages: ProcessingSettings(echoCancellation: mode), voiceDetection: false))
         let result = try process(far: far, near: near, processor: processor, delayMs: 30)
         let measured = erle(input: near, output: result.output, skip: rate)
         print("ERLE (\(mode), 30 ms delay, -6 dB echo, after 1 s): \(String(format: "%.1f", measured)) dB")
@@ -75,7 +76,8 @@ struct AudioProcessorTests {
         }
         let near = zip(echoOnly, talker).map { Int16(clamping: Int($0) + Int($1)) }
         let processor = try AudioProcessor(
-            settings: AudioProcessingSettings(sampleRate: rate, echoSuppression: suppression, voiceDetection: false))
+            settings: AudioProcessingSettings(
+                sampleRate: rate, stages: ProcessingSettings(aecSuppression: suppression), voiceDetection: false))
         let result = try process(far: far, near: near, processor: processor, delayMs: 30)
         let window = talkerStart..<result.output.count
         let kept = 10 * log10(TestSignals.energy(result.output[window]) / TestSignals.energy(talker[window]))
@@ -89,7 +91,8 @@ struct AudioProcessorTests {
         let far = TestSignals.speechLike(seconds: 2, sampleRate: rate)
         let near = echo(of: far, delayMs: 30, sampleRate: rate)
         let processor = try AudioProcessor(
-            settings: AudioProcessingSettings(sampleRate: rate, echoCancellation: .off, voiceDetection: false))
+            settings: AudioProcessingSettings(
+                sampleRate: rate, stages: ProcessingSettings(echoCancellation: .off), voiceDetection: false))
         let result = try process(far: far, near: near, processor: processor, delayMs: 30)
         let measured = erle(input: near, output: result.output, skip: rate)
         print("ERLE without AEC: \(String(format: "%.1f", measured)) dB")
@@ -99,7 +102,8 @@ struct AudioProcessorTests {
     @Test("voice detection: silence is never voice, speech-like bursts are")
     func voiceDetection() throws {
         let rate = 16000
-        let processor = try AudioProcessor(settings: AudioProcessingSettings(echoCancellation: .off))
+        let processor = try AudioProcessor(
+            settings: AudioProcessingSettings(stages: ProcessingSettings(echoCancellation: .off)))
         let silence = [Int16](repeating: 0, count: rate)
         let quiet = try process(far: silence, near: silence, processor: processor, delayMs: 0)
         #expect(quiet.voiceFrames == 0)
@@ -131,19 +135,25 @@ struct AudioProcessorTests {
             try AudioProcessor(settings: AudioProcessingSettings(sampleRate: 44100))
         }
         #expect(throws: AudioDeviceError.self) {
-            try AudioProcessor(settings: AudioProcessingSettings(sampleRate: 48000, echoCancellation: .aecm))
+            try AudioProcessor(
+                settings: AudioProcessingSettings(
+                    sampleRate: 48000, stages: ProcessingSettings(echoCancellation: .aecm)))
         }
         #expect(throws: AudioDeviceError.self) {
-            try AudioProcessor(settings: AudioProcessingSettings(gainControl: .adaptive, targetLevelDBFS: 40))
+            try AudioProcessor(
+                settings: AudioProcessingSettings(
+                    stages: ProcessingSettings(gainControl: .adaptive), targetLevelDBFS: 40))
         }
     }
 
     @Test("every stage can be enabled together and processes frames", arguments: [8000, 16000, 32000, 48000])
     func allStages(rate: Int) throws {
         let settings = AudioProcessingSettings(
-            sampleRate: rate, echoCancellation: .aec, echoSuppression: .high, extendedFilter: true,
-            delayAgnostic: true, noiseSuppression: .veryhigh, gainControl: .adaptive, targetLevelDBFS: 3,
-            highPassFilter: true, voiceDetection: true, voiceLikelihood: .high)
+            sampleRate: rate,
+            stages: ProcessingSettings(
+                echoCancellation: .aec, aecSuppression: .high, noiseSuppression: .veryhigh, gainControl: .adaptive,
+                highPassFilter: true),
+            extendedFilter: true, delayAgnostic: true, targetLevelDBFS: 3, voiceDetection: true, voiceLikelihood: .high)
         let processor = try AudioProcessor(settings: settings)
         let far = TestSignals.speechLike(seconds: 0.5, sampleRate: rate)
         let near = echo(of: far, delayMs: 20, sampleRate: rate)

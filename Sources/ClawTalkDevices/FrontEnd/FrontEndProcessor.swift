@@ -187,7 +187,7 @@ final class FrontEndProcessor {
                 staleFarEndFrames += 1
                 continue
             }
-            if settings.echoCancellation != .off {
+            if settings.stages.echoCancellation != .off {
                 try echoStage.processRender(UnsafeBufferPointer(reader.frame))
             }
             let level = LevelMeter.rms(UnsafeBufferPointer(reader.frame))
@@ -199,7 +199,7 @@ final class FrontEndProcessor {
             fed += 1
         }
         farEndFramesFed += fed
-        guard fed == 0, settings.echoCancellation != .off else { return }
+        guard fed == 0, settings.stages.echoCancellation != .off else { return }
         if let lastFarEnd, end >= lastFarEnd, end - lastFarEnd <= Self.farEndIdleGap { return }
         try echoStage.processRender(UnsafeBufferPointer(silence))
         silenceFramesFed += 1

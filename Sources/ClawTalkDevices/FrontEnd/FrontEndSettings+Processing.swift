@@ -5,11 +5,7 @@ extension FrontEndSettings {
     /// keeps its default.
     public init(processing: ProcessingSettings, mic: MicSettings = MicSettings()) {
         self.init()
-        echoCancellation = processing.echoCancellation
-        echoSuppression = processing.aecSuppression
-        noiseSuppression = processing.noiseSuppression
-        gainControl = processing.gainControl
-        highPassFilter = processing.highPassFilter
+        stages = processing
         preRollMilliseconds = max(mic.preRollMs, 300)
     }
 }

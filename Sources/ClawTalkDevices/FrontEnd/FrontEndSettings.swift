@@ -3,25 +3,18 @@ public import ClawTalkSupport
 /// Settings of an ``AudioFrontEnd``. The defaults are the node's: AEC at moderate suppression
 /// with the high-pass filter, no noise suppression or gain control (docs/audio-stack.md §2).
 public struct FrontEndSettings: Sendable, Hashable {
-    /// Echo canceller (default ``EchoCancellationMode/aec``). With
-    /// ``EchoCancellationMode/off`` the front end is half-duplex (see
-    /// ``AudioFrontEnd/echoControlled``).
-    public var echoCancellation: EchoCancellationMode
-    /// Residual echo suppression of the standard canceller (default
-    /// ``SuppressionLevel/moderate``; low or moderate keep a barge-in
-    /// talker, high ducks them).
-    public var echoSuppression: SuppressionLevel
+    /// The processing stages as the configuration names them (`processing.*`; default
+    /// ``ProcessingSettings/init(echoCancellation:aecSuppression:noiseSuppression:gainControl:highPassFilter:)``'s).
+    /// Echo cancellation off makes the front end half-duplex (see ``AudioFrontEnd/echoControlled``);
+    /// low or moderate echo suppression keep a barge-in talker, high ducks them. Noise suppression
+    /// and gain control apply to the STT signal (``FrontEndFrame/clean``) only; the high-pass
+    /// filter to both signals.
+    public var stages: ProcessingSettings
     /// Standard canceller: the extended (128 ms) filter (default true: tolerates a delay estimate
     /// that is off by tens of milliseconds).
     public var extendedFilter: Bool
     /// Standard canceller: let the library correct the echo delay itself (default true).
     public var delayAgnostic: Bool
-    /// Noise suppression of the STT signal (``FrontEndFrame/clean``) only (default off).
-    public var noiseSuppression: NoiseSuppressionLevel
-    /// Gain control of the STT signal (``FrontEndFrame/clean``) only (default off).
-    public var gainControl: GainControlMode
-    /// Remove rumble below ~80 Hz from both signals (default true).
-    public var highPassFilter: Bool
     /// Capture-side part of the echo delay: from a sound reaching the source to the capture
     /// read that returns it (default 0; see ``AudioFrontEnd`` for how it was chosen). Set it to
     /// the source's latency when it is large (a USB or Bluetooth microphone).
@@ -52,23 +45,15 @@ public struct FrontEndSettings: Sendable, Hashable {
 
     /// Creates settings; see each property for its default.
     public init(
-        echoCancellation: EchoCancellationMode = .aec,
-        echoSuppression: SuppressionLevel = .moderate,
-        extendedFilter: Bool = true, delayAgnostic: Bool = true,
-        noiseSuppression: NoiseSuppressionLevel = .off,
-        gainControl: GainControlMode = .off, highPassFilter: Bool = true,
+        stages: ProcessingSettings = ProcessingSettings(), extendedFilter: Bool = true, delayAgnostic: Bool = true,
         captureLatency: Duration = .zero, echoDelayHeadroom: Duration = .milliseconds(10),
         assumedOutputLatency: Duration = .milliseconds(50),
         echoDelayOverride: Duration? = nil, echoTail: Duration = .milliseconds(300), outputIsolated: Bool = false,
         preRollMilliseconds: Int = 500, streamBufferFrames: Int = 25, farEndCapacity: Int = 200
     ) {
-        self.echoCancellation = echoCancellation
-        self.echoSuppression = echoSuppression
+        self.stages = stages
         self.extendedFilter = extendedFilter
         self.delayAgnostic = delayAgnostic
-        self.noiseSuppression = noiseSuppression
-        self.gainControl = gainControl
-        self.highPassFilter = highPassFilter
         self.captureLatency = captureLatency
         self.echoDelayHeadroom = echoDelayHeadroom
         self.assumedOutputLatency = assumedOutputLatency
@@ -81,24 +66,27 @@ public struct FrontEndSettings: Sendable, Hashable {
     }
 
     /// True when echo is under control: an echo canceller runs or the output is isolated.
-    public var echoControlled: Bool { echoCancellation != .off || outputIsolated }
+    public var echoControlled: Bool { stages.needsEchoCancellation || outputIsolated }
 
     /// True when the STT signal gets its own noise suppression or gain control stage.
-    public var cleansSpeech: Bool { noiseSuppression != .off || gainControl != .off }
+    public var cleansSpeech: Bool { stages.noiseSuppression != .off || stages.gainControl != .off }
 
     /// The first APM: echo cancellation and high-pass only (its output feeds the wake engine).
     /// WebRTC's voice flag stays off: it flags stationary noise (``SpeechDetector`` decides).
     var echoStage: AudioProcessingSettings {
         AudioProcessingSettings(
-            echoCancellation: echoCancellation, echoSuppression: echoSuppression, extendedFilter: extendedFilter,
-            delayAgnostic: delayAgnostic, noiseSuppression: .off, gainControl: .off, highPassFilter: highPassFilter,
-            voiceDetection: false)
+            stages: ProcessingSettings(
+                echoCancellation: stages.echoCancellation, aecSuppression: stages.aecSuppression,
+                highPassFilter: stages.highPassFilter),
+            extendedFilter: extendedFilter, delayAgnostic: delayAgnostic, voiceDetection: false)
     }
 
     /// The second APM, on the first one's output: noise suppression and gain control only.
     var cleanStage: AudioProcessingSettings {
         AudioProcessingSettings(
-            echoCancellation: .off, noiseSuppression: noiseSuppression, gainControl: gainControl,
-            highPassFilter: false, voiceDetection: false)
+            stages: ProcessingSettings(
+                echoCancellation: .off, noiseSuppression: stages.noiseSuppression, gainControl: stages.gainControl,
+                highPassFilter: false),
+            voiceDetection: false)
     }
 }

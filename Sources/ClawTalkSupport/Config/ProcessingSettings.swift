@@ -1,5 +1,5 @@
 /// In-process audio processing with WebRTC APM (`processing.*`).
-public struct ProcessingSettings: Sendable, Equatable {
+public struct ProcessingSettings: Sendable, Hashable {
     /// Echo canceller. Default `aec`.
     public var echoCancellation = EchoCancellationMode.aec
     /// Strength of AEC suppression (only for `aec`). Default `moderate`.
@@ -11,8 +11,18 @@ public struct ProcessingSettings: Sendable, Equatable {
     /// High-pass filter removing rumble below ~80 Hz. Default true.
     public var highPassFilter = true
 
-    /// Creates the defaults.
-    public init() {}
+    /// Creates settings; every argument defaults to the documented default of its property.
+    public init(
+        echoCancellation: EchoCancellationMode = .aec, aecSuppression: SuppressionLevel = .moderate,
+        noiseSuppression: NoiseSuppressionLevel = .off, gainControl: GainControlMode = .off,
+        highPassFilter: Bool = true
+    ) {
+        self.echoCancellation = echoCancellation
+        self.aecSuppression = aecSuppression
+        self.noiseSuppression = noiseSuppression
+        self.gainControl = gainControl
+        self.highPassFilter = highPassFilter
+    }
 
     /// Whether the echo canceller must run (and playback be fed back as its reference).
     public var needsEchoCancellation: Bool { echoCancellation != .off }

@@ -19,7 +19,7 @@ struct WakeFramesRigTests {
     @Test(arguments: [false, true])
     func ownPlaybackIsMutedOnlyWithoutEchoCancellation(echoCancellation: Bool) async throws {
         var settings = FrontEndSettings()
-        if !echoCancellation { settings.echoCancellation = .off }
+        if !echoCancellation { settings.stages.echoCancellation = .off }
         let frontEnd = try AudioFrontEnd(settings: settings)
         defer { frontEnd.stop() }
         #expect(frontEnd.echoControlled == echoCancellation)

@@ -20,7 +20,8 @@ struct FrontEndIdleTests {
 
     @Test("quiet frames skip the echo stage after one second, a loud one does not, and far-end audio ends it")
     func bypass() throws {
-        let frontEnd = try AudioFrontEnd(settings: FrontEndSettings(noiseSuppression: .moderate))
+        let frontEnd = try AudioFrontEnd(
+            settings: FrontEndSettings(stages: ProcessingSettings(noiseSuppression: .moderate)))
         _ = try Fixtures.drive(frontEnd, near: Self.quiet(seconds: 0.9))
         #expect(frontEnd.stats.idleBypassFrames == 0, "not idle before a second has passed")
         _ = try Fixtures.drive(frontEnd, near: Self.quiet(seconds: 1.1, seed: 4), origin: 1_900_000_000)
@@ -62,7 +63,8 @@ struct FrontEndIdleTests {
         let engine = CaptureEngine(configuration: CaptureEngineTests.configuration(), backend: backend)
         // The fake reads 4 × faster than real time: a subscriber buffer of 80 s of frames, so that
         // a collector starved on a busy machine loses none (the default 0.5 s drops the oldest).
-        let frontEnd = try AudioFrontEnd(settings: FrontEndSettings(echoCancellation: .off, streamBufferFrames: 4_000))
+        let frontEnd = try AudioFrontEnd(
+            settings: FrontEndSettings(stages: ProcessingSettings(echoCancellation: .off), streamBufferFrames: 4_000))
         let collector = FrontEndCollector(frontEnd.frames())
         try frontEnd.start(on: engine)
         try frontEnd.start(on: engine)

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkDevices
+import ClawTalkSupport
 import Foundation
 import Testing
 
@@ -73,7 +74,7 @@ struct SpeechDetectionTests {
 
     @Test("the energy gate runs beside the detector: floor follows the noise, rms is the AEC output's")
     func energyGateFields() throws {
-        let frontEnd = try AudioFrontEnd(settings: FrontEndSettings(highPassFilter: false))
+        let frontEnd = try AudioFrontEnd(settings: FrontEndSettings(stages: ProcessingSettings(highPassFilter: false)))
         let noise = Fixtures.pcm(Fixtures.Noise.white.samples(count: 3 * Fixtures.rate), dBFS: -40)
         let frames = try Fixtures.drive(frontEnd, near: noise)
         let last = try #require(frames.last)
