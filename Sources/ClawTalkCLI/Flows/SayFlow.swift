@@ -112,11 +112,13 @@ public enum SayFlow {
             await open.close()
             return .failure(Unusable(reason: problem))
         }
-        // The session sees the same hello-ok on its own subscription.
-        var waited = 0
-        while !(await session.isConnected), waited < 40 {
-            try? await Task.sleep(for: .milliseconds(25))
-            waited += 1
+        // The session handles the same hello-ok on its own subscription: its `connected` says
+        // it is ready (at once when it already is; at most a second).
+        let lifecycle = await session.subscribe(events: [])
+        _ = try? await withTimeout(.seconds(1)) {
+            for await event in lifecycle {
+                if case .connected = event { return }
+            }
         }
         return .success(open)
     }
