@@ -109,4 +109,15 @@ public final class ManualClock: Clock, Sendable {
             try await Task.sleep(for: .milliseconds(1))
         }
     }
+
+    /// Waits (real time, up to 30 s) until someone sleeps until `duration` from now, then moves
+    /// time forward by `duration`: that sleeper wakes, with every sleeper due before it.
+    ///
+    /// For "the component will wait `duration`; let it run out" when the test is the only one
+    /// that advances the clock (so "now" does not move while waiting).
+    /// - Throws: ``WaitTimedOut``.
+    public func advanceToSleeper(in duration: Duration) async throws {
+        try await waitForSleeper(until: now.offset + duration)
+        advance(by: duration)
+    }
 }

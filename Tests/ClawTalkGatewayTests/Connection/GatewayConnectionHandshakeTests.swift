@@ -1,6 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -86,13 +87,17 @@ struct GatewayConnectionHandshakeTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store, sharedToken: "shared-secret")
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(
+            dialer: dialer, store: store, sharedToken: "shared-secret", clock: clock)
         try await withRunning(connection) {
             let first = try await dialer.nextPeer()
             try await first.acceptConnect(hello: TestHello.payload(deviceToken: "dtok-1"))
             try await Fixtures.waitForState(connection) { $0.isConnected }
             first.sendEvent("shutdown", payload: ["reason": "restart", "restartExpectedMs": 1000])
             first.close(code: 1012, reason: "service restart")
+            // The announced restart time is longer than the 500 ms floor.
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
             let second = try await dialer.nextPeer()
             let connect = try await second.acceptConnect()
             #expect(connect.params?["auth"] == ["deviceToken": "dtok-1"])
@@ -129,7 +134,8 @@ struct GatewayConnectionHandshakeTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
         try await withRunning(connection) {
             let first = try await dialer.nextPeer()
             let v3 = try await first.rejectConnect(
@@ -138,6 +144,7 @@ struct GatewayConnectionHandshakeTests {
                     details: ["code": "DEVICE_AUTH_SIGNATURE_INVALID"]))
             #expect(try Self.signatureVerifies(try #require(v3.params), version: .v3))
             #expect(v3.params?["auth"] == nil)
+            try await Fixtures.reconnect(connection, after: .milliseconds(250), on: clock)
             let second = try await dialer.nextPeer()
             let v2 = try await second.acceptConnect(hello: TestHello.payload(serverVersion: "2026.6.0"))
             #expect(try Self.signatureVerifies(try #require(v2.params), version: .v2))
@@ -154,7 +161,8 @@ struct GatewayConnectionHandshakeTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store, reprobeInterval: .seconds(2))
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
         try await withRunning(connection) {
             let first = try await dialer.nextPeer()
             try await first.rejectConnect(
@@ -167,6 +175,8 @@ struct GatewayConnectionHandshakeTests {
             #expect(pause.requestId == "r-9c1")
             #expect(pause.pairing?.approvalCommand == "openclaw devices approve r-9c1")
             #expect(pause.pairing?.deviceId == (try Fixtures.identity().deviceId))
+            // The spec's re-probe period: 60 s.
+            try await clock.advanceToSleeper(in: .seconds(60))
             let reprobe = try await dialer.nextPeer()
             try await reprobe.acceptConnect(hello: TestHello.payload(deviceToken: "approved"))
             try await Fixtures.waitForState(connection) { $0.isConnected }
@@ -178,13 +188,17 @@ struct GatewayConnectionHandshakeTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
         try await withRunning(connection) {
             let first = try await dialer.nextPeer()
             try await first.rejectConnect(
                 ErrorShape(code: "INVALID_REQUEST", message: "unauthorized", details: ["code": "AUTH_TOKEN_MISSING"]))
             try await Fixtures.waitForState(connection) { $0.pause?.code == "AUTH_TOKEN_MISSING" }
             try await Task.sleep(for: .milliseconds(50))
+            // Time does not pass here: no timer at all (no backoff, no re-probe) is what keeps
+            // the pause from ending by itself.
+            #expect(clock.sleeperDeadlines.isEmpty)
             #expect(dialer.dialRequests.count == 1)
             await connection.resume()
             try await dialer.nextPeer().acceptConnect()
@@ -212,8 +226,9 @@ struct GatewayConnectionHandshakeTests {
         defer { directory.remove() }
         let fingerprint = String(repeating: "3a", count: 32)
         let dialer = ScriptedDialer(certificateSHA256: fingerprint)
+        let clock = ManualClock()
         let connection = try Fixtures.connection(
-            endpoint: try GatewayEndpoint.parse("wss://gw.example.com"), dialer: dialer, store: store)
+            endpoint: try GatewayEndpoint.parse("wss://gw.example.com"), dialer: dialer, store: store, clock: clock)
         try await withRunning(connection) {
             let first = try await dialer.nextPeer()
             try await first.acceptConnect()
@@ -224,6 +239,7 @@ struct GatewayConnectionHandshakeTests {
             #expect(pin.fingerprint.hex == fingerprint)
             #expect(pin.source == .trustOnFirstUse)
             first.close(code: 1006, reason: "gone")
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
             try await dialer.nextPeer().acceptConnect()
             #expect(dialer.dialRequests.last?.tlsPinSHA256 == fingerprint)
         }

@@ -7,20 +7,21 @@ import Testing
 
 @Suite("Gateway connection: live socket", .timeLimit(.minutes(1)))
 struct GatewayConnectionLiveTests {
-    /// A running, connected node connection and its first peer.
+    /// A running, connected node connection on a manual clock, its first peer and the clock.
     private func connected(
         hello: WireJSON = TestHello.payload(), logger: Logger = .discarding,
-        _ body: (GatewayConnection, ScriptedDialer, ScriptedPeer) async throws -> Void
+        _ body: (GatewayConnection, ScriptedDialer, ScriptedPeer, ManualClock) async throws -> Void
     ) async throws {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store, logger: logger)
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock, logger: logger)
         try await withRunning(connection) {
             let peer = try await dialer.nextPeer()
             try await peer.acceptConnect(hello: hello)
             try await Fixtures.waitForState(connection) { $0.isConnected }
-            try await body(connection, dialer, peer)
+            try await body(connection, dialer, peer, clock)
         }
     }
 
@@ -34,7 +35,7 @@ struct GatewayConnectionLiveTests {
 
     @Test("responses match requests by id in any order; ok:false becomes GatewayError.response")
     func responses() async throws {
-        try await connected { connection, _, peer in
+        try await connected { connection, _, peer, _ in
             async let first = connection.request(method: "node.event", params: ["event": "a"])
             async let second = connection.request(method: "node.event", params: ["event": "b"])
             let one = try await peer.nextRequest()
@@ -59,7 +60,7 @@ struct GatewayConnectionLiveTests {
 
     @Test("pending requests fail with .closed on disconnect and are not replayed on the next socket")
     func pendingFailOnDisconnect() async throws {
-        try await connected { connection, dialer, peer in
+        try await connected { connection, dialer, peer, clock in
             async let pending = connection.request(method: "node.event", params: ["event": "x"], timeout: .seconds(600))
             _ = try await peer.nextRequest()
             peer.close(code: 1006, reason: "network")
@@ -72,6 +73,7 @@ struct GatewayConnectionLiveTests {
                     return
                 }
             }
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
             let next = try await dialer.nextPeer()
             try await next.acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
@@ -82,17 +84,18 @@ struct GatewayConnectionLiveTests {
 
     @Test("a request times out on the injected clock")
     func requestTimeout() async throws {
-        try await connected { connection, _, peer in
-            await #expect(throws: GatewayError.timedOut(method: "node.event")) {
-                try await connection.request(method: "node.event", timeout: .seconds(2))
-            }
+        try await connected { connection, _, peer, clock in
+            let request = Task { try await connection.request(method: "node.event", timeout: .seconds(2)) }
             _ = try await peer.nextRequest()
+            // Unanswered: it fails when its 2 s have passed on the connection's clock.
+            try await clock.advanceToSleeper(in: .seconds(2))
+            await #expect(throws: GatewayError.timedOut(method: "node.event")) { try await request.value }
         }
     }
 
     @Test("outbound frames above policy.maxPayload are refused without sending")
     func maxPayload() async throws {
-        try await connected(hello: TestHello.payload(maxPayload: 300)) { connection, _, peer in
+        try await connected(hello: TestHello.payload(maxPayload: 300)) { connection, _, peer, _ in
             let big = WireJSON.string(String(repeating: "x", count: 400))
             do {
                 _ = try await connection.request(method: "node.event", params: ["payloadJSON": big])
@@ -108,7 +111,7 @@ struct GatewayConnectionLiveTests {
 
     @Test("an epoch-tagged request is refused once the socket changed")
     func staleEpoch() async throws {
-        try await connected { connection, _, _ in
+        try await connected { connection, _, _, _ in
             await #expect(throws: GatewayError.staleEpoch(expected: 7, current: 1)) {
                 try await connection.request(method: "node.event", epoch: 7)
             }
@@ -119,7 +122,7 @@ struct GatewayConnectionLiveTests {
     func eventsAndMalformedFrames() async throws {
         let sink = RecordingLogSink()
         let logger = Logger(category: "test", minimumLevel: .debug, sink: sink)
-        try await connected(logger: logger) { connection, _, peer in
+        try await connected(logger: logger) { connection, _, peer, _ in
             let chats = await connection.events(named: ["chat"])
             let all = await connection.subscribe()
             peer.peer.send(bytes: Data("{not json".utf8))
@@ -151,10 +154,12 @@ struct GatewayConnectionLiveTests {
 
     @Test("tick watchdog: silence > 2 × tickIntervalMs closes with 4000 \"tick timeout\" and reconnects")
     func watchdog() async throws {
-        try await connected(hello: TestHello.payload(tickIntervalMs: 2_000)) { connection, dialer, peer in
+        try await connected(hello: TestHello.payload(tickIntervalMs: 2_000)) { connection, dialer, peer, clock in
+            try await Fixtures.expireWatchdog(after: .seconds(4), on: clock)
             let close = try await peer.nextClose()
             #expect(close.code == 4000)
             #expect(close.reason == "tick timeout")
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
             let next = try await dialer.nextPeer()
             try await next.acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
@@ -164,13 +169,18 @@ struct GatewayConnectionLiveTests {
 
     @Test("ticks keep the watchdog quiet")
     func ticksKeepAlive() async throws {
-        // The watchdog (2 × 20 s on the 25× clock: 1.6 s of real time) would fire 2.5 times over
-        // the 4 s of ticks without them; a tick every 50 ms leaves a busy machine ample slack.
-        try await connected(hello: TestHello.payload(tickIntervalMs: 20_000)) { connection, _, peer in
-            for sequence in 0..<80 {
+        // Without them the watchdog (2 × 20 s) would fire 2.5 times over these 100 s. A tick goes
+        // out every 10 s of manual time, before the clock moves on; one read late counts at the
+        // later time, so only three ticks in a row still unread 30 s on could let the watchdog fire.
+        try await connected(hello: TestHello.payload(tickIntervalMs: 20_000)) { connection, _, peer, clock in
+            try await clock.waitForSleeper(until: .milliseconds(250))
+            for sequence in 0..<10 {
                 peer.sendEvent("tick", payload: ["ts": .integer(Int64(sequence))], seq: sequence)
-                try await Task.sleep(for: .milliseconds(50))
+                #expect(await connection.isConnected)
+                clock.advance(by: .seconds(10))
             }
+            // The watchdog looked at the silence at 100 s and went back to sleep.
+            try #require(await eventually { clock.sleeperDeadlines.contains { $0 > .seconds(100) } })
             #expect(await connection.epoch == 1)
             #expect(await connection.isConnected)
         }
@@ -181,11 +191,17 @@ struct GatewayConnectionLiveTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
         try await withRunning(connection) {
             let silent = try await dialer.nextPeer()
+            // Before the challenge the watchdog looks every 250 ms; 10 s after the socket opened
+            // the challenge wait is over.
+            try await clock.waitForSleeper(until: .milliseconds(250))
+            clock.advance(by: .seconds(10))
             let close = try await silent.nextClose()
             #expect(close.code == 1000)
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
             try await dialer.nextPeer().acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
         }
@@ -196,7 +212,8 @@ struct GatewayConnectionLiveTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
         try await withRunning(connection) {
             try await dialer.nextPeer().rejectConnect(
                 ErrorShape(
@@ -208,6 +225,7 @@ struct GatewayConnectionLiveTests {
                 return false
             }
             #expect(state == .waiting(retryIn: .milliseconds(500), cause: "gateway starting"))
+            try await clock.advanceToSleeper(in: .milliseconds(500))
             try await dialer.nextPeer().acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
         }
@@ -220,8 +238,12 @@ struct GatewayConnectionLiveTests {
         let dialer = ScriptedDialer()
         dialer.failNextDial("connection refused")
         dialer.failNextDial("connection refused")
-        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
         try await withRunning(connection) {
+            // No jitter: 1 s, then 2 s.
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
+            try await Fixtures.reconnect(connection, after: .seconds(2), on: clock)
             try await dialer.nextPeer().acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
             #expect(dialer.dialRequests.count == 3)
@@ -234,8 +256,9 @@ struct GatewayConnectionLiveTests {
         defer { directory.remove() }
         let dialer = ScriptedDialer()
         dialer.failNextDial("TLS handshake failed: pin mismatch (leaf 3a3a…)")
+        let clock = ManualClock()
         let connection = try Fixtures.connection(
-            endpoint: try GatewayEndpoint.parse("wss://gw.example.com"), dialer: dialer, store: store)
+            endpoint: try GatewayEndpoint.parse("wss://gw.example.com"), dialer: dialer, store: store, clock: clock)
         try store.setPin(
             TLSFingerprint(String(repeating: "ab", count: 32))!, source: .setupCode, for: connection.gatewayKey)
         try await withRunning(connection) {
@@ -247,6 +270,7 @@ struct GatewayConnectionLiveTests {
             #expect(retryIn == .seconds(1))
             #expect(cause.hasPrefix("TLS pin mismatch"))
             #expect(dialer.dialRequests.first?.tlsPinSHA256 == String(repeating: "ab", count: 32))
+            try await clock.advanceToSleeper(in: .seconds(1))
             try await dialer.nextPeer().acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
         }

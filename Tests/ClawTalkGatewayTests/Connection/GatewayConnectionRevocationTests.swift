@@ -1,5 +1,6 @@
 import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkTesting
 import Testing
 
 @Suite("Gateway connection: revocation and approval", .timeLimit(.minutes(1)))
@@ -9,7 +10,8 @@ struct GatewayConnectionRevocationTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store, sharedToken: "shared")
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, sharedToken: "shared", clock: clock)
         let deviceId = try Fixtures.identity().deviceId
         try store.saveDeviceToken(
             "revoked", role: "node", scopes: [], issuedAtMs: nil, deviceId: deviceId, for: connection.gatewayKey)
@@ -19,12 +21,15 @@ struct GatewayConnectionRevocationTests {
             #expect(initial.params?["auth"] == ["deviceToken": "revoked"])
             try await Fixtures.waitForState(connection) { $0.isConnected }
             first.close(code: 4001, reason: "client invalidated: token revoked")
+            // Quick: the single 250 ms retry, not the normal 1 s backoff.
+            try await Fixtures.reconnect(connection, after: .milliseconds(250), on: clock)
             let second = try await dialer.nextPeer()
             let retry = try await second.rejectConnect(
                 ErrorShape(
                     code: "INVALID_REQUEST", message: "device token mismatch",
                     details: ["code": "AUTH_DEVICE_TOKEN_MISMATCH"]))
             #expect(retry.params?["auth"] == ["deviceToken": "revoked"])
+            try await Fixtures.reconnect(connection, after: .milliseconds(250), on: clock)
             let third = try await dialer.nextPeer()
             let fallback = try await third.acceptConnect(hello: TestHello.payload(deviceToken: "new"))
             #expect(fallback.params?["auth"] == ["token": "shared"])
@@ -38,7 +43,8 @@ struct GatewayConnectionRevocationTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(dialer: dialer, store: store)
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
         let deviceId = try Fixtures.identity().deviceId
         try await withRunning(connection) {
             let first = try await dialer.nextPeer()
@@ -56,6 +62,7 @@ struct GatewayConnectionRevocationTests {
                 payload: ["requestId": "n-3", "nodeId": .string(deviceId), "decision": "approved"])
             let close = try await first.nextClose()
             #expect(close.code == 1000)
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
             try await dialer.nextPeer().acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
             #expect(await connection.epoch == 2)

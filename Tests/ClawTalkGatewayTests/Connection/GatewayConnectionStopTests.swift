@@ -1,6 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTesting
 import Synchronization
 import Testing
 
@@ -11,11 +12,12 @@ struct GatewayConnectionStopTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = StubbornDialer()
+        let clock = ManualClock()
         let configuration = GatewayConnectionConfiguration(
             endpoint: Fixtures.localEndpoint, role: .node(NodeSurface()), client: ClientMetadata(version: "0.1.0"))
         let connection = GatewayConnection(
             configuration: configuration, dialer: dialer, identity: try Fixtures.identity(), store: store,
-            clock: FastClock(), jitter: .none)
+            clock: clock, jitter: .none)
         let runner = Task { await connection.run() }
         let peer = try await dialer.peers.next()
         let socket = try await dialer.sockets.next()
@@ -23,6 +25,8 @@ struct GatewayConnectionStopTests {
         try await peer.acceptConnect(hello: TestHello.payload(tickIntervalMs: 600_000))
         try await Fixtures.waitForState(connection) { $0.isConnected }
         await connection.stop()
+        // The close is never answered: the socket is dropped when the 1 s close bound runs out.
+        try await clock.advanceToSleeper(in: .seconds(1))
         try await withTimeout(.seconds(2)) { await runner.value }
         let firstClose = socket.closes.first
         #expect(firstClose == 1000)

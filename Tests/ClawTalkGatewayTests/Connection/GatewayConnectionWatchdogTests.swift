@@ -10,31 +10,50 @@ import Testing
 /// dropped, pending requests fail and the node reconnects.
 @Suite("Gateway connection: tick watchdog close", .timeLimit(.minutes(1)))
 struct GatewayConnectionWatchdogTests {
-    /// A node connection over `dialer` with a 2 s tick (watchdog 4 s on the 25× clock: 160 ms).
+    /// A running node connection over a ``StubbornDialer`` on a manual clock. When `body` is
+    /// done the connection is stopped and the newest socket answers the stop's close, so `run()`
+    /// ends without the close bound having to run out.
     private func stubborn(
-        clock: FastClock = FastClock(),
-        _ body: (GatewayConnection, StubbornDialer) async throws -> Void
+        _ body: (GatewayConnection, StubbornDialer, ManualClock) async throws -> Void
     ) async throws {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = StubbornDialer()
+        let clock = ManualClock()
         let configuration = GatewayConnectionConfiguration(
             endpoint: Fixtures.localEndpoint, role: .node(NodeSurface()), client: ClientMetadata(version: "0.1.0"))
         let connection = GatewayConnection(
             configuration: configuration, dialer: dialer, identity: try Fixtures.identity(), store: store,
             clock: clock, jitter: .none)
-        try await withRunning(connection) { try await body(connection, dialer) }
+        let runner = Task { await connection.run() }
+        func finish() async {
+            await connection.stop()
+            dialer.newest?.answer()
+            await runner.value
+        }
+        do {
+            try await body(connection, dialer, clock)
+        } catch {
+            await finish()
+            throw error
+        }
+        await finish()
     }
 
     @Test("a peer that never answers the 4000 close is dropped after the bound; pending requests fail; reconnect")
     func unansweredClose() async throws {
-        try await stubborn { connection, dialer in
+        try await stubborn { connection, dialer, clock in
             let peer = try await dialer.peers.next()
             let socket = try await dialer.sockets.next()
             try await peer.acceptConnect(hello: TestHello.payload(tickIntervalMs: 2_000))
             try await Fixtures.waitForState(connection) { $0.isConnected }
             let pending = Task { try await connection.request(method: "node.event", timeout: .seconds(600)) }
             _ = try await peer.nextRequest(method: "node.event")
+            try await Fixtures.expireWatchdog(after: .seconds(4), on: clock)
+            try #require(await eventually { socket.closes == [4000] })
+            // The 1 s bound for the peer's answer runs out (at 5 s), then the normal backoff (1 s).
+            try await clock.advanceToSleeper(in: .seconds(1))
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
 
             let next = try await dialer.peers.next()
             // The close first, with the spec's code and reason; then (no answer came) the drop.
@@ -66,11 +85,7 @@ struct GatewayConnectionWatchdogTests {
         let socket = try await dialer.sockets.next()
         try await peer.acceptConnect(hello: TestHello.payload(tickIntervalMs: 2_000))
         try await Fixtures.waitForState(connection) { $0.isConnected }
-        // Until live the watchdog looks every 250 ms; live, it sleeps until 2 × 2 s of silence.
-        try await clock.waitForSleeper(until: .milliseconds(250))
-        clock.advance(by: .milliseconds(250))
-        try await clock.waitForSleeper(until: .seconds(4))
-        clock.advance(by: .milliseconds(3_750))
+        try await Fixtures.expireWatchdog(after: .seconds(4), on: clock)
         try #require(await eventually { socket.closes == [4000] })
         // While the peer has not answered, the socket is neither dropped nor replaced.
         try await Task.sleep(for: .milliseconds(50))
@@ -97,20 +112,23 @@ struct GatewayConnectionWatchdogTests {
 
     @Test("frames arriving while the watchdog's close is pending are not acted on")
     func framesAfterTheClose() async throws {
-        // Real time here (watchdog 2 × 100 ms, the close bound 1 s): the peer answers the request
-        // after the close went out, normally well inside the bound. If it is later than that, the
-        // pair is dropped and the answer is lost: the expectation holds either way.
-        try await stubborn(clock: FastClock(factor: 1)) { connection, dialer in
+        try await stubborn { connection, dialer, clock in
             let peer = try await dialer.peers.next()
             let socket = try await dialer.sockets.next()
-            try await peer.acceptConnect(hello: TestHello.payload(tickIntervalMs: 100))
+            try await peer.acceptConnect(hello: TestHello.payload(tickIntervalMs: 2_000))
             try await Fixtures.waitForState(connection) { $0.isConnected }
             let pending = Task { try await connection.request(method: "node.event", timeout: .seconds(600)) }
             let request = try await peer.nextRequest(method: "node.event")
+            try await Fixtures.expireWatchdog(after: .seconds(4), on: clock)
             try #require(await eventually { !socket.closes.isEmpty })
             #expect(socket.closes == [4000])
+            // The close bound cannot run out (the clock stays at 4 s): the answer arrives while
+            // the close is pending, and the reader reads it before the peer's close that follows.
             peer.respond(to: request, payload: ["ok": true])
+            socket.answer()
             await #expect(throws: GatewayError.closed(reason: "tick watchdog")) { try await pending.value }
+            #expect(socket.recorded == [.close(code: 4000, reason: "tick timeout"), .answered, .drop])
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
             try await dialer.peers.next().acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
         }

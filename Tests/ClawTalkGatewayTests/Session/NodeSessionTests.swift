@@ -14,9 +14,12 @@ struct NodeSessionTests {
         let dialer: ScriptedDialer
         let store: GatewayStore
         let nodeId: String
+        /// Drives the connection's and the session's timers.
+        let clock: ManualClock
     }
 
-    /// A running node connection + session, connected to a first peer, with `register` applied.
+    /// A running node connection + session on one manual clock, connected to a first peer, with
+    /// `register` applied.
     private func running(
         presence: Bool = false, register: (NodeSession) async -> Void = { _ in },
         _ body: (Setup, ScriptedPeer) async throws -> Void
@@ -24,7 +27,7 @@ struct NodeSessionTests {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let clock = FastClock()
+        let clock = ManualClock()
         let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
         let session = NodeSession(connection: connection, clock: clock, sendsPresenceOnConnect: presence)
         await register(session)
@@ -36,7 +39,7 @@ struct NodeSessionTests {
             #expect(await eventually { await session.isConnected })
             let setup = Setup(
                 connection: connection, session: session, dialer: dialer, store: store,
-                nodeId: try Fixtures.identity().deviceId)
+                nodeId: try Fixtures.identity().deviceId, clock: clock)
             try await body(setup, peer)
         }
     }
@@ -150,6 +153,7 @@ struct NodeSessionTests {
             }
         }) { setup, peer in
             invoke(peer, id: "slow", nodeId: setup.nodeId, timeoutMs: 1_000)
+            try await setup.clock.advanceToSleeper(in: .seconds(1))
             let params = try await result(peer)
             #expect(params["error"] == ["code": "UNAVAILABLE", "message": "UNAVAILABLE: node invoke timed out"])
             #expect(await eventually { gate.count("cancelled") == 1 })
@@ -192,6 +196,7 @@ struct NodeSessionTests {
             invoke(peer, id: "old", nodeId: setup.nodeId)
             #expect(await eventually { gate.count("started") == 1 })
             peer.close(code: 1006, reason: "network")
+            try await Fixtures.reconnect(setup.connection, after: .seconds(1), on: setup.clock)
             let next = try await setup.dialer.nextPeer()
             try await next.acceptConnect()
             #expect(await eventually { await setup.connection.epoch == 2 })
@@ -214,6 +219,7 @@ struct NodeSessionTests {
                 kept = setup.session
                 peer.close(code: 1012, reason: "service restart")
                 #expect(await eventually { closed.locked { $0 } == [1] })
+                try await Fixtures.reconnect(setup.connection, after: .milliseconds(500), on: setup.clock)
                 let next = try await setup.dialer.nextPeer()
                 try await next.acceptConnect()
                 #expect(await eventually { await setup.session.isConnected })
@@ -291,6 +297,7 @@ struct NodeSessionTests {
             try await subscribed
 
             peer.close(code: 1012, reason: "service restart")
+            try await Fixtures.reconnect(setup.connection, after: .milliseconds(500), on: setup.clock)
             let next = try await setup.dialer.nextPeer()
             try await next.acceptConnect()
             var events: [String] = []

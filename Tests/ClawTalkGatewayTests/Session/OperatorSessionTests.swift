@@ -9,18 +9,21 @@ import Testing
 struct OperatorSessionTests {
     static let methods = ["voicewake.get", "talk.config", "talk.mode", "chat.send"]
 
+    /// A running operator connection (on the manual clock passed to `body`) and its session.
     private func running(
-        _ body: (GatewayConnection, OperatorSession, ScriptedDialer, GatewayStore) async throws -> Void
+        _ body: (GatewayConnection, OperatorSession, ScriptedDialer, GatewayStore, ManualClock) async throws -> Void
     ) async throws {
         let (store, directory) = try Fixtures.store()
         defer { directory.remove() }
         let dialer = ScriptedDialer()
-        let connection = try Fixtures.connection(role: .operator, dialer: dialer, store: store, sharedToken: "shared")
+        let clock = ManualClock()
+        let connection = try Fixtures.connection(
+            role: .operator, dialer: dialer, store: store, sharedToken: "shared", clock: clock)
         let session = OperatorSession(connection: connection)
         let sessionTask = Task { await session.run() }
         defer { sessionTask.cancel() }
         try await withRunning(connection) {
-            try await body(connection, session, dialer, store)
+            try await body(connection, session, dialer, store, clock)
         }
     }
 
@@ -41,7 +44,7 @@ struct OperatorSessionTests {
 
     @Test("operator connect: gateway-client/backend, read+write scopes signed in order, no node fields")
     func connectFields() async throws {
-        try await running { connection, session, dialer, store in
+        try await running { connection, session, dialer, store, _ in
             let peer = try await dialer.nextPeer()
             let connect = try await acceptOperator(peer, triggers: ["hey claw"])
             let params = try #require(connect.params)
@@ -63,10 +66,11 @@ struct OperatorSessionTests {
 
     @Test("INVALID_REQUEST for gateway-client/backend: retry once as cli/cli and remember the pair")
     func clientPairFallback() async throws {
-        try await running { connection, _, dialer, store in
+        try await running { connection, _, dialer, store, clock in
             let first = try await dialer.nextPeer()
             try await first.rejectConnect(
                 ErrorShape(code: "INVALID_REQUEST", message: "invalid connect params: at /client/id"))
+            try await Fixtures.reconnect(connection, after: .milliseconds(250), on: clock)
             let second = try await dialer.nextPeer()
             let connect = try await acceptOperator(second)
             #expect(connect.params?["client"]?["id"] == "cli")
@@ -79,7 +83,7 @@ struct OperatorSessionTests {
 
     @Test("only advertised methods are called; others fail as method_unavailable without a request")
     func methodGate() async throws {
-        try await running { _, session, dialer, _ in
+        try await running { _, session, dialer, _, _ in
             let peer = try await dialer.nextPeer()
             try await acceptOperator(peer)
             #expect(await eventually { await session.isConnected })
@@ -99,7 +103,7 @@ struct OperatorSessionTests {
 
     @Test("FORBIDDEN/MISSING_SCOPE disables the method for the socket's lifetime only")
     func forbidden() async throws {
-        try await running { connection, session, dialer, _ in
+        try await running { connection, session, dialer, _, clock in
             let peer = try await dialer.nextPeer()
             try await acceptOperator(peer)
             #expect(await eventually { await session.isConnected })
@@ -119,6 +123,7 @@ struct OperatorSessionTests {
             #expect(await !session.isAvailable("talk.mode"))
 
             peer.close(code: 1006, reason: "network")
+            try await Fixtures.reconnect(connection, after: .seconds(1), on: clock)
             let next = try await dialer.nextPeer()
             try await acceptOperator(next)
             #expect(await eventually { await connection.epoch == 2 })
@@ -137,7 +142,7 @@ struct OperatorSessionTests {
 
     @Test("subscribers see connected once the session is ready, only the events they named, then disconnected")
     func sessionSubscription() async throws {
-        try await running { _, session, dialer, _ in
+        try await running { _, session, dialer, _, _ in
             let events = await session.subscribe(events: ["talk.mode"])
             var iterator = events.makeAsyncIterator()
             let peer = try await dialer.nextPeer()

@@ -1,6 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 
 /// Shared test inputs: the spec's fixture identity, temporary state directories, connections.
@@ -19,16 +20,18 @@ enum Fixtures {
         return (GatewayStore(directory: state), directory)
     }
 
+    /// A connection with the spec's timeouts on `clock`: a manual clock, so no timeout, backoff
+    /// or re-probe runs out unless the test advances it (a test that never advances it sees none).
     static func connection(
         role: ConnectionRole = .node(NodeSurface()), endpoint: GatewayEndpoint = localEndpoint,
         dialer: ScriptedDialer, store: GatewayStore, sharedToken: String? = nil, password: String? = nil,
-        timeouts: ConnectionTimeouts = ConnectionTimeouts(), clock: FastClock = FastClock(),
-        logger: Logger = .discarding, reprobeInterval: Duration = .seconds(60)
+        timeouts: ConnectionTimeouts = ConnectionTimeouts(), clock: ManualClock = ManualClock(),
+        logger: Logger = .discarding
     ) throws -> GatewayConnection {
         let configuration = GatewayConnectionConfiguration(
             endpoint: endpoint, role: role,
             client: ClientMetadata(version: "0.1.0", displayName: "Kitchen Pi", instanceId: "inst-1", locale: "en-US"),
-            sharedToken: sharedToken, password: password, timeouts: timeouts, pairingReprobeInterval: reprobeInterval)
+            sharedToken: sharedToken, password: password, timeouts: timeouts)
         return GatewayConnection(
             configuration: configuration, dialer: dialer, identity: try identity(), store: store, clock: clock,
             logger: logger, jitter: .none)
@@ -45,6 +48,38 @@ enum Fixtures {
             for await state in states where predicate(state) { return state }
             throw CancellationError()
         }
+    }
+
+    /// A wait for a state that did not come.
+    struct StateNotReached: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Lets the tick watchdog of a socket that went live at time 0 fire: until live it looks
+    /// every 250 ms; live, it sleeps until `window` (2 × `tickIntervalMs`) of silence.
+    static func expireWatchdog(after window: Duration, on clock: ManualClock) async throws {
+        try await clock.waitForSleeper(until: .milliseconds(250))
+        clock.advance(by: .milliseconds(250))
+        try await clock.waitForSleeper(until: window)
+        clock.advance(by: window - .milliseconds(250))
+    }
+
+    /// Lets the connection's reconnect wait run out: waits until its state is
+    /// `waiting(retryIn: delay)` (by then the socket that ended, and its timers, are gone), then
+    /// until its run loop sleeps `delay` on `clock`, and advances `clock` by `delay`.
+    static func reconnect(
+        _ connection: GatewayConnection, after delay: Duration, on clock: ManualClock
+    ) async throws {
+        do {
+            try await waitForState(connection) { state in
+                guard case .waiting(let retryIn, _) = state else { return false }
+                return retryIn == delay
+            }
+        } catch is TimeoutError {
+            let state = await connection.state
+            throw StateNotReached(description: "not waiting \(delay) to reconnect; state: \(state)")
+        }
+        try await clock.advanceToSleeper(in: delay)
     }
 }
 

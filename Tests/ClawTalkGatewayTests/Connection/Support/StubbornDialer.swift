@@ -60,10 +60,15 @@ final class StubbornDialer: GatewayDialer {
 
     let peers = Mailbox<ScriptedPeer>()
     let sockets = Mailbox<Socket>()
+    private let last = Mutex<Socket?>(nil)
+
+    /// The socket of the latest dial, whether or not the test took it from ``sockets``.
+    var newest: Socket? { last.locked { $0 } }
 
     func dial(_ request: GatewayDialRequest) async throws -> any GatewaySocket {
         let (client, server) = InMemorySocketPair.make()
         let socket = Socket(client)
+        last.locked { $0 = socket }
         peers.push(ScriptedPeer(server))
         sockets.push(socket)
         return socket
