@@ -1,6 +1,6 @@
 /// Time elapsed since creation on an injected clock, as a `Duration`: deadlines (the tick
-/// watchdog, push-to-talk's limits) then run on any `Clock<Duration>`, including the tests' fast
-/// and manual clocks.
+/// watchdog, push-to-talk's limits) then run on any `Clock<Duration>`, including the tests'
+/// manual clock.
 public struct ElapsedTime: Sendable {
     private let read: @Sendable () -> Duration
 
