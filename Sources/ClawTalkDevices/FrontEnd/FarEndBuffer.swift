@@ -84,16 +84,30 @@ struct FarEndLevels {
     /// Frames kept (1.28 s of 10 ms frames: more than the echo delay plus its tail).
     static let capacity = 128
     private var levels = [Double](repeating: 0, count: capacity)
+    private var bands = [BandLevels](repeating: BandLevels(), count: capacity)
     private var stamps = [UInt64](repeating: 0, count: capacity)
     private var next = 0
     private var count = 0
 
-    /// Records a far-end frame of RMS `level` written at `stamp`.
-    mutating func record(_ level: Double, at stamp: UInt64) {
+    /// Records a far-end frame of RMS `level` and band levels `bands` written at `stamp`.
+    mutating func record(_ level: Double, bands frameBands: BandLevels = BandLevels(), at stamp: UInt64) {
         levels[next] = level
+        bands[next] = frameBands
         stamps[next] = stamp
         next = (next + 1) % Self.capacity
         count = min(count + 1, Self.capacity)
+    }
+
+    /// The highest level in each band of the frames written at or after `start` (silent: none).
+    func loudestBands(since start: UInt64) -> BandLevels {
+        var loudest = BandLevels()
+        var index = next
+        for _ in 0..<count {
+            index = (index + Self.capacity - 1) % Self.capacity
+            guard stamps[index] >= start else { break }
+            loudest = loudest.loudest(bands[index])
+        }
+        return loudest
     }
 
     /// The highest level of the frames written at or after `start` (0: none).

@@ -1,3 +1,5 @@
+public import ClawTalkAudio
+
 /// One processed capture frame (20 ms at 16 kHz mono by default) from ``AudioFrontEnd``.
 public struct FrontEndFrame: Sendable, Equatable {
     /// Echo-cancelled (and high-passed) audio without noise suppression: the wake-word input.
@@ -28,11 +30,16 @@ public struct FrontEndFrame: Sendable, Equatable {
     /// ``FrontEndSettings/echoTail`` before this frame: the loudest playback whose echo can be in
     /// it (0 when nothing was played). With ``inputRMS``, a double-talk test's reference.
     public var farEndRMS: Double
+    /// ``inputRMS`` by band; measured only while the far end plays (``echoActive``), else silent.
+    public var inputBands: BandLevels
+    /// ``farEndRMS`` by band: each band's highest level over the same far-end frames.
+    public var farEndBands: BandLevels
 
     /// Creates a frame.
     public init(
         aec: [Int16], clean: [Int16], timestampNanoseconds: UInt64, sequence: UInt64, isSpeech: Bool, rms: Double,
-        noiseFloor: Double, energyGateSpeech: Bool, echoActive: Bool, inputRMS: Double = 0, farEndRMS: Double = 0
+        noiseFloor: Double, energyGateSpeech: Bool, echoActive: Bool, inputRMS: Double = 0, farEndRMS: Double = 0,
+        inputBands: BandLevels = BandLevels(), farEndBands: BandLevels = BandLevels()
     ) {
         self.aec = aec
         self.clean = clean
@@ -45,5 +52,7 @@ public struct FrontEndFrame: Sendable, Equatable {
         self.echoActive = echoActive
         self.inputRMS = inputRMS
         self.farEndRMS = farEndRMS
+        self.inputBands = inputBands
+        self.farEndBands = farEndBands
     }
 }

@@ -137,13 +137,29 @@ final class FrontEndProcessor {
         framesProcessed += 1
         let active = gateDecision.isSpeech || speech.isSpeech || echoActive || farEndRecentlyFed
         quietNanoseconds = active ? 0 : quietNanoseconds + UInt64(parts) * partNanoseconds
+        let windowStart = echoWindowStart(at: frame.timestampNanoseconds, delay: delay)
         return FrontEndFrame(
             aec: aec, clean: clean, timestampNanoseconds: frame.timestampNanoseconds, sequence: frame.sequence,
             isSpeech: speech.isSpeech && (settings.echoControlled || !echoActive), rms: gateDecision.rms,
             noiseFloor: gate.noiseFloor, energyGateSpeech: gateDecision.isSpeech, echoActive: echoActive,
             inputRMS: frame.samples.withUnsafeBufferPointer { LevelMeter.rms($0) },
-            farEndRMS: farEndLevels.loudest(since: echoWindowStart(at: frame.timestampNanoseconds, delay: delay)))
+            farEndRMS: farEndLevels.loudest(since: windowStart),
+            inputBands: echoActive ? inputBands(frame.samples) : BandLevels(),
+            farEndBands: echoActive ? farEndLevels.loudestBands(since: windowStart) : BandLevels())
     }
+
+    /// The raw capture's band levels (the analyser is made again only when the frame length changes).
+    private func inputBands(_ samples: [Int16]) -> BandLevels {
+        guard samples.count >= 2 else { return BandLevels() }
+        if inputAnalyser?.frameSamples != samples.count {
+            inputAnalyser = BandAnalyser(frameSamples: samples.count, sampleRate: settings.echoStage.sampleRate)
+        }
+        return samples.withUnsafeBufferPointer { inputAnalyser?.levels($0) ?? BandLevels() }
+    }
+
+    /// Band levels of the raw capture frames, and of the far-end frames (made on first use).
+    private var inputAnalyser: BandAnalyser?
+    private var farEndAnalyser: BandAnalyser?
 
     /// After this much audio without speech, echo or far-end frames the front end is idle: the
     /// capture engine may then hand over quiet frames in batches (``idleWakeLevel``).
@@ -191,7 +207,7 @@ final class FrontEndProcessor {
                 try echoStage.processRender(UnsafeBufferPointer(reader.frame))
             }
             let level = LevelMeter.rms(UnsafeBufferPointer(reader.frame))
-            farEndLevels.record(level, at: stamp)
+            farEndLevels.record(level, bands: farEndBands(UnsafeBufferPointer(reader.frame), level: level), at: stamp)
             if level >= Self.farEndActiveRMS {
                 lastActiveFarEnd = stamp
             }
@@ -203,6 +219,15 @@ final class FrontEndProcessor {
         if let lastFarEnd, end >= lastFarEnd, end - lastFarEnd <= Self.farEndIdleGap { return }
         try echoStage.processRender(UnsafeBufferPointer(silence))
         silenceFramesFed += 1
+    }
+
+    /// A far-end frame's band levels (silent frames are not analysed).
+    private func farEndBands(_ frame: UnsafeBufferPointer<Int16>, level: Double) -> BandLevels {
+        guard level >= Self.farEndActiveRMS, frame.count >= 2 else { return BandLevels() }
+        if farEndAnalyser?.frameSamples != frame.count {
+            farEndAnalyser = BandAnalyser(frameSamples: frame.count, sampleRate: settings.echoStage.sampleRate)
+        }
+        return farEndAnalyser?.levels(frame) ?? BandLevels()
     }
 
     /// The levels of the far-end frames fed, for ``FrontEndFrame/farEndRMS``.

@@ -38,7 +38,9 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
                 return .init(
                     samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms,
                     timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive,
-                    reference: EchoReference(input: frame.inputRMS, farEnd: frame.farEndRMS))
+                    reference: EchoReference(
+                        input: frame.inputRMS, farEnd: frame.farEndRMS, inputBands: frame.inputBands,
+                        farEndBands: frame.farEndBands))
             }
             return LiveUtteranceCapture(preRoll: frontEnd.preRoll(), frames: frames)
         }

@@ -1,3 +1,5 @@
+public import ClawTalkAudio
+
 /// The levels that a double-talk test compares for one capture frame: what reached the
 /// microphone before echo cancellation, and the loudest far-end audio (what the node itself
 /// played) whose echo can be in that frame.
@@ -7,11 +9,19 @@ public struct EchoReference: Sendable, Hashable {
     /// The highest RMS of the far-end frames played within the echo delay plus its tail before
     /// the frame (full scale 1.0; 0 when the node played nothing).
     public var farEnd: Double
+    /// ``input`` by band (silent when not measured).
+    public var inputBands: BandLevels
+    /// ``farEnd`` by band: each band's highest level over the same far-end frames.
+    public var farEndBands: BandLevels
 
     /// Creates a reference.
-    public init(input: Double, farEnd: Double) {
+    public init(
+        input: Double, farEnd: Double, inputBands: BandLevels = BandLevels(), farEndBands: BandLevels = BandLevels()
+    ) {
         self.input = input
         self.farEnd = farEnd
+        self.inputBands = inputBands
+        self.farEndBands = farEndBands
     }
 }
 
@@ -49,6 +59,10 @@ public struct EchoPathEstimate: Sendable, Hashable {
     public private(set) var gain: Double?
     /// Frames of echo alone learned from.
     public private(set) var frames = 0
+    /// The learned gain of each band (0: not learned), the same envelope as ``gain``.
+    public private(set) var bandGains = SIMD8<Double>.zero
+    /// Frames of echo alone learned from, by band.
+    public private(set) var bandFrames = SIMD8<Int>.zero
 
     /// A new, unlearned estimate.
     public init() {}
@@ -63,6 +77,45 @@ public struct EchoPathEstimate: Sendable, Hashable {
             gain = ratio
         }
         frames += 1
+        for band in 0..<BandLevels.count where reference.farEndBands[band] >= Self.audibleBand {
+            let ratio = reference.inputBands[band] / reference.farEndBands[band]
+            let gain = bandGains[band]
+            bandGains[band] =
+                bandFrames[band] == 0 ? ratio : gain + (ratio - gain) * (ratio > gain ? Self.rise : Self.fall)
+            bandFrames[band] += 1
+        }
+    }
+
+    /// Far-end band levels below this (−70 dBFS) play nothing that could be heard in the band.
+    public static let audibleBand = 3e-4
+
+    /// The spectral double-talk view of a frame (measured, not yet decided on; issue 15): the
+    /// highest input-over-echo ratio of the bands the far end plays in, and the share of the
+    /// input's power that the learned band gains do not explain (bands the far end is silent in
+    /// count whole). Nil without band levels or before every band the far end plays in has
+    /// learned its gain.
+    public func bandExcess(_ reference: EchoReference?) -> (highest: Double, unexplained: Double)? {
+        guard let reference, frames >= Self.framesToLearn else { return nil }
+        var highest = 0.0
+        var total = 0.0
+        var unexplained = 0.0
+        var measured = false
+        for band in 0..<BandLevels.count {
+            let input = reference.inputBands[band]
+            let power = input * input
+            total += power
+            guard reference.farEndBands[band] >= Self.audibleBand else {
+                unexplained += power
+                continue
+            }
+            guard bandFrames[band] >= Self.framesToLearn, bandGains[band] > 0 else { return nil }
+            let echo = bandGains[band] * reference.farEndBands[band]
+            highest = max(highest, input / echo)
+            unexplained += max(0, power - echo * echo)
+            measured = true
+        }
+        guard measured, total > 0 else { return nil }
+        return (highest, unexplained / total)
     }
 
     /// Whether the frame holds sound that the node's own echo does not explain: true when the

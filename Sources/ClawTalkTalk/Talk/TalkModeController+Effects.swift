@@ -36,6 +36,8 @@ extension TalkModeController {
                 fields["runS"] = .double(machine.speak.speechRun)
                 fields["runLevel"] = .double(machine.speak.runLevel)
                 fields["runPeakRms"] = .double(machine.speak.runPeak)
+                fields["bandExcess"] = .double(machine.speak.runBandExcess)
+                fields["unexplained"] = .double(machine.speak.runUnexplained)
             }
             logger.debug("talk.pause", fields)
         case .cancelBargeInCheck:
@@ -107,6 +109,11 @@ extension TalkModeController {
         captures[generation] = open
         let silence = replySilence(at: frame.timestampNanoseconds)
         let held = machine.speak.heldOnsets
+        if machine.phase == .speaking, frame.isSpeech || machine.speak.speechRun > 0,
+            logger.isEnabled(.debug)
+        {
+            trace(frame)
+        }
         apply(
             .audio(
                 isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, silence: silence, echo: frame.echoActive,
@@ -117,11 +124,28 @@ extension TalkModeController {
             var fields: [String: LogValue] = [
                 "atS": .double(open.runStart ?? frame.time), "runS": .double(machine.speak.speechRun),
                 "runPeakRms": .double(machine.speak.runPeak), "residualRms": .double(machine.residualLevel),
-                "echoExcess": .double(machine.speak.runExcess),
+                "echoExcess": .double(machine.speak.runExcess), "bandExcess": .double(machine.speak.runBandExcess),
+                "unexplained": .double(machine.speak.runUnexplained),
             ]
             if let gain = machine.echoPath.gain { fields["echoGain"] = .double(gain) }
             logger.debug("talk.onset.held", fields)
         }
+    }
+
+    /// One frame of a speech run (and the frame that ends it) while the reply plays, as the
+    /// double-talk tests see it: the data to choose their rules by (issue 15; debug level only).
+    private func trace(_ frame: UtteranceFrame) {
+        var fields: [String: LogValue] = [
+            "t": .double(frame.time), "speech": .bool(frame.isSpeech), "rms": .double(frame.rms),
+            "residualRms": .double(machine.residualLevel), "paused": .bool(machine.isReplyPaused),
+        ]
+        let path = machine.echoPath
+        if let excess = path.excess(frame.reference) { fields["excess"] = .double(excess) }
+        if let bands = path.bandExcess(frame.reference) {
+            fields["bandExcess"] = .double(bands.highest)
+            fields["unexplained"] = .double(bands.unexplained)
+        }
+        logger.debug("talk.frame", fields)
     }
 
     /// Seconds the paused reply had been silent when a frame stamped `stamp` was captured: 0

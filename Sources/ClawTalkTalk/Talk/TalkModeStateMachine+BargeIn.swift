@@ -61,6 +61,10 @@ extension TalkModeStateMachine {
         var runClearlyBeyondEcho = 0.0
         /// The highest ``EchoPathEstimate/excess(_:)`` in the current speech run (0: none).
         var runExcess = 0.0
+        /// The spectral view of the current run (``EchoPathEstimate/bandExcess(_:)``): its highest
+        /// band ratio and unexplained share so far (0: none). Measured and logged; not decided on.
+        var runBandExcess = 0.0
+        var runUnexplained = 0.0
         /// The current speech run's loudest frame (the fast onset's level: the smoothed level
         /// lags a voice's rise by several frames).
         var runPeak = 0.0
@@ -164,6 +168,8 @@ extension TalkModeStateMachine {
                 speak.runMeasuredBeyondEcho = 0
                 speak.runClearlyBeyondEcho = 0
                 speak.runExcess = 0
+                speak.runBandExcess = 0
+                speak.runUnexplained = 0
                 speak.runPeak = 0
                 speak.runHeld = false
             }
@@ -174,6 +180,10 @@ extension TalkModeStateMachine {
             }
             if echoPath.heardClearlyBeyondEcho(reference) { speak.runClearlyBeyondEcho += seconds }
             speak.runExcess = max(speak.runExcess, echoPath.excess(reference) ?? 0)
+            if let bands = echoPath.bandExcess(reference) {
+                speak.runBandExcess = max(speak.runBandExcess, bands.highest)
+                speak.runUnexplained = max(speak.runUnexplained, bands.unexplained)
+            }
             speak.speechRun += seconds
             speak.sinceSpeech = 0
             speak.sinceLoud = loudEnough(rms) ? 0 : speak.sinceLoud + seconds
