@@ -38,6 +38,7 @@ extension TalkModeController {
                 fields["runPeakRms"] = .double(machine.speak.runPeak)
                 fields["bandExcess"] = .double(machine.speak.runBandExcess)
                 fields["unexplained"] = .double(machine.speak.runUnexplained)
+                fields["bandsBeyondEchoS"] = .double(machine.speak.runBandsBeyondEcho)
             }
             logger.debug("talk.pause", fields)
         case .cancelBargeInCheck:

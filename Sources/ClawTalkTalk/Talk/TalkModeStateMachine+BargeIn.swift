@@ -62,9 +62,12 @@ extension TalkModeStateMachine {
         /// The highest ``EchoPathEstimate/excess(_:)`` in the current speech run (0: none).
         var runExcess = 0.0
         /// The spectral view of the current run (``EchoPathEstimate/bandExcess(_:)``): its highest
-        /// band ratio and unexplained share so far (0: none). Measured and logged; not decided on.
+        /// band ratio and unexplained share so far (0: none), for the logs.
         var runBandExcess = 0.0
         var runUnexplained = 0.0
+        /// Seconds of the current run that the band view finds beyond the echo
+        /// (``EchoPathEstimate/heardInBandsBeyondEcho(_:)``): one frame is evidence on its own.
+        var runBandsBeyondEcho = 0.0
         /// The current speech run's loudest frame (the fast onset's level: the smoothed level
         /// lags a voice's rise by several frames).
         var runPeak = 0.0
@@ -114,12 +117,15 @@ extension TalkModeStateMachine {
 
     /// Whether the current run has the double-talk test's evidence (``beyondEchoEvidence``).
     /// One frame ``EchoPathEstimate/clearMargin`` above the echo is enough, even for an onset by
-    /// the run's loudest frame. Two frames at ``EchoPathEstimate/margin`` count only when the
+    /// the run's loudest frame, and so is one frame whose bands the echo does not explain
+    /// (``EchoPathEstimate/heardInBandsBeyondEcho(_:)``: a voice as loud as the echo stands out
+    /// where the reply is quiet; the slowest pauses waited 40–120 ms for the level evidence). Two frames at ``EchoPathEstimate/margin`` count only when the
     /// run's smoothed level passes its bar as well: a run whose loudest frame alone passes, with
     /// two frames at ×1.45 over the echo and a smoothed level a third of the floor, was the one
     /// false pause in 1.08 h of reading on a loaded machine (bench, 2026-12-05).
     func runHasVoiceEvidence(bySmoothedLevel: Bool) -> Bool {
         speak.runClearlyBeyondEcho >= Self.beyondEchoEvidence - 1e-9
+            || speak.runBandsBeyondEcho >= Self.beyondEchoEvidence - 1e-9
             || (bySmoothedLevel && speak.runBeyondEcho >= 2 * Self.beyondEchoEvidence - 1e-9)
     }
 
@@ -170,6 +176,7 @@ extension TalkModeStateMachine {
                 speak.runExcess = 0
                 speak.runBandExcess = 0
                 speak.runUnexplained = 0
+                speak.runBandsBeyondEcho = 0
                 speak.runPeak = 0
                 speak.runHeld = false
             }
@@ -184,6 +191,7 @@ extension TalkModeStateMachine {
                 speak.runBandExcess = max(speak.runBandExcess, bands.highest)
                 speak.runUnexplained = max(speak.runUnexplained, bands.unexplained)
             }
+            if echoPath.heardInBandsBeyondEcho(reference) { speak.runBandsBeyondEcho += seconds }
             speak.speechRun += seconds
             speak.sinceSpeech = 0
             speak.sinceLoud = loudEnough(rms) ? 0 : speak.sinceLoud + seconds

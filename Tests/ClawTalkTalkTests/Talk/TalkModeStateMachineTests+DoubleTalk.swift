@@ -1,3 +1,4 @@
+import ClawTalkAudio
 import Testing
 
 @testable import ClawTalkTalk
@@ -189,5 +190,53 @@ extension TalkModeStateMachineTests {
         #expect(
             Self.referenced(&quiet, rms: 0.012, speech: true, input: 0.0725, farEnd: 0.1, seconds: 0.3) == [],
             "under the floor: no onset however long")
+    }
+}
+
+/// The double-talk test's band view (issue 15): a voice no louder than the echo overall, but
+/// where the reply is quiet, pauses at the fast onset; a burst of echo the bands explain does not.
+extension TalkModeStateMachineTests {
+    /// A far end playing in bands 0–3 and its echo at gain 0.5 in each.
+    static let farEndBands = BandLevels(SIMD8(0.05, 0.07, 0.04, 0.02, 0, 0, 0, 0))
+    static let echoBands = BandLevels(farEndBands.values * 0.5)
+
+    /// Frames of `seconds` with the raw capture's bands `input` over the far end above.
+    static func banded(
+        _ machine: inout Machine, rms: Double, speech: Bool, input: Double, bands: BandLevels, seconds: Double
+    ) -> [Machine.Action] {
+        (0..<Int((seconds / 0.02).rounded())).flatMap { _ in
+            machine.handle(
+                .audio(
+                    isSpeech: speech, seconds: 0.02, rms: rms, echo: true,
+                    reference: EchoReference(
+                        input: input, farEnd: 0.1, inputBands: bands, farEndBands: farEndBands)))
+        }
+    }
+
+    static func speakingThroughBandedEchoPath() -> Machine {
+        var machine = speaking()
+        _ = banded(&machine, rms: 0.008, speech: false, input: 0.05, bands: echoBands, seconds: 2)
+        return machine
+    }
+
+    @Test func aVoiceWhereTheReplyIsQuietPausesAt60msThoughNoLouderThanTheEcho() {
+        var machine = Self.speakingThroughBandedEchoPath()
+        // Overall only ×1.18 over the echo (the level test would wait for 250 ms), but band 3,
+        // where the reply is quiet, holds ×3.5 its echo.
+        var voice = Self.echoBands
+        voice[3] = 0.035
+        #expect(Self.banded(&machine, rms: 0.1, speech: true, input: 0.059, bands: voice, seconds: 0.04) == [])
+        #expect(
+            Self.banded(&machine, rms: 0.1, speech: true, input: 0.059, bands: voice, seconds: 0.02)
+                == [.pauseReply(true)])
+    }
+
+    @Test func aBurstOfEchoTheBandsExplainIsNoOnset() {
+        var machine = Self.speakingThroughBandedEchoPath()
+        // 37 × the residual for 200 ms, ×1.1 over the echo overall and ×1.2 in every band.
+        let burst = BandLevels(Self.echoBands.values * 1.2)
+        #expect(Self.banded(&machine, rms: 0.3, speech: true, input: 0.055, bands: burst, seconds: 0.2) == [])
+        #expect(!machine.isReplyPaused)
+        #expect(machine.speak.heldOnsets == 1)
     }
 }
