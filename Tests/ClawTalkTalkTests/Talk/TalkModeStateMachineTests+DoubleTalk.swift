@@ -7,14 +7,17 @@ import Testing
 /// canceller let through pauses nothing, a voice over the echo still does.
 extension TalkModeStateMachineTests {
     /// Frames of `seconds` at residual level `rms` with the raw capture `input` and far end `farEnd`.
+    /// With `inputBands` and `farEndBands`, the frames carry the band view too.
     static func referenced(
-        _ machine: inout Machine, rms: Double, speech: Bool, input: Double, farEnd: Double, seconds: Double
+        _ machine: inout Machine, rms: Double, speech: Bool, input: Double, farEnd: Double, seconds: Double,
+        inputBands: BandLevels = BandLevels(), farEndBands: BandLevels = BandLevels()
     ) -> [Machine.Action] {
         (0..<Int((seconds / 0.02).rounded())).flatMap { _ in
             machine.handle(
                 .audio(
                     isSpeech: speech, seconds: 0.02, rms: rms, echo: true,
-                    reference: EchoReference(input: input, farEnd: farEnd)))
+                    reference: EchoReference(
+                        input: input, farEnd: farEnd, inputBands: inputBands, farEndBands: farEndBands)))
         }
     }
 
@@ -200,17 +203,13 @@ extension TalkModeStateMachineTests {
     static let farEndBands = BandLevels(SIMD8(0.05, 0.07, 0.04, 0.02, 0, 0, 0, 0))
     static let echoBands = BandLevels(farEndBands.values * 0.5)
 
-    /// Frames of `seconds` with the raw capture's bands `input` over the far end above.
+    /// Frames of `seconds` with the raw capture's bands `bands` over the far end above.
     static func banded(
         _ machine: inout Machine, rms: Double, speech: Bool, input: Double, bands: BandLevels, seconds: Double
     ) -> [Machine.Action] {
-        (0..<Int((seconds / 0.02).rounded())).flatMap { _ in
-            machine.handle(
-                .audio(
-                    isSpeech: speech, seconds: 0.02, rms: rms, echo: true,
-                    reference: EchoReference(
-                        input: input, farEnd: 0.1, inputBands: bands, farEndBands: farEndBands)))
-        }
+        referenced(
+            &machine, rms: rms, speech: speech, input: input, farEnd: 0.1, seconds: seconds, inputBands: bands,
+            farEndBands: farEndBands)
     }
 
     static func speakingThroughBandedEchoPath() -> Machine {
