@@ -67,8 +67,12 @@ public struct LiveNode: Sendable {
         // One local speech-to-text chain (Whisper, else PocketSphinx) for voice wake, push-to-talk
         // and Talk turns, so a server that is not up yet is logged once; with stt.engine gateway,
         // turns try the relay first (wake stays local: ambient audio never goes to the gateway).
-        let localTranscriber = TranscriberSelector.transcriber(
-            for: settings.stt, engine: settings.stt.engine == .gateway ? .wyoming : nil, logger: logger)
+        // Each request's language: the gateway's talk.speechLocale, stt.language or the system
+        // locale, else en (LanguageChoice), so Whisper never detects it per request.
+        let localTranscriber = LanguageChainTranscriber(
+            inner: TranscriberSelector.transcriber(
+                for: settings.stt, engine: settings.stt.engine == .gateway ? .wyoming : nil, logger: logger),
+            logger: logger)
         let transcriber: any Transcriber =
             settings.stt.engine == .gateway
             ? FallbackTranscriber(primary: replies.relay, fallback: localTranscriber, logger: logger)
@@ -91,7 +95,10 @@ public struct LiveNode: Sendable {
             replySilentSince: { playback.silentSinceNanoseconds },
             microphone: microphone)
         await microphone.attach(wake: wake, talk: talk.controller)
-        replies.onTalkConfig { config in await talk.updateTalkConfig(config) }
+        replies.onTalkConfig { config in
+            localTranscriber.setGatewayLocale(config.speechLocale)
+            await talk.updateTalkConfig(config)
+        }
         if settings.wake.startsTalk {
             // The wake command becomes Talk's first turn; entering Talk suspends wake, so it runs
             // off the wake controller's call.

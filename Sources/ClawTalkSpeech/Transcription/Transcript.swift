@@ -16,12 +16,16 @@ public struct Transcript: Sendable, Hashable {
     public var processingTime: Duration
     /// Why the configured engine did not answer, when a fallback engine did.
     public var fallbackReason: String?
+    /// P(the speaker's turn is complete), when asked (``TranscriptionOptions/detectTurn``) and
+    /// the engine can tell; nil otherwise.
+    public var turnComplete: Double?
 
     /// Creates a transcript.
     public init(
         text: String, engine: String, model: String? = nil, rawText: String? = nil, discardedAsEcho: Bool = false,
-        audioSeconds: Double, processingTime: Duration, fallbackReason: String? = nil
+        audioSeconds: Double, processingTime: Duration, fallbackReason: String? = nil, turnComplete: Double? = nil
     ) {
+        self.turnComplete = turnComplete
         self.text = text
         self.engine = engine
         self.model = model

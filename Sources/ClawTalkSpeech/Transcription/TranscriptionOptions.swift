@@ -5,11 +5,15 @@ public struct TranscriptionOptions: Sendable, Hashable {
     /// Words or phrases the speech is expected to contain (the wake triggers), used to bias
     /// recognition where the engine supports it; empty for none.
     public var prompt: [String]
+    /// Ask the engine whether the speaker's turn is complete (``Transcript/turnComplete``), where
+    /// it can tell (clawtalk-speech with its end-of-turn model).
+    public var detectTurn: Bool
 
     /// Creates options.
-    public init(language: String? = nil, prompt: [String] = []) {
+    public init(language: String? = nil, prompt: [String] = [], detectTurn: Bool = false) {
         self.language = language
         self.prompt = prompt
+        self.detectTurn = detectTurn
     }
 
     /// The prompt as Whisper's `initial_prompt` text: `"openclaw, claude, computer."`; nil when empty.

@@ -53,8 +53,18 @@ public struct WyomingClient: Sendable {
     public func transcribe(
         _ audio: PCMBuffer, language: String? = nil, model: String? = nil, names: [String] = []
     ) async throws -> String {
+        try await transcription(audio, language: language, model: model, names: names).text
+    }
+
+    /// As ``transcribe(_:language:model:names:)``, with the whole reply; `detectTurn` asks
+    /// clawtalk-speech for its end-of-turn verdict (``WyomingTranscriptReply/turnComplete``).
+    public func transcription(
+        _ audio: PCMBuffer, language: String? = nil, model: String? = nil, names: [String] = [],
+        detectTurn: Bool = false
+    ) async throws -> WyomingTranscriptReply {
         let format = WyomingAudioFormat(rate: audio.format.sampleRate, channels: audio.format.channels)
-        var events: [WyomingEvent] = [.transcribe(language: language, name: model, names: names), .audioStart(format)]
+        let request = WyomingEvent.transcribe(language: language, name: model, names: names, detectTurn: detectTurn)
+        var events: [WyomingEvent] = [request, .audioStart(format)]
         let chunk = max(audio.format.channels, audio.format.sampleCount(milliseconds: chunkMilliseconds))
         var offset = 0
         while offset < audio.samples.count {
@@ -65,7 +75,7 @@ public struct WyomingClient: Sendable {
         events.append(.audioStop)
         return try await exchange(
             events, operation: "transcription", timeout: responseTimeout, connectTimeout: connectTimeout
-        ) { $0.transcriptText }
+        ) { $0.transcriptReply }
     }
 
     /// Sends `events` on a fresh connection and reads until `accept` returns a value (skipping

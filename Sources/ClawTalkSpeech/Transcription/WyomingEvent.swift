@@ -43,8 +43,13 @@ extension WyomingEvent {
 
     /// `transcribe`: starts a transcription; `language` (e.g. `en`), `name` (model) and
     /// `names` (phrases to bias toward, protocol field `transcript_names`) are optional.
-    public static func transcribe(language: String?, name: String? = nil, names: [String] = []) -> WyomingEvent {
+    /// `detectTurn` adds `"turn": true`, clawtalk-speech's request for an end-of-turn verdict in
+    /// the `transcript` (`turn_complete`); other servers ignore the field.
+    public static func transcribe(
+        language: String?, name: String? = nil, names: [String] = [], detectTurn: Bool = false
+    ) -> WyomingEvent {
         var data: JSONObject = [:]
+        if detectTurn { data["turn"] = .bool(true) }
         if let language { data["language"] = .string(language) }
         if let name { data["name"] = .string(name) }
         if !names.isEmpty { data["transcript_names"] = .array(names.map { .string($0) }) }
@@ -74,6 +79,13 @@ extension WyomingEvent {
     /// `text` of a `transcript` event, nil for other events.
     public var transcriptText: String? {
         type == "transcript" ? (data["text"]?.stringValue ?? "") : nil
+    }
+
+    /// A `transcript` event as a ``WyomingTranscriptReply``, nil for other events.
+    public var transcriptReply: WyomingTranscriptReply? {
+        guard let text = transcriptText else { return nil }
+        return WyomingTranscriptReply(
+            text: text, turnComplete: data["turn_complete"]?.doubleValue, silent: data["silent"]?.boolValue ?? false)
     }
 }
 

@@ -94,9 +94,10 @@ public final class WyomingTranscriber: Transcriber {
         if let language, !described.supports(languageCode: language) {
             throw SpeechError.unsupportedLanguage(language, engine: "\(name) (\(described.summary ?? "server"))")
         }
-        let raw: String
+        let reply: WyomingTranscriptReply
         do {
-            raw = try await client.transcribe(audio, language: language, names: options.prompt)
+            reply = try await client.transcription(
+                audio, language: language, names: options.prompt, detectTurn: options.detectTurn)
         } catch let error as SpeechError {
             if case .sttServerUnreachable = error { info.locked { $0 = nil } }
             throw error
@@ -105,9 +106,11 @@ public final class WyomingTranscriber: Transcriber {
         if let serverPrompt = configuration.serverPrompt {
             prompts.append(PromptEcho.phrases(ofPromptText: serverPrompt))
         }
+        let raw = reply.text
         let echo = PromptEcho.isEcho(raw, prompts: prompts)
         return Transcript(
             text: echo ? "" : raw.trimmingWhitespace(), engine: name, model: described.summary, rawText: raw,
-            discardedAsEcho: echo, audioSeconds: audio.duration, processingTime: start.duration(to: .now))
+            discardedAsEcho: echo, audioSeconds: audio.duration, processingTime: start.duration(to: .now),
+            turnComplete: reply.turnComplete)
     }
 }

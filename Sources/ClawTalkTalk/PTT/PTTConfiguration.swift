@@ -24,6 +24,13 @@ public struct PTTConfiguration: Sendable, Hashable {
     public var responseMargin: Duration
     /// Language and prompt given to the transcriber.
     public var transcription: TranscriptionOptions
+    /// Silence after speech at which the capture is transcribed ahead of its end, with an
+    /// end-of-turn verdict (200 ms; nil: never). A `once` whose verdict says complete ends then
+    /// ("a final STT result", talk.md §2.6); a capture that ends later without more speech uses
+    /// that transcript.
+    public var speculateAfter: Duration? = .milliseconds(200)
+    /// The end-of-turn probability at which a speculative transcription ends a `once` (0.5).
+    public var turnCompleteThreshold = 0.5
 
     /// A configuration; see each property for its default.
     public init(

@@ -84,12 +84,23 @@ extension PTTController {
         _ id: String, mode: PTTStateMachine.Mode, frames: AsyncStream<UtteranceFrame>
     ) -> Task<SpeechTimeline, Never> {
         let window = configuration.silenceWindow
+        let speculateAfter = configuration.speculateAfter?.inSeconds
         let logger = logger
         return Task {
             var silence = SilenceDetector(window: window)
             var timeline = SpeechTimeline()
+            var speculated = false
             for await frame in frames {
                 timeline.record(frame)
+                if frame.isSpeech {
+                    if speculated { self.dropSpeculation(id) }
+                    speculated = false
+                } else if let after = speculateAfter, !speculated, let last = silence.lastSpeech,
+                    frame.time - last >= after - 1e-9, timeline.speechSeconds >= Self.minimumSpeculatedSpeech
+                {
+                    speculated = true
+                    self.speculate(id, mode: mode, timeline: timeline)
+                }
                 switch silence.change(with: frame) {
                 case .speechStarted:
                     logger.debug("ptt.speech.started", ["captureId": .string(id), "atS": .double(frame.time)])
@@ -104,6 +115,51 @@ extension PTTController {
             self.apply(.captureEnded(captureId: id))
             return timeline
         }
+    }
+
+    /// Speech shorter than this is not transcribed ahead of the capture's end (0.2 s).
+    static let minimumSpeculatedSpeech = 0.2
+
+    /// Transcribes capture `id` up to its pause with an end-of-turn verdict; a `once` that the
+    /// verdict calls complete ends at once, as after its silence window.
+    private func speculate(_ id: String, mode: PTTStateMachine.Mode, timeline: SpeechTimeline) {
+        guard let entry = active[id], let speechEnd = timeline.speech.last?.upperBound else { return }
+        entry.speculation?.task.cancel()
+        var turnOptions = configuration.transcription
+        turnOptions.detectTurn = true
+        let options = turnOptions
+        let limit = configuration.transcriptionTimeout
+        let threshold = configuration.turnCompleteThreshold
+        let transcriber = transcriber
+        let clock = clock
+        let logger = logger
+        let capture = entry.capture
+        let task = Task<Transcript?, Never> {
+            let audio = timeline.trimmed(await capture.snapshot())
+            guard !audio.samples.isEmpty,
+                let transcript = try? await Self.limited(limit, clock: clock, operation: {
+                    try await transcriber.transcribe(audio, options: options)
+                })
+            else { return nil }
+            let complete = (transcript.turnComplete ?? 0) >= threshold && !transcript.text.isEmpty
+            logger.debug(
+                "ptt.speculation",
+                [
+                    "captureId": .string(id), "speechEndS": .double(speechEnd),
+                    "turnComplete": .double(transcript.turnComplete ?? -1), "endsTurn": .bool(complete),
+                ])
+            if complete, mode == .once, self.active[id]?.speculation?.speechEnd == speechEnd {
+                self.apply(.silenceElapsed(captureId: id))
+            }
+            return transcript
+        }
+        active[id]?.speculation = Speculation(speechEnd: speechEnd, task: task)
+    }
+
+    /// Speech went on after a pause: its speculative transcription no longer stands for the capture.
+    private func dropSpeculation(_ id: String) {
+        active[id]?.speculation?.task.cancel()
+        active[id]?.speculation = nil
     }
 
     /// The capture's controller is gone: it ends at its next pause, at the latest after
@@ -162,11 +218,27 @@ extension PTTController {
         let logger = logger
         finalizing[id] = Task {
             let captured = await entry.capture.finish()
-            // Long silences out: Whisper repeats the text into a silent 30 s window.
-            let audio = await entry.monitor?.value.trimmed(captured) ?? captured
+            let timeline = await entry.monitor?.value
+            // Long silences out: Whisper repeats the text into a silent 30 s window; and no
+            // silence alone is ever sent.
+            let audio = timeline?.trimmed(captured) ?? captured
             logger.info(
                 "ptt.capture.finished",
                 ["captureId": .string(id), "audioS": .double(captured.duration), "sentS": .double(audio.duration)])
+            if let speculation = entry.speculation, let timeline,
+                Self.speculationCovers(speculation, timeline: timeline, capturedSeconds: captured.duration),
+                let transcript = await speculation.task.value
+            {
+                logger.info(
+                    "ptt.transcribed",
+                    [
+                        "captureId": .string(id), "engine": .string(transcript.engine), "speculative": .bool(true),
+                        "seconds": .double(transcript.processingSeconds), "transcript": .string(transcript.text),
+                    ])
+                self.finalized(id, .finalResult(captureId: id, transcript: transcript.text))
+                return
+            }
+            entry.speculation?.task.cancel()
             let event = await Self.transcribe(
                 id, audio: audio, transcriber: transcriber, options: options, limit: limit, clock: clock,
                 logger: logger)
@@ -179,6 +251,15 @@ extension PTTController {
         if let event { apply(event) }
     }
 
+    /// Whether a speculation stands for the whole capture: no speech after its own, and the
+    /// frames after it were judged (at most 100 ms of the capture's end was not).
+    static func speculationCovers(_ speculation: Speculation, timeline: SpeechTimeline, capturedSeconds: Double)
+        -> Bool
+    {
+        guard let last = timeline.speech.last, last.upperBound <= speculation.speechEnd + 1e-6 else { return false }
+        return capturedSeconds - timeline.seenUntil <= 0.1
+    }
+
     /// The finalize event for `audio`; nil when cancelled (discarded meanwhile).
     private static func transcribe(
         _ id: String, audio: PCMBuffer, transcriber: any Transcriber, options: TranscriptionOptions,
@@ -187,7 +268,15 @@ extension PTTController {
         guard !audio.samples.isEmpty else { return .finalResult(captureId: id, transcript: nil) }
         do {
             let transcript = try await limited(limit, clock: clock) {
-                try await transcriber.transcribe(audio, options: options)
+                do {
+                    return try await transcriber.transcribe(audio, options: options)
+                } catch let error where !(error is CancellationError) && !Task.isCancelled {
+                    // Once more with the same audio (a server that restarted closes the
+                    // connection before answering); the limit covers both attempts.
+                    logger.warning(
+                        "ptt.transcribe.retry", ["captureId": .string(id), "error": .string("\(error)")])
+                    return try await transcriber.transcribe(audio, options: options)
+                }
             }
             logger.info(
                 "ptt.transcribed",

@@ -58,6 +58,8 @@ public actor PTTController {
         var monitor: Task<SpeechTimeline, Never>?
         var timer: Task<Void, Never>?
         var lossTimer: Task<Void, Never>?
+        /// The capture's transcription started at a pause (``PTTConfiguration/speculateAfter``).
+        var speculation: Speculation?
 
         /// Stops the monitor and the timers.
         func cancelTasks() {
@@ -65,6 +67,14 @@ public actor PTTController {
             timer?.cancel()
             lossTimer?.cancel()
         }
+    }
+
+    /// A transcription of a capture up to a pause; its value is nil when it failed or was
+    /// cancelled. It stands for the capture when no speech came after `speechEnd`.
+    struct Speculation {
+        /// Capture time of the end of the last speech it holds.
+        var speechEnd: Double
+        var task: Task<Transcript?, Never>
     }
 
     /// A controller over the given seams.

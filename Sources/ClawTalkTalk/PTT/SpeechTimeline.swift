@@ -11,7 +11,9 @@ public import ClawTalkAudio
 /// audio fits one window and the text is there once.
 ///
 /// Rules, in capture time (seconds from the first pre-roll sample):
-/// - no speech frame seen: the audio is kept as it is (the speech-to-text engine decides);
+/// - no speech frame among the frames seen: nothing of theirs is kept (silence is never sent to
+///   a recogniser: a long silent window sent Whisper decoding for 17 s, and requests queued
+///   behind it timed out);
 /// - each run of speech frames is kept with ``margin`` before and after;
 /// - audio after the last frame seen is kept (frames not yet judged);
 /// - a silence between kept parts is cut only when it is at least ``minimumCut`` long, so a short
@@ -47,10 +49,14 @@ public struct SpeechTimeline: Sendable, Hashable {
         }
     }
 
-    /// The parts of `duration` seconds of audio to keep, in order; the whole when no speech was seen.
+    /// Seconds of speech seen.
+    public var speechSeconds: Double { speech.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) } }
+
+    /// The parts of `duration` seconds of audio to keep, in order; none of the frames seen
+    /// when none of them was speech (only audio after them, not judged yet).
     public func keptParts(duration: Double) -> [Range<Double>] {
         guard duration > 0 else { return [] }
-        guard !speech.isEmpty else { return [0..<duration] }
+        guard !speech.isEmpty else { return seenUntil < duration ? [seenUntil..<duration] : [] }
         var parts = speech.map { max($0.lowerBound - margin, 0)..<min($0.upperBound + margin, duration) }
         if seenUntil < duration { parts.append(seenUntil..<duration) }
         var merged: [Range<Double>] = []

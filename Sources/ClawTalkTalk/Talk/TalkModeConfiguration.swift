@@ -56,6 +56,13 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var transcriptionTimeout: Duration
     /// Language and prompt for the transcriber.
     public var transcription: TranscriptionOptions
+    /// Silence after speech at which the turn is transcribed ahead of its end, with an
+    /// end-of-turn verdict (0.2 s; nil: never): a turn that the verdict calls complete ends
+    /// then, without waiting for ``silenceWindow`` (talk.md §5.4: "a final result also ends
+    /// it"), and one that goes on to the window finds its transcript ready.
+    public var speculateAfter: Double? = 0.2
+    /// The end-of-turn probability at which a speculative transcription ends the turn (0.5).
+    public var turnCompleteThreshold = 0.5
 
     /// A configuration; see each property for its default.
     public init(

@@ -9,6 +9,7 @@ extension TalkModeController {
         case .open(let id): await open(id)
         case .close(let id): await close(id)
         case .finish(let id): finish(id)
+        case .speculate(let id, let number): speculate(id, number: number)
         case .check(let id, let end): checkBargeIn(id, end: end)
         case .other(let action): await run(action)
         }
@@ -55,7 +56,7 @@ extension TalkModeController {
         case .restartTurn:
             logger.debug("talk.turn.dropped", [:])
         case .startCapture, .cancelCapture, .finishCapture, .checkBargeIn, .keepInterruptingSpeech, .trimTurnEnd,
-            .trimCheckEnd, .interruptingSpeechStarts:
+            .trimCheckEnd, .interruptingSpeechStarts, .speculate, .dropSpeculation:
             break  // mapped to capture effects
         }
     }
@@ -169,6 +170,7 @@ extension TalkModeController {
     private func close(_ id: Int?) async {
         guard let id, let open = captures.removeValue(forKey: id) else { return }
         open.monitor?.cancel()
+        open.speculation?.task.cancel()
         await open.capture?.cancel()
     }
 
@@ -184,11 +186,49 @@ extension TalkModeController {
         let options = baseConfiguration.transcription
         let limit = baseConfiguration.transcriptionTimeout
         let logger = logger
+        let speculation = open.speculation
         Task {
-            let audio = Self.trim(await running.finish(), from: start, to: end)
+            let captured = await running.finish()
+            // Nothing but silence came after the speculation's audio: its transcript is the turn's.
+            if let speculation, let transcript = await speculation.task.value {
+                logger.debug("talk.speculation.used", ["speculation": .int(speculation.number)])
+                self.transcribed(transcript.text, turn: id)
+                return
+            }
+            let audio = Self.trim(captured, from: start, to: end)
             let text = await Self.transcribe(audio, transcriber, options, limit: limit, logger: logger, what: "turn")
             self.transcribed(text, turn: id)
         }
+    }
+
+    /// Transcribes the turn so far with an end-of-turn verdict (the turn paused); a verdict of
+    /// complete ends the turn at once (``TalkModeStateMachine/Event/turnComplete(speculation:)``).
+    private func speculate(_ id: Int?, number: Int) {
+        guard let id, let open = captures[id], let running = open.capture, open.speculation == nil else { return }
+        let start = max((open.turnStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
+        var turnOptions = baseConfiguration.transcription
+        turnOptions.detectTurn = true
+        let options = turnOptions
+        let transcriber = transcriber
+        let limit = baseConfiguration.transcriptionTimeout
+        let threshold = baseConfiguration.turnCompleteThreshold
+        let logger = logger
+        let task = Task<Transcript?, Never> {
+            let audio = Self.trim(await running.snapshot(), from: start)
+            guard let transcript = await Self.transcription(
+                audio, transcriber, options, limit: limit, logger: logger, what: "speculation")
+            else { return nil }
+            let complete = (transcript.turnComplete ?? 0) >= threshold && !transcript.text.isEmpty
+            logger.debug(
+                "talk.speculation",
+                [
+                    "speculation": .int(number), "turnComplete": .double(transcript.turnComplete ?? -1),
+                    "endsTurn": .bool(complete),
+                ])
+            if complete { self.apply(.turnComplete(speculation: number)) }
+            return transcript
+        }
+        captures[id]?.speculation = Speculation(number: number, task: task)
     }
 
     private func transcribed(_ text: String?, turn: Int) {
@@ -212,22 +252,39 @@ extension TalkModeController {
         _ audio: PCMBuffer, _ transcriber: any Transcriber, _ options: TranscriptionOptions, limit: Duration,
         logger: Logger, what: String
     ) async -> String? {
+        await transcription(audio, transcriber, options, limit: limit, logger: logger, what: what)?.text
+    }
+
+    /// The transcription of `audio`: one more attempt with the same audio when the first fails
+    /// or times out (a server that restarted, or a request stuck behind one nobody waits for);
+    /// nil when both fail, when cancelled, or for no audio. A failure is logged as one, never
+    /// passed off as silence.
+    static func transcription(
+        _ audio: PCMBuffer, _ transcriber: any Transcriber, _ options: TranscriptionOptions, limit: Duration,
+        logger: Logger, what: String
+    ) async -> Transcript? {
         guard !audio.samples.isEmpty else { return nil }
-        do {
-            let transcript = try await withTimeout(limit) { try await transcriber.transcribe(audio, options: options) }
-            logger.info(
-                "talk.transcribed",
-                [
-                    "what": .string(what), "audioS": .double(audio.duration),
-                    "seconds": .double(transcript.processingSeconds), "transcript": .string(transcript.text),
-                ])
-            return transcript.text
-        } catch {
-            if !(error is CancellationError) {
-                logger.warning("talk.transcribe.failed", ["what": .string(what), "error": .string("\(error)")])
+        for attempt in 1...2 {
+            do {
+                let transcript = try await withTimeout(limit) {
+                    try await transcriber.transcribe(audio, options: options)
+                }
+                logger.info(
+                    "talk.transcribed",
+                    [
+                        "what": .string(what), "audioS": .double(audio.duration), "attempt": .int(attempt),
+                        "seconds": .double(transcript.processingSeconds), "transcript": .string(transcript.text),
+                    ])
+                return transcript
+            } catch {
+                if error is CancellationError || Task.isCancelled { return nil }
+                let level: LogLevel = attempt == 1 ? .warning : .error
+                logger.log(
+                    level, attempt == 1 ? "talk.transcribe.retry" : "talk.transcribe.failed",
+                    ["what": .string(what), "attempt": .int(attempt), "error": .string("\(error)")])
             }
-            return nil
         }
+        return nil
     }
 
     // MARK: - Delivery

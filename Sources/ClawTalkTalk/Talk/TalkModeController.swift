@@ -61,6 +61,15 @@ public actor TalkModeController: TalkPausing {
         var lastFrame = 0.0
         var lastFrameEnd = 0.0
         var levels = LevelStats()
+        /// The turn's transcription started at its pause (``TalkModeStateMachine/Action/speculate(_:)``).
+        var speculation: Speculation?
+    }
+
+    /// A transcription of the turn so far, started at a pause before the turn's end was
+    /// certain; its value is nil when it failed or was cancelled.
+    struct Speculation {
+        var number: Int
+        var task: Task<Transcript?, Never>
     }
 
     /// Frame levels of a capture (for the onset log).
@@ -201,6 +210,7 @@ public actor TalkModeController: TalkPausing {
         case open(Int)
         case close(Int?)
         case finish(Int?)
+        case speculate(Int?, number: Int)
         case check(Int?, end: Double?)
         case other(TalkModeStateMachine.Action)
     }
@@ -236,6 +246,14 @@ public actor TalkModeController: TalkPausing {
                         "atS": .double(runStart ?? 0), "runRms": .double(levels.runMean),
                         "meanRms": .double(levels.mean), "residualRms": .double(machine.residualLevel),
                     ])
+            }
+            return .other(action)
+        case .speculate(let number):
+            return .speculate(current, number: number)
+        case .dropSpeculation:
+            if let current {
+                captures[current]?.speculation?.task.cancel()
+                captures[current]?.speculation = nil
             }
             return .other(action)
         case .checkBargeIn:

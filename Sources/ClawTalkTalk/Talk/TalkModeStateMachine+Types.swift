@@ -92,6 +92,9 @@ extension TalkModeStateMachine {
         case setBargeIn(BargeInMode)
         /// Effective idle timeout changed (nil: off).
         case setIdleTimeout(Double?)
+        /// The transcription asked by ``Action/speculate(_:)`` with this number called the turn
+        /// complete (its end-of-turn probability reached the threshold, and it heard words).
+        case turnComplete(speculation: Int)
     }
 
     /// What the owner must do, in order.
@@ -138,5 +141,12 @@ extension TalkModeStateMachine {
         case releaseMicrophone
         /// A new Talk session began (forget the directive default).
         case resetSpeechSession
+        /// The turn paused for ``TalkModeConfiguration/speculateAfter``: transcribe it so far,
+        /// with an end-of-turn verdict, ahead of its end; report ``Event/turnComplete(speculation:)``
+        /// when the verdict says so. ``finishCapture`` then uses this transcription unless
+        /// ``dropSpeculation`` came first.
+        case speculate(Int)
+        /// Speech went on after a ``speculate(_:)``: cancel that transcription.
+        case dropSpeculation
     }
 }

@@ -67,7 +67,12 @@ public struct TalkModeStateMachine: Sendable {
         var silence = 0.0
         var utterance = 0.0
         var idle = 0.0
+        /// The speculation asked for the current pause (nil: none, or speech went on since).
+        var speculation: Int?
     }
+
+    /// Number of the last ``Action/speculate(_:)``.
+    var speculations = 0
 
     /// At most this many own reports are remembered to recognise their broadcasts.
     static let echoMemory = 8
@@ -102,6 +107,7 @@ public struct TalkModeStateMachine: Sendable {
         case .bargeInTranscript(let text, let confidence): bargeInTranscript(text, confidence, &out)
         case .setBargeIn(let mode): configuration.bargeIn = mode
         case .setIdleTimeout(let timeout): configuration.idleTimeout = timeout
+        case .turnComplete(let speculation): turnComplete(speculation, &out)
         }
         return out
     }
@@ -171,6 +177,10 @@ public struct TalkModeStateMachine: Sendable {
             listen.speech += seconds
             listen.silence = 0
             listen.idle = 0
+            if listen.speculation != nil {
+                listen.speculation = nil
+                out.append(.dropSpeculation)
+            }
         } else if listen.heardSpeech {
             listen.silence += seconds
         } else {
@@ -189,6 +199,13 @@ public struct TalkModeStateMachine: Sendable {
             finishTurn(&out)
             return
         }
+        if let after = configuration.speculateAfter, listen.heardSpeech, listen.speculation == nil,
+            listen.silence >= after - 1e-9, listen.speech >= configuration.minimumSpeech - 1e-9
+        {
+            speculations += 1
+            listen.speculation = speculations
+            out.append(.speculate(speculations))
+        }
         if !listen.heardSpeech, let limit = configuration.idleTimeout, listen.idle >= limit - 1e-9 {
             exit(.idleTimeout, &out)
         }
@@ -201,6 +218,13 @@ public struct TalkModeStateMachine: Sendable {
         phase = .thinking
         step = .transcribing
         report(&out)
+    }
+
+    /// A speculative transcription called the turn complete: it ends now, unless speech went
+    /// on since that speculation was asked.
+    private mutating func turnComplete(_ speculation: Int, _ out: inout [Action]) {
+        guard phase == .listening, isCapturing, !isPaused, listen.speculation == speculation else { return }
+        finishTurn(&out)
     }
 
     private mutating func captureLost(_ out: inout [Action]) {

@@ -27,9 +27,17 @@ struct SpeechTimelineTests {
         #expect(Self.rounded(timeline.keptParts(duration: 41)) == [[0.5, 3.9]])
     }
 
-    @Test func noSpeechKeepsEverything() {
+    @Test func noSpeechKeepsNothing() {
         let timeline = Self.timeline(.silence(40))
-        #expect(timeline.keptParts(duration: 40) == [0..<40])
+        #expect(timeline.keptParts(duration: 40) == [])
+        #expect(timeline.trimmed(PCMBuffer(format: .speech, samples: [Int16](repeating: 0, count: 640_000))).samples
+            .isEmpty)
+    }
+
+    @Test func noSpeechKeepsOnlyAudioNotJudgedYet() {
+        let timeline = Self.timeline(.silence(10))
+        #expect(Self.rounded(timeline.keptParts(duration: 12)) == [[10, 12]])
+        #expect(SpeechTimeline().keptParts(duration: 3) == [0..<3])
     }
 
     @Test func twoUtterancesKeepBothAndCutTheLongSilenceBetween() {
