@@ -135,7 +135,7 @@ extension PTTController {
         let logger = logger
         let capture = entry.capture
         let task = Task<Transcript?, Never> {
-            let audio = timeline.trimmed(await capture.snapshot())
+            let audio = timeline.judged(await capture.snapshot())
             guard !audio.samples.isEmpty,
                 let transcript = try? await Self.limited(limit, clock: clock, operation: {
                     try await transcriber.transcribe(audio, options: options)

@@ -24,6 +24,9 @@ struct PTTControllerTests {
         ) {
             let capturing = FakeCapturing()
             for script in scripts { capturing.append(script) }
+            // The captures' own ends, not a transcription at a pause (PTTSpeculationTests).
+            var configuration = configuration
+            configuration.speculateAfter = nil
             self.capturing = capturing
             self.transcriber = transcriber
             self.delivery = delivery
@@ -74,7 +77,7 @@ struct PTTControllerTests {
     /// With Talk mode on, Talk holds the microphone (wake is suspended already): push-to-talk
     /// pauses Talk and gives the microphone back to it.
     @Test func talkIsPausedAndResumedWhenItIsOn() async throws {
-        let rig = Rig(.silence(1), talkOn: true)
+        let rig = Rig(.spoken, talkOn: true)
         _ = await rig.controller.perform(.start)
         _ = await rig.controller.perform(.cancel)
         await rig.controller.settle()
@@ -117,7 +120,7 @@ struct PTTControllerTests {
 
     @Test(arguments: [(15_000, 12_000), (8_000, 6_000), (30_000, 12_000)])
     func onceHardCapBeatsTheInvokeDeadline(timeoutMs: Int, capMs: Int) async throws {
-        let rig = Rig(.silence(1.0))
+        let rig = Rig(.spoken)
         let once = Task { await rig.controller.perform(.once, timeout: .milliseconds(timeoutMs)) }
         try await rig.clock.waitForSleeper(until: .milliseconds(capMs))
         rig.clock.advance(by: .milliseconds(capMs))
@@ -130,7 +133,7 @@ struct PTTControllerTests {
     }
 
     @Test func onceWhileCapturingPTTIsBusyWithAFreshId() async throws {
-        let rig = Rig(.silence(1))
+        let rig = Rig(.spoken)
         let start = await rig.controller.perform(.start)
         let busy = await rig.controller.perform(.once, timeout: .seconds(15))
         guard case .finished(let result) = busy else {
@@ -174,7 +177,7 @@ struct PTTControllerTests {
     }
 
     @Test func offlineDeliveryAnswersOfflineWithTheTranscript() async throws {
-        let rig = Rig(.silence(1), delivery: RecordingDelivery(.queuedOffline))
+        let rig = Rig(.spoken, delivery: RecordingDelivery(.queuedOffline))
         _ = await rig.controller.perform(.start)
         let stop = await rig.controller.perform(.stop)
         guard case .finished(let result) = stop else {
@@ -210,7 +213,7 @@ struct PTTControllerTests {
     }
 
     @Test func transcriptionFailureIsSTTUnavailable() async throws {
-        let rig = Rig(.silence(1), transcriber: FakeTranscriber(.fail(.fileNotFound(path: "/models/x"))))
+        let rig = Rig(.spoken, transcriber: FakeTranscriber(.fail(.fileNotFound(path: "/models/x"))))
         _ = await rig.controller.perform(.start)
         let stop = await rig.controller.perform(.stop)
         guard case .failed(.speechToTextUnavailable(let hint)) = stop else {
@@ -229,7 +232,7 @@ struct PTTControllerTests {
     }
 
     @Test func slowTranscriptionIsCutShortForAWaitingInvoke() async throws {
-        let rig = Rig(.silence(1), transcriber: FakeTranscriber(.hang))
+        let rig = Rig(.spoken, transcriber: FakeTranscriber(.hang))
         _ = await rig.controller.perform(.start)
         let stop = Task { await rig.controller.perform(.stop, timeout: .seconds(3)) }
         // Budget: min(10 s, 3 s − 0.5 s margin) = 2.5 s.
@@ -245,7 +248,7 @@ struct PTTControllerTests {
     }
 
     @Test func cancelWhileStartingFailsTheStartWithPTTCancelled() async throws {
-        let rig = Rig(.silence(1))
+        let rig = Rig(.spoken)
         rig.capturing.hold()
         let start = Task { await rig.controller.perform(.start, timeout: .seconds(15)) }
         #expect(await eventually { rig.capturing.waitingCount == 1 })
@@ -266,7 +269,7 @@ struct PTTControllerTests {
     }
 
     @Test func cancellingTheWaitingTaskCancelsItsOnce() async throws {
-        let rig = Rig(.silence(1))
+        let rig = Rig(.spoken)
         let once = Task { await rig.controller.perform(.once, timeout: .seconds(15)) }
         try await rig.waitForState(Self.capturing)
         once.cancel()
@@ -281,7 +284,7 @@ struct PTTControllerTests {
     }
 
     @Test func theSafetyCapFinalizesAsStopAndALaterStopGetsIdle() async throws {
-        let rig = Rig(.silence(1), configuration: PTTConfiguration(safetyCap: .seconds(120)))
+        let rig = Rig(.spoken, configuration: PTTConfiguration(safetyCap: .seconds(120)))
         let start = await rig.controller.perform(.start)
         try await rig.clock.waitForSleeper(until: .seconds(120))
         rig.clock.advance(by: .seconds(120))
@@ -297,7 +300,7 @@ struct PTTControllerTests {
     }
 
     @Test func aNewerOnceCancelsThePreviousOne() async throws {
-        let rig = Rig(.silence(1), .utterance(speech: 0.5, until: 2))
+        let rig = Rig(.spoken, .utterance(speech: 0.5, until: 2))
         let first = Task { await rig.controller.perform(.once, timeout: .seconds(15)) }
         try await rig.waitForState(Self.capturing)
         let second = await rig.controller.perform(.once, timeout: .seconds(15))
@@ -315,7 +318,7 @@ struct PTTControllerTests {
     }
 
     @Test func shutdownEndsAnActiveCaptureCancelled() async throws {
-        let rig = Rig(.silence(1))
+        let rig = Rig(.spoken)
         let once = Task { await rig.controller.perform(.once, timeout: .seconds(15)) }
         try await rig.waitForState(Self.capturing)
         await rig.controller.shutdown()
@@ -338,7 +341,7 @@ struct PTTControllerTests {
     }
 
     @Test func toggleStartsWhenIdleAndStopsOtherwise() async throws {
-        let rig = Rig(.silence(1))
+        let rig = Rig(.spoken)
         let first = await rig.controller.toggle()
         guard case .started(let id) = first else {
             Issue.record("\(first)")

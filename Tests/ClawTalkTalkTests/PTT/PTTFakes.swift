@@ -30,6 +30,9 @@ struct CaptureScript: Sendable {
             endsStream: endsStream)
     }
 
+    /// Half a second of speech in one second: a capture with something to transcribe.
+    static let spoken = utterance(speech: 0.5, until: 1)
+
     /// Only silence for `seconds`.
     static func silence(_ seconds: Double) -> CaptureScript {
         utterance(speechStart: 1e9, speech: 0, until: seconds)

@@ -74,8 +74,11 @@ struct SpeechTimelineTests {
         let capturing = FakeCapturing(script, sampleSeconds: 41)
         let transcriber = FakeTranscriber()
         let delivery = RecordingDelivery()
+        var configuration = PTTConfiguration()
+        configuration.speculateAfter = nil  // the capture's own end, not a transcription at its pause
         let controller = PTTController(
-            capturing: capturing, transcriber: transcriber, delivery: delivery, speech: LeaseRecorder())
+            capturing: capturing, transcriber: transcriber, delivery: delivery, speech: LeaseRecorder(),
+            configuration: configuration)
         let start = await controller.perform(.start)
         #expect(start.captureId != nil)
         #expect(await eventually { delivery.texts.count == 1 })

@@ -21,8 +21,14 @@ struct TalkModeStateMachineTests {
         return out
     }
 
-    /// A machine that is listening with an open capture (actions of the entry discarded).
-    static func listening(_ configuration: TalkModeConfiguration = TalkModeConfiguration()) -> Machine {
+    /// A machine that is listening with an open capture (actions of the entry discarded);
+    /// without `speculating`, it never transcribes a turn ahead of its end (the rules of the other
+    /// tests, action by action; +Speculation tests that part).
+    static func listening(
+        _ configuration: TalkModeConfiguration = TalkModeConfiguration(), speculating: Bool = false
+    ) -> Machine {
+        var configuration = configuration
+        if !speculating { configuration.speculateAfter = nil }
         var machine = Machine(configuration: configuration)
         _ = machine.handle(.enter(.local))
         return machine
