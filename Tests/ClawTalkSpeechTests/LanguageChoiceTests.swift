@@ -8,14 +8,15 @@ import Testing
 /// The language chain of talk.md §5.3: gateway locale → stt.language or the system locale → en.
 @Suite("Language choice")
 struct LanguageChoiceTests {
-    @Test(arguments: [
-        (nil, nil, ["en"]),
-        (nil, "de-DE", ["de-DE", "en"]),
-        ("fr_FR", "de-DE", ["fr_FR", "de-DE", "en"]),
-        ("en-GB", "en-US", ["en-GB"]),
-        ("", nil, ["en"]),
-        ("pt-BR", nil, ["pt-BR", "en"]),
-    ] as [(String?, String?, [String])])
+    @Test(
+        arguments: [
+            (nil, nil, ["en"]),
+            (nil, "de-DE", ["de-DE", "en"]),
+            ("fr_FR", "de-DE", ["fr_FR", "de-DE", "en"]),
+            ("en-GB", "en-US", ["en-GB"]),
+            ("", nil, ["en"]),
+            ("pt-BR", nil, ["pt-BR", "en"]),
+        ] as [(String?, String?, [String])])
     func theChainInOrderWithoutRepeats(gateway: String?, requested: String?, expected: [String]) {
         #expect(LanguageChoice.chain(gateway: gateway, requested: requested) == expected)
     }

@@ -137,9 +137,11 @@ extension PTTController {
         let task = Task<Transcript?, Never> {
             let audio = timeline.judged(await capture.snapshot())
             guard !audio.samples.isEmpty,
-                let transcript = try? await Self.limited(limit, clock: clock, operation: {
-                    try await transcriber.transcribe(audio, options: options)
-                })
+                let transcript = try? await Self.limited(
+                    limit, clock: clock,
+                    operation: {
+                        try await transcriber.transcribe(audio, options: options)
+                    })
             else { return nil }
             let complete = (transcript.turnComplete ?? 0) >= threshold && !transcript.text.isEmpty
             logger.debug(

@@ -73,7 +73,8 @@ public struct SpeechTimeline: Sendable, Hashable {
     /// `audio` up to the end of the frames seen, with the long silences cut out: what a
     /// transcription at a pause sends (the capture may hold more than its frames judged).
     public func judged(_ audio: PCMBuffer) -> PCMBuffer {
-        let end = min(Int((seenUntil * Double(audio.format.sampleRate)).rounded()) * audio.format.channels, audio.samples.count)
+        let end = min(
+            Int((seenUntil * Double(audio.format.sampleRate)).rounded()) * audio.format.channels, audio.samples.count)
         return trimmed(PCMBuffer(format: audio.format, samples: Array(audio.samples[0..<end])))
     }
 

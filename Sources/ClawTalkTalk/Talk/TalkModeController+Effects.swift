@@ -215,8 +215,9 @@ extension TalkModeController {
         let logger = logger
         let task = Task<Transcript?, Never> {
             let audio = Self.trim(await running.snapshot(), from: start)
-            guard let transcript = await Self.transcription(
-                audio, transcriber, options, limit: limit, logger: logger, what: "speculation")
+            guard
+                let transcript = await Self.transcription(
+                    audio, transcriber, options, limit: limit, logger: logger, what: "speculation")
             else { return nil }
             let complete = (transcript.turnComplete ?? 0) >= threshold && !transcript.text.isEmpty
             logger.debug(

@@ -30,8 +30,9 @@ struct SpeechTimelineTests {
     @Test func noSpeechKeepsNothing() {
         let timeline = Self.timeline(.silence(40))
         #expect(timeline.keptParts(duration: 40) == [])
-        #expect(timeline.trimmed(PCMBuffer(format: .speech, samples: [Int16](repeating: 0, count: 640_000))).samples
-            .isEmpty)
+        #expect(
+            timeline.trimmed(PCMBuffer(format: .speech, samples: [Int16](repeating: 0, count: 640_000))).samples
+                .isEmpty)
     }
 
     @Test func noSpeechKeepsOnlyAudioNotJudgedYet() {

@@ -24,7 +24,8 @@ extension TalkModeStateMachineTests {
         var machine = Self.listening(speculating: true)
         _ = Self.frames(&machine, speech: true, seconds: 1)
         #expect(Self.frames(&machine, speech: false, seconds: 0.2) == [.speculate(1)])
-        #expect(machine.handle(.turnComplete(speculation: 1)) == [.finishCapture, .report(Self.params(true, .thinking))])
+        #expect(
+            machine.handle(.turnComplete(speculation: 1)) == [.finishCapture, .report(Self.params(true, .thinking))])
         #expect(machine.phase == .thinking)
         #expect(machine.handle(.turnComplete(speculation: 1)) == [], "a second verdict changes nothing")
     }
