@@ -71,7 +71,7 @@ PAUSE_PUNCTUATION = set(",.!?;:…")
 
 
 def fold(text: str) -> str:
-    """Lowercase, without diacritics or width differences (talk contract §6.3 item 2)."""
+    """Lowercase, without diacritics or width differences (talk.md §6.3 item 2)."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 

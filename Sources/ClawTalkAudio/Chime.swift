@@ -6,7 +6,7 @@ public import Foundation
 /// Each built-in chime is one or two sine notes. Every note starts at phase zero and has a 5 ms
 /// raised-cosine fade in and out, so the chime starts and ends at zero and joins its notes without
 /// clicks. Peaks sit at ``peakDBFS`` (−12 dBFS) and every chime lasts at most
-/// ``maximumMilliseconds`` (150 ms): without echo cancellation the talk contract (§6.5) replaces
+/// ``maximumMilliseconds`` (150 ms): without echo cancellation the talk contract (talk.md §6.5) replaces
 /// the chime's interval with silence before speech-to-text, which only works for short chimes.
 ///
 /// Render chimes at the rate the speech output already uses (for example 24000 Hz) so the playback
@@ -33,7 +33,7 @@ public enum Chime: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Longest chime the talk contract allows when no echo canceller runs (§6.5).
+    /// Longest chime the talk contract allows when no echo canceller runs (talk.md §6.5).
     public static let maximumMilliseconds = 150
     /// Peak level of the built-in chimes in dBFS.
     public static let peakDBFS = -12.0

@@ -1,4 +1,4 @@
-/// Per-frame speech energy against an adaptive noise floor, for endpointing (talk contract §5.4).
+/// Per-frame speech energy against an adaptive noise floor, for endpointing (talk.md §5.4).
 ///
 /// For each frame: RMS with full scale 1.0; the floor moves toward that RMS with α = 0.08 when
 /// the frame is quieter than the floor and 0.01 when it is louder (fast down, slow up); then
@@ -21,13 +21,13 @@ public struct EnergyGate: Sendable, Equatable {
         public var isSpeech: Bool
     }
 
-    /// Floor smoothing when a frame is quieter than the floor (§5.4: 0.08).
+    /// Floor smoothing when a frame is quieter than the floor (talk.md §5.4: 0.08).
     public static let fallingRate = 0.08
-    /// Floor smoothing when a frame is at least as loud as the floor (§5.4: 0.01).
+    /// Floor smoothing when a frame is at least as loud as the floor (talk.md §5.4: 0.01).
     public static let risingRate = 0.01
-    /// Speech must be this many times the floor (§5.4: 6).
+    /// Speech must be this many times the floor (talk.md §5.4: 6).
     public static let speechRatio = 6.0
-    /// Speech must reach at least this RMS whatever the floor (§5.4: 1e-3, about −60 dBFS).
+    /// Speech must reach at least this RMS whatever the floor (talk.md §5.4: 1e-3, about −60 dBFS).
     public static let minimumSpeechRMS = 1e-3
     /// The floor never falls below this.
     public static let lowestFloor = 1e-7
@@ -42,7 +42,7 @@ public struct EnergyGate: Sendable, Equatable {
     public private(set) var lastSpeechTimestamp: UInt64?
 
     /// Creates a gate whose floor starts at `initialFloor` (clamped to at least ``lowestFloor``);
-    /// `ratio` replaces §5.4's 6 for uses that must hear speech closer to the noise (the wake
+    /// `ratio` replaces talk.md §5.4's 6 for uses that must hear speech closer to the noise (the wake
     /// segmenter: speech 10 dB above pink noise is only about 3 × its RMS).
     public init(initialFloor: Double = EnergyGate.defaultInitialFloor, ratio: Double = EnergyGate.speechRatio) {
         noiseFloor = max(initialFloor, Self.lowestFloor)

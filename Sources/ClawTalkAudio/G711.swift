@@ -1,7 +1,7 @@
 /// ITU-T G.711 companding (μ-law and A-law): linear s16 to bytes and back.
 ///
 /// Pure functions and lookup tables; used for `ulaw_<rate>`/`alaw_<rate>` clips, WAV format tags 7
-/// and 6, and the gateway's transcription relay, which takes μ-law at 8 kHz (talk-contract §9.1).
+/// and 6, and the gateway's transcription relay, which takes μ-law at 8 kHz (talk.md §9.1).
 public enum G711 {
     /// Compresses s16 samples to μ-law bytes (one byte per sample).
     public static func encodeMuLaw(_ samples: some Sequence<Int16>) -> [UInt8] {

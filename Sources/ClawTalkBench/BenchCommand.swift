@@ -1,6 +1,6 @@
 public import ClawTalkCLI
 
-/// `clawtalk bench`: the latency and accuracy benchmarks of spec/benchmark.md.
+/// `clawtalk bench`: the latency and accuracy benchmarks of docs/benchmarks.md.
 public struct BenchCommand: Command {
     /// The command name.
     public static let name = "bench"

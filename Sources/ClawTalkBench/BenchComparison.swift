@@ -1,7 +1,7 @@
 import ClawTalkCLI
 import Foundation
 
-/// Two bench reports side by side (benchmark.md §7, `compare`): per metric and condition the
+/// Two bench reports side by side (benchmarks.md §7, `compare`): per metric and condition the
 /// headline figure (p95 where there is a distribution, else the value) of the base and the new
 /// run, and whether the new one regressed beyond a tolerance. Every metric here is better when
 /// lower (latencies, miss and false-accept rates, CPU, memory). A goal that is not met is not a

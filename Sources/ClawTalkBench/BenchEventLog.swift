@@ -4,7 +4,7 @@ import ClawTalkSupport
 import Foundation
 import Synchronization
 
-/// `events.jsonl` (benchmark.md §1.4, §7.1): the stamps behind every loopback latency, one JSON
+/// `events.jsonl` (benchmarks.md §1.4, §7.1): the stamps behind every loopback latency, one JSON
 /// object per line, `{"t_ns":…,"event":"…","clip":"…","data":{…}}`, `t_ns` on CLOCK_MONOTONIC.
 final class BenchEventLog: Sendable {
     /// One event.

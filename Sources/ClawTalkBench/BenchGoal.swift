@@ -1,7 +1,7 @@
 import ClawTalkCLI
 import Foundation
 
-/// A goal of benchmark.md §3 as upper bounds on a metric's figures: `p50`, `p95` and/or the
+/// A goal of benchmarks.md §3 as upper bounds on a metric's figures: `p50`, `p95` and/or the
 /// headline `value`. Met when every bound holds; unknown (nil) when a bounded figure is missing.
 struct BenchGoal: Sendable, Equatable {
     var p50: Double?
@@ -33,7 +33,7 @@ struct BenchGoal: Sendable, Equatable {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 
-    // MARK: - benchmark.md §3
+    // MARK: - benchmarks.md §3
 
     /// Wake latency: p50 ≤ 200 ms, p95 ≤ 350 ms.
     static let wakeLatency = BenchGoal(p50: 200, p95: 350)

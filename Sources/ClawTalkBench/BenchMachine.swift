@@ -1,7 +1,7 @@
 import ClawTalkCLI
 import Foundation
 
-/// The machine a report was measured on (benchmark.md §7 `host`).
+/// The machine a report was measured on (benchmarks.md §7 `host`).
 struct BenchMachine: Codable, Sendable, Equatable {
     /// CPU model name from /proc/cpuinfo.
     var cpu: String

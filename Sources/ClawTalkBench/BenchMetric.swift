@@ -1,10 +1,10 @@
 import ClawTalkCLI
 
-/// One row of a benchmark report (benchmark.md §3): a latency distribution (n, p50, p95, max,
+/// One row of a benchmark report (benchmarks.md §3): a latency distribution (n, p50, p95, max,
 /// mean) or a rate/value (value, count, exposure, 95 % interval), with its goal and whether the
 /// goal was met. A metric that could not be measured keeps `value` nil and says why in `reason`.
 struct BenchMetric: Codable, Sendable, Equatable {
-    /// benchmark.md's metric name, e.g. `wake.latency`.
+    /// benchmarks.md's metric name, e.g. `wake.latency`.
     var name: String
     /// What was measured under which condition (engine, trigger, SNR, block size, path, …).
     var condition: String

@@ -3,7 +3,7 @@ import Foundation
 
 extension BenchReport {
     /// `report.md`: a header (machine, commit, corpus, configuration), then one table per
-    /// metric with the goal beside each measured value (benchmark.md §7.4).
+    /// metric with the goal beside each measured value (benchmarks.md §7.4).
     var markdown: String {
         var lines = [
             "# clawtalk benchmark (\(suite))", "",

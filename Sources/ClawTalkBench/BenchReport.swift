@@ -2,7 +2,7 @@ import ClawTalkCLI
 import Foundation
 
 /// What `clawtalk bench` writes (`report.json`): the machine, the commit, the corpus manifest
-/// hash and one ``BenchMetric`` per metric and condition (benchmark.md §3, §7), plus the ROC
+/// hash and one ``BenchMetric`` per metric and condition (benchmarks.md §3, §7), plus the ROC
 /// points of the threshold sweep.
 struct BenchReport: Codable, Sendable {
     /// Version of this layout.
@@ -22,7 +22,7 @@ struct BenchReport: Codable, Sendable {
     /// FRR against FA/h per engine, trigger, condition and threshold.
     var roc: [WakeBenchReport.ROCPoint]
 
-    /// `roc.csv` (benchmark.md §7.3): `engine,trigger,condition,threshold,frr,fa_per_hour`, one
+    /// `roc.csv` (benchmarks.md §7.3): `engine,trigger,condition,threshold,frr,fa_per_hour`, one
     /// line per sweep point.
     var rocCSV: String {
         var lines = ["engine,trigger,condition,threshold,frr,fa_per_hour"]

@@ -65,7 +65,7 @@ final class BenchSession {
 
     var triggers: [String] { VoiceWakeTriggers.normalize(options.triggers) }
 
-    /// Probes per latency metric: 20 (smoke) in `--quick`, 200 otherwise (benchmark.md §6).
+    /// Probes per latency metric: 20 (smoke) in `--quick`, 200 otherwise (benchmarks.md §6).
     var probes: Int { options.probes ?? (options.quick ? 10 : 200) }
 
     /// Probes of the slower latency metrics (barge-in, TTS): 5 in `--quick`, 50 otherwise.
@@ -111,7 +111,7 @@ final class BenchSession {
                 metrics.append(
                     .unmeasured(
                         "wake.frr", condition: "recorded", unit: "ratio",
-                        reason: "no recordings at \(recordedPath) (benchmark.md §4.1: skipped with a notice)"))
+                        reason: "no recordings at \(recordedPath) (benchmarks.md §4.1: skipped with a notice)"))
             }
         } catch {
             metrics.append(.unmeasured("wake.frr", condition: "recorded", unit: "ratio", reason: "\(error)"))

@@ -6,7 +6,7 @@ import ClawTalkSpeech
 import ClawTalkTalk
 import Foundation
 
-/// `bench cpu` (benchmark.md §3 CPU, Memory): file mode, 20 ms blocks as fast as possible
+/// `bench cpu` (benchmarks.md §3 CPU, Memory): file mode, 20 ms blocks as fast as possible
 /// through the service's front end (AEC, VAD) and wake pipeline (``TwoStageWakeDetector``), CPU
 /// seconds of this process over audio seconds. *Idle*: low pink noise and silence while
 /// listening for the wake word. *Active*: speech clips through the same path, each also

@@ -8,7 +8,7 @@ import Foundation
 import Synchronization
 
 extension LoopbackBench {
-    /// First and last sample above −40 dBFS (benchmark.md §2 truth events on clean speech).
+    /// First and last sample above −40 dBFS (benchmarks.md §2 truth events on clean speech).
     static func speechBounds(_ samples: [Int16]) -> (start: Int, end: Int)? {
         let level = OnsetDetector.minus40dBFS
         guard let first = samples.firstIndex(where: { Int($0.magnitude) >= level }),

@@ -7,7 +7,7 @@ import ClawTalkTesting
 import Foundation
 import Synchronization
 
-/// `bench loopback`'s device measurements on the null-sink rig (benchmark.md §5): capture and
+/// `bench loopback`'s device measurements on the null-sink rig (benchmarks.md §5): capture and
 /// playback latency by the marker method per block size, end-of-utterance latency and barge-in
 /// latency with user speech injected into the mic sink. The node side is ``BenchNode`` (the
 /// service's capture, front end and playback); the harness plays into `ct_mic` with its own
@@ -54,7 +54,7 @@ final class LoopbackBench {
         try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
     }
 
-    // MARK: - Capture and playback latency (§5.3)
+    // MARK: - Capture and playback latency (benchmarks.md §5.3)
 
     /// Markers into `ct_mic`, detected in the node's front-end frames (AEC output).
     func captureLatency(blockMilliseconds block: Int, probes: Int) async throws -> BenchMetric {

@@ -2,7 +2,7 @@ import ClawTalkCLI
 import ClawTalkDevices
 import Foundation
 
-/// The null-sink loopback rig of benchmark.md §5 inside the running sound server: sinks
+/// The null-sink loopback rig of benchmarks.md §5 inside the running sound server: sinks
 /// `ct_mic` (the harness plays into it, the node captures `ct_mic.monitor`) and `ct_spk` (the
 /// node plays into it, the harness records `ct_spk.monitor`), and on request the echo path
 /// (`module-loopback` from `ct_spk.monitor` into `ct_mic`). Every module loaded is unloaded by
@@ -97,7 +97,7 @@ final class LoopbackRig {
         for engine in engines { engine.stop() }
     }
 
-    /// Mixes the speaker into the mic (20 ms loopback, attenuated by `decibels`; §5.1: −6 dB).
+    /// Mixes the speaker into the mic (20 ms loopback, attenuated by `decibels`; benchmarks.md §5.1: −6 dB).
     func enableEcho(decibels: Int = -6) throws {
         guard echoModule == nil else { return }
         let module = try BenchTool.run(

@@ -4,7 +4,7 @@ import ClawTalkSupport
 import Synchronization
 
 /// The harness's recording of `ct_spk.monitor` (10 ms reads): the instants at which sound above
-/// −40 dBFS starts after at least 300 ms below it (monitor.firstSample of benchmark.md §2),
+/// −40 dBFS starts after at least 300 ms below it (monitor.firstSample of benchmarks.md §2),
 /// sample-accurate from each read's timestamp; and every change between sound and silence, read
 /// by read (``timeline``).
 final class MonitorRecorder: Sendable {

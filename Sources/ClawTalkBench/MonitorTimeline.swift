@@ -1,7 +1,7 @@
 import ClawTalkCLI
 
 /// What the speaker monitor did over a run, as the changes between sound and silence (10 ms
-/// reads, −40 dBFS), and what a barge-in probe reads from it (issue 15, benchmark.md §2):
+/// reads, −40 dBFS), and what a barge-in probe reads from it (issue 15, benchmarks.md §2):
 /// - **pause**: the reply falls silent for at least ``minimumGap`` after the user's speech
 ///   onset (a spoken reply without punctuation has no gap that long between its words);
 /// - **gap**: how long that silence lasted before the reply played again (a false onset's cost).

@@ -31,6 +31,6 @@ struct OnsetDetector: Sendable, Hashable {
         return found
     }
 
-    /// −40 dBFS on the 16-bit scale (benchmark.md §2 truth level).
+    /// −40 dBFS on the 16-bit scale (benchmarks.md §2 truth level).
     static let minus40dBFS = 328
 }

@@ -1,7 +1,7 @@
 import ClawTalkCLI
 import Foundation
 
-/// Deterministic pink (1/f) noise for the benchmark's noisy condition (benchmark.md §4.3),
+/// Deterministic pink (1/f) noise for the benchmark's noisy condition (benchmarks.md §4.3),
 /// generated in-process from a seed so every run mixes exactly the same noise.
 ///
 /// Voss–McCartney: 16 rows of uniform white noise, row `k` redrawn every 2^k samples (the row

@@ -2,7 +2,7 @@ import ClawTalkCLI
 import ClawTalkNode
 import Foundation
 
-/// Reads another process's CPU time, memory and threads from `/proc` (benchmark.md §3, for
+/// Reads another process's CPU time, memory and threads from `/proc` (benchmarks.md §3, for
 /// `bench service`): the process itself and, separately, each of its children (the supervised
 /// Whisper server and keyword scorer), so a figure is the whole service's and its parts'.
 struct ProcessSampler {

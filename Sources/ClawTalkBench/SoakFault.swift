@@ -104,7 +104,7 @@ extension SoakBench {
             await gateway.enqueueReply(.clip(.unplayable()), for: "talk.speak")
         case .oversizedFrame:
             // Over the node's receive limit (the larger of policy.maxPayload and 25 MiB: gateway
-            // protocol §4.2), so the node must close 1009 and dial again.
+            // protocol.md §4.2), so the node must close 1009 and dial again.
             let padding = String(repeating: "x", count: GatewayLimits.receiveLimitBeforeHello + 65_536)
             for connection in await Self.liveConnections(gateway) where connection.role == "node" {
                 await gateway.send(event: "soak.padding", payload: .string(padding), connection: connection.id)

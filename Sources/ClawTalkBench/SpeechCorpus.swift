@@ -5,7 +5,7 @@ import ClawTalkProtocol
 import ClawTalkTalk
 import Foundation
 
-/// The generated test corpus of benchmark.md §4: espeak-ng renditions of the triggers
+/// The generated test corpus of benchmarks.md §4: espeak-ng renditions of the triggers
 /// (positives, one folder per trigger) and espeak-ng reading texts Debian ships plus near-miss
 /// phrases (negatives, folder `negative`), written once into a cache folder as 16 kHz mono WAV
 /// files with a `MANIFEST.txt` that ``WakeDataset`` reads. The manifest's comment lines record
@@ -31,7 +31,7 @@ struct SpeechCorpus {
             ], rates: [120, 140, 160, 180, 200], negativeMinutes: 60)
     }
 
-    /// Phrases that share sounds with the default triggers (benchmark.md §4.2).
+    /// Phrases that share sounds with the default triggers (benchmarks.md §4.2).
     static let nearMisses = [
         "open cloud", "open club", "claws", "commuter", "computing", "a jar of", "okay, now", "clause",
         "cloudy", "compute her", "open the claw", "come pewter",

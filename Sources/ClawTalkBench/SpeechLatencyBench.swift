@@ -11,7 +11,7 @@ import ClawTalkTesting
 import Foundation
 import Synchronization
 
-/// TTS time to first audio (benchmark.md §3) through the service's speech path: `say`'s
+/// TTS time to first audio (benchmarks.md §3) through the service's speech path: `say`'s
 /// ``SayFlow`` (operator connection, ``SpeechOutput``, clip decoding, the playback controller on
 /// `ct_spk`) against the test gateway answering `talk.speak` after a fixed delay with a PCM, MP3
 /// or Ogg Opus clip; and node-only espeak-ng. playback.firstWrite comes from the controller,

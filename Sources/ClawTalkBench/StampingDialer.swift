@@ -3,7 +3,7 @@ import ClawTalkGateway
 import ClawTalkTesting
 import Foundation
 
-/// The bench hook for `tts.clipReceived` (benchmark.md §2): a dialer over the test gateway whose
+/// The bench hook for `tts.clipReceived` (benchmarks.md §2): a dialer over the test gateway whose
 /// sockets stamp the arrival of every inbound message that carries `audioBase64` (a `talk.speak`
 /// or `tts.speak` result: the clip arrives inline, so receiving that message is receiving the
 /// clip), then pass it on unchanged.

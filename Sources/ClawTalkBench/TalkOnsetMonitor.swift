@@ -4,7 +4,7 @@ import ClawTalkSupport
 import ClawTalkTalk
 import Synchronization
 
-/// Talk mode's barge-in onset rule (talk-contract §10 fast path: ``TalkModeStateMachine`` in the
+/// Talk mode's barge-in onset rule (talk.md §10 fast path: ``TalkModeStateMachine`` in the
 /// speaking phase) run on the bench node's front-end frames, so the bench measures the decision
 /// the service makes, not the raw voice detector. Every confirmation the machine asks for is
 /// answered with the reply's own text (an echo), as if the transcriber heard the echo: the

@@ -1,7 +1,7 @@
 import ClawTalkCLI
 import ClawTalkSpeech
 
-/// Turns per-file detections into the figures of benchmark.md §3 (pure).
+/// Turns per-file detections into the figures of benchmarks.md §3 (pure).
 ///
 /// For a trigger, the positives are the files of its ``WakeDataset/positiveLabel(for:)`` folder
 /// and every other file is a negative. A positive is detected when a detection of the trigger
@@ -9,9 +9,9 @@ import ClawTalkSpeech
 /// minus `phraseEnd`. False accepts are the trigger's detections in negative files, counted as
 /// distinct with a 2 s refractory period.
 enum WakeBenchEvaluator {
-    /// Seconds after the phrase end during which a detection still counts (§3 FRR).
+    /// Seconds after the phrase end during which a detection still counts (benchmarks.md §3 FRR).
     static let window = 1.5
-    /// Detections closer than this count once (§3 FA/h).
+    /// Detections closer than this count once (benchmarks.md §3 FA/h).
     static let refractory = 2.0
 
     /// Figures for every trigger under one condition.

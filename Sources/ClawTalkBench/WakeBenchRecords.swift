@@ -90,7 +90,7 @@ struct WakeBenchReport: Codable, Sendable {
     }
 }
 
-/// Figures for one condition and trigger (benchmark.md §3).
+/// Figures for one condition and trigger (benchmarks.md §3).
 struct WakeBenchMetric: Codable, Sendable {
     var condition: String
     var trigger: String

@@ -31,7 +31,7 @@ final class WakeBenchRunner {
     /// PocketSphinx keyphrase thresholds tried by `--threshold-sweep`.
     static let pocketSphinxSweep = [1e-5, 1e-10, 1e-15, 1e-20, 1e-25, 1e-30, 1e-35, 1e-40]
 
-    /// −40 dBFS as a 16-bit level (benchmark.md §2 truth events).
+    /// −40 dBFS as a 16-bit level (benchmarks.md §2 truth events).
     static let phraseLevel = 32768 * 0.01
 
     let setup: Setup
@@ -222,7 +222,7 @@ final class WakeBenchRunner {
     }
 
     /// Start and end (sample indices) of the phrase: the first and last 10 ms frame whose RMS is
-    /// above −40 dBFS (an empty range for a silent file). benchmark.md §2 takes single samples
+    /// above −40 dBFS (an empty range for a silent file). benchmarks.md §2 takes single samples
     /// on synthetic speech; recorded clips have clicks and noise peaks above −40 dBFS far from
     /// the word (seen in about 3 % of the Picovoice files), which frame RMS ignores.
     static func phraseBounds(_ samples: [Int16]) -> (Int, Int) {

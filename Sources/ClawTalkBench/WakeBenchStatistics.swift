@@ -1,7 +1,7 @@
 import ClawTalkCLI
 import Foundation
 
-/// The statistics benchmark.md §3 asks for: Wilson intervals for miss rates, Poisson intervals
+/// The statistics benchmarks.md §3 asks for: Wilson intervals for miss rates, Poisson intervals
 /// for false-accept rates, nearest-rank percentiles for latencies.
 enum WakeBenchStatistics {
     /// z for a two-sided 95 % interval.
@@ -21,7 +21,7 @@ enum WakeBenchStatistics {
 
     /// Exact (Garwood) 95 % interval for a Poisson count: the means at which seeing at least
     /// `count` events (lower limit) or at most `count` events (upper limit) has probability
-    /// 2.5 %. 0 events give 0…3.69, the "rule of three" bound of benchmark.md §3.
+    /// 2.5 %. 0 events give 0…3.69, the "rule of three" bound of benchmarks.md §3.
     static func poisson(_ count: Int) -> ClosedRange<Double> {
         let tail = 0.025
         // Both tail probabilities move monotonically with the mean: bisection.

@@ -92,7 +92,7 @@ struct WakeBenchSuite {
                 "wake.fa_per_hour", condition: condition, unit: "per_hour", value: figures.faPerHour ?? 0,
                 n: figures.negatives, goal: .faPerHour,
                 reason: figures.negativeHours < 30 ? "below the 30 h of negatives the goal needs" : nil)
-            // Zero false accepts in a short exposure does not show the goal is met (benchmark.md §3).
+            // Zero false accepts in a short exposure does not show the goal is met (benchmarks.md §3).
             if figures.negativeHours < 30, rate.met == true { rate.met = nil }
             rate.count = figures.falseAccepts
             rate.exposure = BenchMetric.rounded(figures.negativeHours)

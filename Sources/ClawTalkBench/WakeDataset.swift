@@ -3,7 +3,7 @@ import ClawTalkGateway
 import ClawTalkSpeech
 import Foundation
 
-/// A folder of labelled wake-word recordings read through its `MANIFEST.txt` (benchmark.md
+/// A folder of labelled wake-word recordings read through its `MANIFEST.txt` (benchmarks.md
 /// §4.1): one `./<label>/<file>.wav` per line; the label is the folder name. Files not listed
 /// are ignored; lines starting with `#` and blank lines are skipped.
 struct WakeDataset: Sendable {

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The container/encoding of a gateway TTS clip, as far as clawtalk can play it
-/// (talk-contract §7.2).
+/// (talk.md §7.2).
 ///
 /// ``detect(data:outputFormat:mimeType:fileExtension:)`` trusts, in order: the provider's
 /// `outputFormat` string, then `mimeType`, then `fileExtension`, then the clip's magic bytes.

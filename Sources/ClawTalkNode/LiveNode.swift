@@ -11,7 +11,7 @@ import Foundation
 /// canceller, voice wake, push-to-talk, Talk mode, replies and the speech servers, composed once
 /// from the service's settings and run until SIGTERM or SIGINT.
 ///
-/// Who holds the microphone: push-to-talk over Talk mode over voice wake (talk-contract §1).
+/// Who holds the microphone: push-to-talk over Talk mode over voice wake (talk.md §1).
 /// Talk mode suspends wake while it runs; push-to-talk leases the microphone from both.
 public struct LiveNode: Sendable {
     let service: ServiceEnvironment
@@ -86,7 +86,7 @@ public struct LiveNode: Sendable {
         ) { event in
             if case .accepted(let trigger, _) = event { await notifier.notify(.wake(trigger: trigger)) }
         }
-        // Who listens (talk-contract §1): push-to-talk over Talk mode over voice wake.
+        // Who listens (talk.md §1): push-to-talk over Talk mode over voice wake.
         let microphone = MicrophoneOwner(logger: logger)
         let talk = TalkModeService(
             settings: settings, environment: environment, logger: logger, capturing: capturing,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Cuts text into speakable segments so synthesis of the next one can overlap playback of the
-/// current one (talk-contract §7.4, §7.6).
+/// current one (talk.md §7.4, §7.6).
 ///
 /// A segment ends after `.`, `!`, `?` or a newline followed by whitespace or the end, or at the
 /// last whitespace once `softLimit` characters have accumulated. Empty segments are dropped.

@@ -3,7 +3,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-@Suite("EnergyGate (talk contract §5.4)")
+@Suite("EnergyGate (talk.md §5.4)")
 struct EnergyGateTests {
     /// 20 ms of a sine at `amplitude` (full scale 1.0).
     static func tone(amplitude: Double, frequency: Double = 440, frame: Int = 0) -> [Int16] {
@@ -40,7 +40,7 @@ struct EnergyGateTests {
         #expect(gate.threshold == EnergyGate.minimumSpeechRMS)
     }
 
-    @Test("the floor follows §5.4 exactly: α 0.08 down, 0.01 up, updated before the comparison")
+    @Test("the floor follows talk.md §5.4 exactly: α 0.08 down, 0.01 up, updated before the comparison")
     func floorUpdate() {
         var gate = EnergyGate(initialFloor: 0.01)
         let quiet = [Int16](repeating: 0, count: 320)

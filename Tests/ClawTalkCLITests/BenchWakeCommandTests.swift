@@ -124,7 +124,7 @@ struct BenchWakeCommandTests {
             #expect(result.error.contains("'computer' skipped: no microWakeWord model for it"))
             let row = try #require(result.output.split(separator: "\n").first { $0.hasPrefix("clean ") })
             #expect(row.contains("microwakeword") && row.contains("alexa"))
-            // audio-stack.md §2: the alexa model caught 11 of 12 espeak-ng takes.
+            // architecture.md §7.2: the alexa model caught 11 of 12 espeak-ng takes.
             #expect(row.contains(" 0/3 ") || row.contains(" 1/3 "), "\(row)")
             #expect(!result.output.contains("pink-10dB"))
         }

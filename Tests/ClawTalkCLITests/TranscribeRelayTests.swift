@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// `clawtalk transcribe --engine gateway` as a child process against the test gateway's relay in
-/// upstream's current form (talk-contract §9.1): G.711 μ-law at 8 kHz, finals after the close.
+/// upstream's current form (talk.md §9.1): G.711 μ-law at 8 kHz, finals after the close.
 @Suite("clawtalk transcribe --engine gateway", .serialized)
 struct TranscribeRelayTests {
     @Test("prints the relay's transcript; the gateway decoded μ-law audio as long as the file")

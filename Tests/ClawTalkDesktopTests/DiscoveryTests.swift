@@ -9,7 +9,7 @@ struct DiscoveryTests {
     static let certificate = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
     static let other = "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752"
 
-    /// The TXT strings a current gateway advertises (gateway-protocol §17.3), as avahi-browse shows them.
+    /// The TXT strings a current gateway advertises (protocol.md §17.3), as avahi-browse shows them.
     static let advertised = [
         "role=gateway", "transport=gateway", "displayName=Studio Mac", "lanHost=studio.local", "gatewayPort=18789",
         "gatewayTls=1", "gatewayTlsSha256=\(certificate)", "canvasPort=18789", "tailnetDns=studio.tail1234.ts.net",

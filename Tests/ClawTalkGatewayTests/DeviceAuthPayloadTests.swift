@@ -1,7 +1,7 @@
 import ClawTalkGateway
 import Testing
 
-@Suite("Device auth payload strings (§6.2, §6.3)")
+@Suite("Device auth payload strings (protocol.md §6.2, §6.3)")
 struct DeviceAuthPayloadTests {
     @Test func upstreamV2Vector() {
         let payload = DeviceAuthPayload(

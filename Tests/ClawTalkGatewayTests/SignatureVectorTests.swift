@@ -2,8 +2,8 @@ import ClawTalkGateway
 import Foundation
 import Testing
 
-/// gateway-protocol §6.4: the normative signature fixtures from seed 0x00…0x1f.
-@Suite("Device identity signature vectors (§6.4)")
+/// protocol.md §6.4: the normative signature fixtures from seed 0x00…0x1f.
+@Suite("Device identity signature vectors (protocol.md §6.4)")
 struct SignatureVectorTests {
     static let seed = (0..<32).map { UInt8($0) }
     static let deviceId = "56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c"

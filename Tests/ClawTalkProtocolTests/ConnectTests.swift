@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Connect")
 struct ConnectTests {
-    /// §7.2 keys clawtalk may send, per level (`auth` restricted to the four credentials).
+    /// protocol.md §7.2 keys clawtalk may send, per level (`auth` restricted to the four credentials).
     static let allowedParams: Set<String> = [
         "minProtocol", "maxProtocol", "client", "caps", "commands", "permissions", "role", "scopes", "device", "auth",
         "locale", "userAgent",
@@ -56,7 +56,7 @@ struct ConnectTests {
         #expect(!params.encodedString().contains(#":"""#), "no empty strings", sourceLocation: sourceLocation)
     }
 
-    @Test("golden: §7.3 node connect encodes to the committed frame")
+    @Test("golden: protocol.md §7.3 node connect encodes to the committed frame")
     func goldenNodeConnect() throws {
         let text = try Self.goldenNodeParams().encodedRequest(id: "5d0c6a1e-2b3c-4d5e-8f6a-7b8c9d0e1f2a")
         let encoded = try WireJSON(parsing: text)
@@ -68,7 +68,7 @@ struct ConnectTests {
         #expect(try #require(encoded["params"]?["scopes"]?.arrayValue).isEmpty)
     }
 
-    @Test("golden: §14 operator connect encodes to the committed frame")
+    @Test("golden: protocol.md §14 operator connect encodes to the committed frame")
     func goldenOperatorConnect() throws {
         let params = ConnectParams.operator(
             version: "0.1.0", auth: .token("shared-secret-example"),
@@ -188,7 +188,7 @@ struct ConnectTests {
         }
     }
 
-    @Test("client id and mode vocabularies match §7.3 exactly")
+    @Test("client id and mode vocabularies match protocol.md §7.3 exactly")
     func vocabularies() {
         #expect(
             Set(GatewayClientID.allCases.map(\.rawValue))

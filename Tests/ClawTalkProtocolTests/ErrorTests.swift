@@ -64,7 +64,7 @@ struct ErrorTests {
         #expect(shape.gatewayCode == .forbidden)
     }
 
-    @Test("every §3 connect detail code is known")
+    @Test("every protocol.md §3 connect detail code is known")
     func allDetailCodes() {
         let spec = [
             "AUTH_REQUIRED", "AUTH_UNAUTHORIZED", "AUTH_TOKEN_MISSING", "AUTH_TOKEN_MISMATCH",
@@ -99,7 +99,7 @@ struct ErrorTests {
         "DEVICE_IDENTITY_REQUIRED", "DEVICE_AUTH_SIGNATURE_INVALID", "PROTOCOL_MISMATCH", "CLIENT_VERSION_MISMATCH",
     ]
 
-    @Test("§15 pause set, code by code", arguments: ConnectDetailCode.allCases)
+    @Test("protocol.md §15 pause set, code by code", arguments: ConnectDetailCode.allCases)
     func pauseSet(code: ConnectDetailCode) {
         let rejection = ConnectRejection(
             ErrorShape(code: "INVALID_REQUEST", message: "m", details: ["code": .string(code.rawValue)]))
@@ -141,7 +141,7 @@ struct ErrorTests {
         #expect(rejection.pausesReconnect == testCase.pauses)
     }
 
-    @Test("the §8.2 pairing response: request id, approval command, reason")
+    @Test("the protocol.md §8.2 pairing response: request id, approval command, reason")
     func pairingResponse() throws {
         let frame = try GatewayFrame.decode(Fixture.data("pairing-required"))
         guard case .response(let response) = frame, let error = response.error else {
@@ -233,7 +233,7 @@ struct ErrorTests {
                 ]))
         #expect(rejection.canRetryWithDeviceToken)
         #expect(rejection.recommendedNextStep == .retryWithDeviceToken)
-        #expect(rejection.pausesReconnect)  // after the single retry, per §15
+        #expect(rejection.pausesReconnect)  // after the single retry, per protocol.md §15
         #expect(!ConnectRejection(ErrorShape(code: "INVALID_REQUEST", message: "m")).canRetryWithDeviceToken)
     }
 

@@ -79,7 +79,7 @@ struct NodeTests {
         }
     }
 
-    @Test("golden: §10.3 success result")
+    @Test("golden: protocol.md §10.3 success result")
     func goldenSuccess() throws {
         let request = NodeInvokeRequest(
             id: "4f0e7c2a-1b3d-4e5f-8a9b-0c1d2e3f4a5b", nodeId: Self.nodeId, command: "talk.ptt.stop")
@@ -93,7 +93,7 @@ struct NodeTests {
         #expect(encoded["params"]?["payload"] == nil)
     }
 
-    @Test("golden: §10.3 error result, closed error object")
+    @Test("golden: protocol.md §10.3 error result, closed error object")
     func goldenFailure() throws {
         let request = NodeInvokeRequest(
             id: "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", nodeId: Self.nodeId, command: "talk.ptt.start")

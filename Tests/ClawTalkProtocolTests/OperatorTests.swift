@@ -54,7 +54,7 @@ struct OperatorTests {
         #expect(throws: ProtocolError.self) { try ChatEvent(json: ["runId": "r"]) }
     }
 
-    @Test("chat event: deltaText and replace of newer gateways (§4.3)")
+    @Test("chat event: deltaText and replace of newer gateways (talk.md §4.3)")
     func chatEventRewriteMarks() throws {
         let marked = try ChatEvent(
             json: WireJSON(
@@ -69,7 +69,7 @@ struct OperatorTests {
         #expect(legacy.replace == nil)
     }
 
-    @Test("agent event: data.delta and data.replace (§4.3)")
+    @Test("agent event: data.delta and data.replace (talk.md §4.3)")
     func agentEventRewriteMarks() throws {
         let event = try AgentEvent(
             json: WireJSON(
@@ -122,7 +122,7 @@ struct OperatorTests {
         #expect(event.assistantText == testCase.assistantText)
     }
 
-    @Test("golden: talk.speak params (§7.1 closed set)")
+    @Test("golden: talk.speak params (talk.md §7.1 closed set)")
     func talkSpeakGolden() throws {
         let params = TalkSpeakParams(
             text: "Hello there.", voiceId: "21m00Tcm4TlvDq8ikWAM", modelId: "eleven_v3", outputFormat: "pcm_24000",
@@ -269,7 +269,7 @@ struct OperatorTests {
     }
 
     @Test(
-        "voicewake normalization per talk-contract §6.1",
+        "voicewake normalization per talk.md §6.1",
         arguments: [
             ([" openclaw ", "", "  ", "computer"], ["openclaw", "computer"]),
             ([], VoiceWakeTriggers.defaults),

@@ -280,7 +280,7 @@ struct PairingTests {
     }
 
     @Test(
-        "local network and loopback classification (§17.2)",
+        "local network and loopback classification (protocol.md §17.2)",
         arguments: [
             ("127.0.0.1", true, true), ("127.255.0.9", true, true), ("localhost", true, true),
             ("LOCALHOST.", true, true),

@@ -1,7 +1,7 @@
 import ClawTalkProtocol
 import Testing
 
-/// Wire shapes of the transcription relay (talk-contract §9.1).
+/// Wire shapes of the transcription relay (talk.md §9.1).
 struct TalkSessionTests {
     @Test func createParamsAreClosedAndReduceTheLanguageToTwoLetters() throws {
         let params = try WireJSON(encoding: TalkSessionCreateParams(language: "pt_BR"))

@@ -76,7 +76,7 @@ func base64URL(_ text: String) -> String {
         .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
 }
 
-/// The §6.4 identity and signature used by the golden connect.
+/// The protocol.md §6.4 identity and signature used by the golden connect.
 enum Vector {
     static let deviceId = "56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c"
     static let publicKey = "A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg"

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ClawTalkProtocol
 
-@Suite("Wake routing config (talk-contract §6.2)")
+@Suite("Wake routing config (talk.md §6.2)")
 struct VoiceWakeRoutingTests {
     static let payload: WireJSON = [
         "config": [

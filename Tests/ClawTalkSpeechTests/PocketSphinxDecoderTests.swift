@@ -5,7 +5,7 @@ import Testing
 
 extension SpeechEngineTests {
     /// Speech comes from espeak-ng's `en-us+klatt3` variant, resampled by sox: PocketSphinx's
-    /// en-us model barely hears espeak's default voices (see audio-stack.md §4), while `klatt2`
+    /// en-us model barely hears espeak's default voices (see architecture.md §7.4), while `klatt2`
     /// and `klatt3` are spotted; `klatt3` caught "computer" and "hey computer" alike.
     @Suite struct PocketSphinxDecoderTests {
         static let voice = "en-us+klatt3"

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Checklist items 14–16, 35 and 42: shared secrets, device tokens, bootstrap tokens,
-/// revocation and rate limiting (gateway-protocol §7.4, §11, §15).
+/// revocation and rate limiting (protocol.md §7.4, §11, §15).
 @Suite(.timeLimit(.minutes(1))) struct AuthTests {
     @Test func aWrongSharedTokenIsATokenMismatchWithRetryHints() async throws {  // 14
         let (gateway, _) = Fixture.gateway { $0.auth = .token("right") }
@@ -52,7 +52,7 @@ import Testing
         var asOperator = ConnectBuilder.operator(auth: .deviceToken(issued))
         asOperator.scopes = []
         #expect(try await attempt(gateway, asOperator).detailCode == "AUTH_DEVICE_TOKEN_MISMATCH")
-        // A device token sent as auth.token also works (the device-token candidate of §7.4).
+        // A device token sent as auth.token also works (the device-token candidate of protocol.md §7.4).
         builder.auth = .token(issued)
         #expect(try await attempt(gateway, builder).ok)
     }

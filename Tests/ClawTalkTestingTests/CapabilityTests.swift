@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Checklist items 29–30: command policy and capability approval (gateway-protocol §8.4, §13).
+/// Checklist items 29–30: command policy and capability approval (protocol.md §8.4, §13).
 @Suite(.timeLimit(.minutes(1))) struct CapabilityTests {
     struct PolicyRow: Sendable, CustomStringConvertible {
         let caps: [String]

@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Checklist items 9–13: the device-proof order of gateway-protocol §7.6 and the §6.4 vectors.
+/// Checklist items 9–13: the device-proof order of protocol.md §7.6 and the protocol.md §6.4 vectors.
 @Suite(.timeLimit(.minutes(1))) struct DeviceProofTests {
     func expectProofFailure(
         _ result: Attempt, detail: String, reason: String, message: String
@@ -119,7 +119,7 @@ import Testing
     ]
 
     @Test(arguments: vectors)
-    func theSpecVectorsAreAccepted(vector: Vector) async throws {  // 12 (§6.4)
+    func theSpecVectorsAreAccepted(vector: Vector) async throws {  // 12 (protocol.md §6.4)
         let (gateway, _) = Fixture.gateway(nonce: Fixture.nonce)
         await gateway.pairDevice(publicKey: Fixture.identity.publicKeyBase64URL)
         if let token = vector.token {

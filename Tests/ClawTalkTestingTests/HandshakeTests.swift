@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Checklist items 1–8, 22, 24 and 34 (gateway-protocol §7, §18).
+/// Checklist items 1–8, 22, 24 and 34 (protocol.md §7, §18).
 @Suite(.timeLimit(.minutes(1))) struct HandshakeTests {
     @Test func challengeComesFirstWithAFreshNonceAndTheGatewayClock() async throws {  // 1
         let (gateway, clock) = Fixture.gateway()
@@ -182,7 +182,7 @@ import Testing
         #expect(response["error"]?["details"]?["code"]?.stringValue == "PAIRING_REQUIRED")
     }
 
-    @Test func afterHelloTheLimitIsPolicyMaxPayload() async throws {  // §4.2
+    @Test func afterHelloTheLimitIsPolicyMaxPayload() async throws {  // protocol.md §4.2
         let (gateway, _) = Fixture.gateway { config in
             config.policy = HelloOk.Policy(maxPayload: 100_000, maxBufferedBytes: 200_000, tickIntervalMs: 30_000)
         }

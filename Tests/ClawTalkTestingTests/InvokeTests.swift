@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Checklist items 25–28 and 32 (gateway-protocol §10; talk-contract §2, §11.1).
+/// Checklist items 25–28 and 32 (protocol.md §10; talk.md §2, §11.1).
 @Suite(.timeLimit(.minutes(1))) struct InvokeTests {
     /// Answers the next invoke request with `result(request)` built as params.
     func answer(_ client: WireClient, _ build: (WireJSON) -> WireJSON) async throws -> (

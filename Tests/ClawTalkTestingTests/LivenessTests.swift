@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Checklist items 23 and 33: ticks, stall mode and shutdown (gateway-protocol §4.3, §16).
+/// Checklist items 23 and 33: ticks, stall mode and shutdown (protocol.md §4.3, §16).
 @Suite(.timeLimit(.minutes(1))) struct LivenessTests {
     @Test func ticksArriveEveryIntervalWithIncreasingSeq() async throws {  // 23
         let (gateway, _) = Fixture.gateway { config in

@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Checklist item 31 and talk-contract §11.3 (`node.event`, `chat.subscribe`).
+/// Checklist item 31 and talk.md §11.3 (`node.event`, `chat.subscribe`).
 @Suite(.timeLimit(.minutes(1))) struct NodeEventTests {
     @Test func nodeEventParamsAreClosedAndAnsweredWithTheResultShape() async throws {  // 31
         let (gateway, _) = Fixture.gateway()
@@ -59,7 +59,7 @@ import Testing
         }
     }
 
-    @Test func chatEventsReachANodeOnlyAfterSubscribe() async throws {  // talk-contract §11.3
+    @Test func chatEventsReachANodeOnlyAfterSubscribe() async throws {  // talk.md §11.3
         let (gateway, _) = Fixture.gateway()
         let node = try await connected(gateway)
         _ = try await node.client.event("voicewake.routing.changed")

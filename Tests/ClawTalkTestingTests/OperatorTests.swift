@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Checklist items 40, 41 and 43 and the talk-contract §11 fixtures (operator connection).
+/// Checklist items 40, 41 and 43 and the talk.md §11 fixtures (operator connection).
 @Suite(.timeLimit(.minutes(1))) struct OperatorTests {
     func operatorClient(
         _ gateway: TestGateway, scopes: [String] = ["operator.read", "operator.write"]
@@ -46,7 +46,7 @@ import Testing
             scopes: ["operator.read"], method: "talk.session.close", params: ["sessionId": "s"],
             missing: "operator.talk"
         ),
-        // §14: operator.write satisfies operator.talk.
+        // protocol.md §14: operator.write satisfies operator.talk.
         ScopeRow(scopes: ["operator.write"], method: "talk.speak", params: ["text": "hi"], missing: nil),
         ScopeRow(scopes: ["operator.write"], method: "talk.mode", params: ["enabled": true], missing: nil),
         ScopeRow(scopes: ["operator.write"], method: "talk.session.create", params: relay, missing: nil),
@@ -97,7 +97,7 @@ import Testing
         #expect(response["error"]?["details"]?["missingScope"] == "operator.admin")
     }
 
-    @Test func voiceWakeRoutingSetIsGoneAndRoutingIsReadOnly() async throws {  // §14
+    @Test func voiceWakeRoutingSetIsGoneAndRoutingIsReadOnly() async throws {  // protocol.md §14
         let (gateway, _) = Fixture.gateway()
         var builder = ConnectBuilder.operator(Fixture.identity(62))
         builder.scopes = ["operator.read", "operator.write"]
@@ -144,7 +144,7 @@ import Testing
         #expect(result.outputFormat == "pcm_24000")
     }
 
-    @Test func chatSendReturnsARunIdThenScriptedEvents() async throws {  // §11.2
+    @Test func chatSendReturnsARunIdThenScriptedEvents() async throws {  // talk.md §11.2
         let (gateway, _) = Fixture.gateway()
         let client = try await operatorClient(gateway)
         await gateway.enqueueChatRun([
@@ -169,7 +169,8 @@ import Testing
     }
 
     @Test(arguments: [TestGatewayConfiguration.ChatDeltaForm.cumulative, .marked])
-    func aRestartedReplyIsSentInTheChosenForm(form: TestGatewayConfiguration.ChatDeltaForm) async throws {  // §4.3
+    // talk.md §4.3
+    func aRestartedReplyIsSentInTheChosenForm(form: TestGatewayConfiguration.ChatDeltaForm) async throws {
         let (gateway, _) = Fixture.gateway { $0.chatDeltaForm = form }
         let client = try await operatorClient(gateway)
         await gateway.enqueueChatRun([
@@ -203,7 +204,7 @@ import Testing
     @Test(arguments: [
         [ChatScriptStep.aborted], [.error("model overloaded")], [],
     ])
-    func abortedErroredAndSilentRuns(steps: [ChatScriptStep]) async throws {  // §11.2
+    func abortedErroredAndSilentRuns(steps: [ChatScriptStep]) async throws {  // talk.md §11.2
         let (gateway, _) = Fixture.gateway()
         let client = try await operatorClient(gateway)
         await gateway.enqueueChatRun(steps)
@@ -222,7 +223,7 @@ import Testing
         }
     }
 
-    @Test func voiceWakeTriggersArePushedOnNodeConnectAndOnChange() async throws {  // §11.4
+    @Test func voiceWakeTriggersArePushedOnNodeConnectAndOnChange() async throws {  // talk.md §11.4
         let (gateway, _) = Fixture.gateway()
         let node = try await connected(gateway)
         let initial = try VoiceWakeTriggers(json: try await node.client.event("voicewake.changed")["payload"])
@@ -242,7 +243,7 @@ import Testing
         #expect(changed["payload"]?["config"]?["updatedAtMs"] == 5)
     }
 
-    @Test func talkModeRequestsAreBroadcastAndHarnessTogglesReachOperators() async throws {  // §11.5
+    @Test func talkModeRequestsAreBroadcastAndHarnessTogglesReachOperators() async throws {  // talk.md §11.5
         let (gateway, _) = Fixture.gateway()
         let op = try await operatorClient(gateway)
         let response = try await op.call(
@@ -262,7 +263,7 @@ import Testing
     ]
 
     @Test(arguments: clips)
-    func talkSpeakReturnsScriptedClips(clip: TestClip) async throws {  // §11.6
+    func talkSpeakReturnsScriptedClips(clip: TestClip) async throws {  // talk.md §11.6
         let (gateway, _) = Fixture.gateway()
         let op = try await operatorClient(gateway)
         await gateway.enqueueReply(.clip(clip), for: "talk.speak")
@@ -275,7 +276,7 @@ import Testing
     }
 
     @Test(arguments: TalkSpeakFailureReason.allCases)
-    func talkSpeakFailsWithEachUnavailableReason(reason: TalkSpeakFailureReason) async throws {  // §11.6
+    func talkSpeakFailsWithEachUnavailableReason(reason: TalkSpeakFailureReason) async throws {  // talk.md §11.6
         let (gateway, _) = Fixture.gateway()
         let op = try await operatorClient(gateway)
         for eligible in [reason.isFallbackEligible, nil] {
@@ -288,7 +289,7 @@ import Testing
         }
     }
 
-    @Test func talkSpeakCanStaySilentAndRejectsUnknownParams() async throws {  // §11.6
+    @Test func talkSpeakCanStaySilentAndRejectsUnknownParams() async throws {  // talk.md §11.6
         let (gateway, _) = Fixture.gateway()
         let op = try await operatorClient(gateway)
         await gateway.enqueueReply(.noReply, for: "talk.speak")
@@ -300,7 +301,7 @@ import Testing
         #expect(empty["error"]?["code"] == "INVALID_REQUEST")
     }
 
-    @Test func ttsSpeakChecksTheTextLengthFirst() async throws {  // §11.7
+    @Test func ttsSpeakChecksTheTextLengthFirst() async throws {  // talk.md §11.7
         let (gateway, _) = Fixture.gateway(
             script: {
                 var script = OperatorScript()
@@ -314,7 +315,7 @@ import Testing
         #expect(try TalkSpeakResult(json: ok["payload"]).audioData()?.isEmpty == false)
     }
 
-    @Test func talkConfigRedactsSecretsUnlessRequested() async throws {  // §11.7
+    @Test func talkConfigRedactsSecretsUnlessRequested() async throws {  // talk.md §11.7
         let (gateway, _) = Fixture.gateway()
         var builder = ConnectBuilder.operator(Fixture.identity(62))
         builder.scopes = ["operator.read", "operator.talk.secrets"]

@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Checklist items 17–21 and 39: device pairing (gateway-protocol §8).
+/// Checklist items 17–21 and 39: device pairing (protocol.md §8).
 @Suite(.timeLimit(.minutes(1))) struct PairingTests {
     @Test func anUnknownDeviceGetsTheExactPairingRequiredResponse() async throws {  // 17
         let (gateway, _) = Fixture.gateway()

@@ -4,7 +4,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Talk-contract §11 item 8: the emulated transcription relay enforces §9.1 on the wire, in
+/// talk.md §11 item 8: the emulated transcription relay enforces talk.md §9.1 on the wire, in
 /// upstream's current form (μ-law 8 kHz, `transcriptionSessionId`, finals after close) and the
 /// legacy one (pcm16 24 kHz, `relaySessionId`, finals while audio comes).
 @Suite(.timeLimit(.minutes(1))) struct RelayTests {

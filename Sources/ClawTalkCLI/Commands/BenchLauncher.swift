@@ -2,7 +2,7 @@ import Foundation
 
 /// `clawtalk bench`: hands the command line to the `clawtalk-bench` executable beside this one.
 ///
-/// The bench links the test gateway (it answers `talk.speak` with fixed delays, benchmark.md
+/// The bench links the test gateway (it answers `talk.speak` with fixed delays, benchmarks.md
 /// §1.3); the node never does, so the benchmarks are their own executable and `clawtalk bench …`
 /// (and `clawtalk help bench …`) replaces this process with it, arguments unchanged.
 public struct BenchLauncher: Command {

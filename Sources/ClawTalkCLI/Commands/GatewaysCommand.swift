@@ -4,7 +4,7 @@ import ClawTalkProtocol
 import ClawTalkSupport
 import Foundation
 
-/// `clawtalk gateways`: the registry of paired gateways (gateway-protocol §11).
+/// `clawtalk gateways`: the registry of paired gateways (protocol.md §11).
 public struct GatewaysCommand: Command {
     /// The command name.
     public static let name = "gateways"

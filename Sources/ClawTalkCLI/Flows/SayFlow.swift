@@ -4,7 +4,7 @@ package import ClawTalkProtocol
 package import ClawTalkSupport
 package import ClawTalkTalk
 
-/// `clawtalk say` on the reply path (talk-contract §7.5): the gateway's Talk voice over a
+/// `clawtalk say` on the reply path (talk.md §7.5): the gateway's Talk voice over a
 /// short-lived operator connection to the current gateway, espeak-ng on this machine when the
 /// gateway cannot be used (not configured, no operator access, unreachable) — with a notice.
 public enum SayFlow {

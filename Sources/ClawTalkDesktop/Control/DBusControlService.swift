@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// The control commands on the user's session bus, for desktop shortcuts and scripts that
-/// prefer D-Bus to `clawtalk ptt …` (talk-contract §10: "CLI and D-Bus"). The same requests as
+/// prefer D-Bus to `clawtalk ptt …` (talk.md §10: "CLI and D-Bus"). The same requests as
 /// the control socket, answered by the same handler:
 ///
 /// - name `ai.openclaw.ClawTalk`, object `/ai/openclaw/ClawTalk`, interface

@@ -32,7 +32,7 @@ public struct DiscoveredGateway: Sendable, Hashable {
     }
 
     /// The host to dial: the first resolved IPv4 address of the SRV target, else its first
-    /// address, else the SRV target name (gateway-protocol §17.3: SRV target + A/AAAA, never the
+    /// address, else the SRV target name (protocol.md §17.3: SRV target + A/AAAA, never the
     /// TXT `lanHost`). IPv6 link-local addresses are skipped (they need an interface scope).
     public var dialHost: String {
         if let v4 = addresses.first(where: { !$0.contains(":") }) { return v4 }
@@ -41,7 +41,7 @@ public struct DiscoveredGateway: Sendable, Hashable {
     }
 
     /// The `wss://` URL to dial (SRV port, never TXT `gatewayPort`), or nil for a gateway that
-    /// does not advertise TLS: discovery only connects directly over TLS (§17.3).
+    /// does not advertise TLS: discovery only connects directly over TLS (protocol.md §17.3).
     public var directURL: String? {
         guard txt.usesTLS else { return nil }
         let host = dialHost.contains(":") ? "[\(dialHost)]" : dialHost

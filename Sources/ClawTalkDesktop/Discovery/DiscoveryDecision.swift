@@ -1,6 +1,6 @@
 public import ClawTalkProtocol
 
-/// What to do with a discovered gateway before connecting (gateway-protocol §17.1, §17.3):
+/// What to do with a discovered gateway before connecting (protocol.md §17.1, §17.3):
 /// decided from the stored pin and the fingerprint observed on a TLS probe of the SRV target;
 /// the TXT `gatewayTlsSha256` is only compared, never trusted or stored.
 public enum DiscoveryDecision: Sendable, Hashable {

@@ -1,6 +1,6 @@
 public import ClawTalkProtocol
 
-/// The TXT hints of an `_openclaw-gw._tcp` service (gateway-protocol §17.3), decoded per
+/// The TXT hints of an `_openclaw-gw._tcp` service (protocol.md §17.3), decoded per
 /// RFC 6763 §6: keys are case-insensitive, the first occurrence wins, a key without `=` is a
 /// present boolean attribute, and a string with an empty key is ignored. Hints only: TXT is
 /// unauthenticated, so nothing here decides where to dial or what to pin.

@@ -13,7 +13,7 @@ import Synchronization
 ///    ``renderTap`` (give it to ``PlaybackController``), stamped with the monotonic time of the
 ///    write, through a lock-free ring (``FarEndBuffer``): the tap never blocks or allocates.
 /// 2. **Echo stage** (APM 1: AEC or AECM + high-pass, nothing else) with the echo delay below.
-///    Its output is ``FrontEndFrame/aec``, the wake-word input (docs/audio-stack.md §2: feed the
+///    Its output is ``FrontEndFrame/aec``, the wake-word input (architecture.md §7.2: feed the
 ///    wake engine the AEC output, not the NS output). The legacy AEC delays its output by about
 ///    7 ms (112 samples at 16 kHz) relative to its input.
 /// 3. **Clean stage** (APM 2, only when noise suppression or gain control is on) on the AEC
@@ -21,9 +21,9 @@ import Synchronization
 ///    both an un-suppressed and a suppressed signal.
 /// 4. **Voice activity** on the AEC output: ``SpeechDetector`` (per-band SNR over a
 ///    minimum-statistics floor, with the energy gate's −60 dBFS minimum), so stationary noise is
-///    not speech. The §5.4 ``EnergyGate`` runs beside it for endpointing (``FrontEndFrame/rms``,
+///    not speech. The talk.md §5.4 ``EnergyGate`` runs beside it for endpointing (``FrontEndFrame/rms``,
 ///    ``FrontEndFrame/noiseFloor``, ``FrontEndFrame/energyGateSpeech``).
-/// 5. **Half-duplex** (talk contract §5.5): without echo control (``echoControlled`` false),
+/// 5. **Half-duplex** (talk.md §5.5): without echo control (``echoControlled`` false),
 ///    ``FrontEndFrame/isSpeech`` is false while the far end plays and for
 ///    ``FrontEndSettings/echoTail`` (300 ms) after its echo.
 ///
@@ -233,7 +233,7 @@ public final class AudioFrontEnd: Sendable {
     }
 
     /// True when echo is under control (an echo canceller runs, or the output is isolated):
-    /// barge-in may listen during playback. False means half-duplex (talk contract §5.5).
+    /// barge-in may listen during playback. False means half-duplex (talk.md §5.5).
     public var echoControlled: Bool { settings.echoControlled }
 
     /// A snapshot of the counters.

@@ -12,13 +12,13 @@ public struct FrontEndFrame: Sendable, Equatable {
     /// The capture frame's sequence number (a gap means dropped frames).
     public var sequence: UInt64
     /// Voice activity (``SpeechDetector`` on ``aec``); always false while echo is active and
-    /// not controlled (half-duplex, talk contract §5.5).
+    /// not controlled (half-duplex, talk.md §5.5).
     public var isSpeech: Bool
     /// RMS of ``aec``, full scale 1.0.
     public var rms: Double
-    /// The §5.4 energy gate's adaptive noise floor over ``aec`` after this frame (RMS, full scale).
+    /// The talk.md §5.4 energy gate's adaptive noise floor over ``aec`` after this frame (RMS, full scale).
     public var noiseFloor: Double
-    /// The §5.4 energy gate's decision for this frame (`rms ≥ max(1e-3, floor × 6)`), for
+    /// The talk.md §5.4 energy gate's decision for this frame (`rms ≥ max(1e-3, floor × 6)`), for
     /// endpointing; not forced off in half-duplex.
     public var energyGateSpeech: Bool
     /// The far end played something non-silent recently: its echo may be in this frame (from the

@@ -129,7 +129,7 @@ final class FrontEndProcessor {
         }
         let echoActive = isEchoActive(at: frame.timestampNanoseconds, delayMilliseconds: delay)
         if echoActive && !settings.echoControlled {
-            // Half-duplex (talk-contract §5.5, §6.5): without echo control, what the node itself
+            // Half-duplex (talk.md §5.5, §6.5): without echo control, what the node itself
             // plays (replies, chimes) plus its tail is replaced by silence before wake and STT.
             for index in aec.indices { aec[index] = 0 }
             clean = aec

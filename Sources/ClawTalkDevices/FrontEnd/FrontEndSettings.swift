@@ -1,7 +1,7 @@
 public import ClawTalkSupport
 
 /// Settings of an ``AudioFrontEnd``. The defaults are the node's: AEC at moderate suppression
-/// with the high-pass filter, no noise suppression or gain control (docs/audio-stack.md §2).
+/// with the high-pass filter, no noise suppression or gain control (architecture.md §7.2).
 public struct FrontEndSettings: Sendable, Hashable {
     /// The processing stages as the configuration names them (`processing.*`; default
     /// ``ProcessingSettings/init(echoCancellation:aecSuppression:noiseSuppression:gainControl:highPassFilter:)``'s).
@@ -29,7 +29,7 @@ public struct FrontEndSettings: Sendable, Hashable {
     /// minus ``echoDelayHeadroom`` (default nil).
     public var echoDelayOverride: Duration?
     /// After the far end falls silent, echo is still considered active this long (default
-    /// 300 ms, the talk contract's half-duplex tail, §5.5).
+    /// 300 ms, the talk contract's half-duplex tail, talk.md §5.5).
     public var echoTail: Duration
     /// The output is acoustically isolated from the microphone (headphones): echo counts as
     /// controlled without AEC (default false).

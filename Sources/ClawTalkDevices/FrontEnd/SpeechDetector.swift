@@ -22,9 +22,9 @@ import Foundation
 /// 50 Hz hum frames flagged after the first second; espeak speech at 10 dB SNR over pink or
 /// white noise ~80 % of its active frames, over brown noise ~99 %.
 ///
-/// Why not the others alone: the §5.4 ``EnergyGate`` needs speech 15.6 dB (×6) above its floor,
+/// Why not the others alone: the talk.md §5.4 ``EnergyGate`` needs speech 15.6 dB (×6) above its floor,
 /// so speech at 10 dB SNR mostly fails it; WebRTC's VAD flags most stationary noise as voice
-/// (docs/audio-stack.md §6).
+/// (architecture.md §7.6).
 ///
 /// Not Sendable: one task owns it. Allocates only in `init`.
 public final class SpeechDetector {

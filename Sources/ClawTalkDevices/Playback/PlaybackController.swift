@@ -3,7 +3,7 @@ import Synchronization
 
 /// Owns the node's speech and chime playback to one sink: a queue of items played in order by a
 /// dedicated real-time thread, with fast stop, pause, ducking, a render reference for echo
-/// cancellation and the talk contract's playback watchdog (§7.6).
+/// cancellation and the talk contract's playback watchdog (talk.md §7.6).
 ///
 /// Design:
 /// - **A `Sendable` final class, not an actor.** The work happens on a blocking playback
@@ -13,7 +13,7 @@ import Synchronization
 ///   effect at once from any task or thread, while ``play(_:)`` and
 ///   ``PlaybackHandle/outcome()`` are `async` and suspend without blocking a thread.
 /// - **Items play at their own rate.** The stream is opened in the item's format and the sound
-///   server resamples for the sink (architecture §"Audio I/O"); it is reused while consecutive
+///   server resamples for the sink (architecture.md §3.1); it is reused while consecutive
 ///   items share a format and sink, reopened when either changes, and closed after
 ///   ``PlaybackSettings/idleTimeout`` without items. Render chimes at the speech rate to avoid
 ///   a reopen between a chime and speech.
@@ -121,7 +121,7 @@ public final class PlaybackController: Sendable {
     }
 
     /// Pauses playback where it is heard, or plays on (barge-in's pause at speech onset, talk
-    /// §5.5): the playback thread flushes the stream at its next chunk (≈ 10 ms) and moves the
+    /// talk.md §5.5): the playback thread flushes the stream at its next chunk (≈ 10 ms) and moves the
     /// item back by the audio it flushed unheard, so ``setPaused(_:)`` `false` resumes exactly
     /// where the listener stopped hearing it. Queued items wait; no watchdog limit runs while
     /// paused; ``stop()`` still ends the item.

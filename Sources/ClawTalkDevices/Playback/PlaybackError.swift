@@ -4,9 +4,9 @@ public import ClawTalkAudio
 /// opened or written) and errors thrown by a stream item's source.
 public enum PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The sink did not start playing within `milliseconds` of the audio being ready (talk
-    /// contract §7.6: 650 ms); the device is probably suspended, stalled or gone.
+    /// contract talk.md §7.6: 650 ms); the device is probably suspended, stalled or gone.
     case startTimedOut(milliseconds: Int)
-    /// Playback did not end within its duration plus slack (talk contract §7.6: duration + 2 s,
+    /// Playback did not end within its duration plus slack (talk.md §7.6: duration + 2 s,
     /// at most 5 min); `limitSeconds` is the limit that was exceeded.
     case overran(limitSeconds: Double)
     /// A stream item delivered a buffer in a different format than it declared.

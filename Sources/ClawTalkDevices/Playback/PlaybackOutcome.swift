@@ -3,7 +3,7 @@ public enum PlaybackOutcome: Sendable, CustomStringConvertible {
     /// Everything was played; `playedSeconds` is the item's length.
     case finished(playedSeconds: Double, timing: PlaybackTiming)
     /// Stopped while playing; `interruptedAt` is the seconds actually heard: what was written
-    /// minus what the sound server still held at the stop (talk contract §5.5 / §7.6).
+    /// minus what the sound server still held at the stop (talk.md §5.5 / §7.6).
     case interrupted(interruptedAt: Double, timing: PlaybackTiming)
     /// Dropped from the queue before it started (``PlaybackController/stop()``, cancellation).
     case cancelled

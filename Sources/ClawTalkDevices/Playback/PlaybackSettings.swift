@@ -1,7 +1,7 @@
 import Foundation
 
-/// Tuning of ``PlaybackController``; the defaults follow the talk contract (§7.6) and
-/// docs/audio-stack.md.
+/// Tuning of ``PlaybackController``; the defaults follow the talk contract (talk.md §7.6) and
+/// docs/architecture.md §7.
 public struct PlaybackSettings: Sendable, Equatable {
     /// Length of each write in milliseconds (default 10): bounds how long a stop waits for a
     /// blocked write.

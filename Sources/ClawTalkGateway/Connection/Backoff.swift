@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// Reconnect delays of one connection (gateway-protocol §15, §16). Pure: the random part
+/// Reconnect delays of one connection (protocol.md §15, §16). Pure: the random part
 /// comes from an injected ``Jitter`` value, so every delay is reproducible in tests.
 ///
 /// - Normal: `initial`, doubling, capped at `maximum`, plus 0–25 % jitter; reset on `hello-ok`.
@@ -11,7 +11,7 @@ import ClawTalkProtocol
 public struct Backoff: Sendable, Hashable {
     /// The delay table.
     public struct Configuration: Sendable, Hashable {
-        /// First normal delay (gateway-protocol §15: 1 s).
+        /// First normal delay (protocol.md §15: 1 s).
         public var initial: Duration
         /// Cap of the normal delay before jitter.
         public var maximum: Duration
@@ -24,7 +24,7 @@ public struct Backoff: Sendable, Hashable {
         /// `AUTH_RATE_LIMITED` steps; the last one repeats.
         public var rateLimitSteps: [Duration]
 
-        /// The §15 table; every value can be overridden.
+        /// The protocol.md §15 table; every value can be overridden.
         public init(
             initial: Duration = .seconds(1), maximum: Duration = .seconds(30), jitterFraction: Double = 0.25,
             singleRetry: Duration = .milliseconds(250), restartMinimum: Duration = .milliseconds(500),

@@ -1,4 +1,4 @@
-/// `client` metadata both connections announce (gateway-protocol §7.2).
+/// `client` metadata both connections announce (protocol.md §7.2).
 public struct ClientMetadata: Sendable, Hashable {
     /// clawtalk version (`client.version`, `userAgent`).
     public var version: String

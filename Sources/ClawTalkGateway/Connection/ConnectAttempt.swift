@@ -11,7 +11,7 @@ public struct ConnectAttempt: Sendable, Hashable {
     public var signatureVersion: DeviceAuthVersion
     /// The operator client pair sent (nil on the node connection).
     public var clientPair: OperatorClientPair?
-    /// Loopback, or `wss://` with a pin (§17.1.5): device-token retries go only there.
+    /// Loopback, or `wss://` with a pin (protocol.md §17.1.5): device-token retries go only there.
     public var endpointTrusted: Bool
 
     /// An attempt with the given values.

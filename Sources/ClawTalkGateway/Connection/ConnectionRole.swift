@@ -2,9 +2,9 @@ public import ClawTalkProtocol
 
 /// Which connection this is: the node (with its declared surface) or the optional operator.
 public enum ConnectionRole: Sendable, Hashable {
-    /// `role:"node"` with the caps, commands and permissions to declare (§7.2, §12).
+    /// `role:"node"` with the caps, commands and permissions to declare (protocol.md §7.2, §12).
     case node(NodeSurface)
-    /// `role:"operator"`, scopes `["operator.read","operator.write"]` (§14).
+    /// `role:"operator"`, scopes `["operator.read","operator.write"]` (protocol.md §14).
     case `operator`
 
     /// The wire role.
@@ -22,7 +22,7 @@ public enum ConnectionRole: Sendable, Hashable {
     }
 }
 
-/// What the node declares in `connect`: caps, commands and permissions (gateway-protocol
+/// What the node declares in `connect`: caps, commands and permissions (protocol.md
 /// §7.2, §12, §13). Never declare commands that have no handler.
 public struct NodeSurface: Sendable, Hashable {
     /// `caps`: `talk` always, `voiceWake` while wake is enabled.

@@ -9,15 +9,15 @@ extension ConnectionStateMachine {
         /// Dial after `after`.
         case reconnect(after: Duration)
         /// Stop reconnecting and show `info`; with `reprobeAfter`, try once more after that long
-        /// (pairing re-probe, §8.2), otherwise wait for the user.
+        /// (pairing re-probe, protocol.md §8.2), otherwise wait for the user.
         case pause(PauseInfo, reprobeAfter: Duration?)
         /// Close the live socket.
         case closeSocket(code: Int, reason: String)
         /// End the run loop.
         case finish
-        /// Persist `hello-ok.auth` (§11.2); `additionalRoles`: also store `auth.deviceTokens[]`.
+        /// Persist `hello-ok.auth` (protocol.md §11.2); `additionalRoles`: also store `auth.deviceTokens[]`.
         case persistDeviceTokens(HelloOk.Auth, additionalRoles: Bool)
-        /// Delete the stored device token of `role` (§11.3).
+        /// Delete the stored device token of `role` (protocol.md §11.3).
         case clearDeviceToken(GatewayRole)
         /// Delete the pending setup-code bootstrap token (used or invalid).
         case clearBootstrapToken
@@ -27,7 +27,7 @@ extension ConnectionStateMachine {
         case rememberSignatureVersion(RememberedSignature)
         /// Delete the remembered version.
         case forgetSignatureVersion
-        /// The next `connect` sends the stored device token (§7.4 single retry).
+        /// The next `connect` sends the stored device token (protocol.md §7.4 single retry).
         case retryWithDeviceToken
         /// The next operator `connect` uses this client pair.
         case useOperatorClientPair(OperatorClientPair)

@@ -23,7 +23,7 @@ extension ConnectionStateMachine {
         case handshakeTimedOut(String)
         /// The dial failed or the socket broke without a close frame.
         case transportFailed(String)
-        /// The TLS leaf did not match the pin (normal backoff, §17.1.2).
+        /// The TLS leaf did not match the pin (normal backoff, protocol.md §17.1.2).
         case pinMismatch(String)
         /// The gateway sent something unusable during the handshake (e.g. a malformed `hello-ok`).
         case protocolViolation(String)

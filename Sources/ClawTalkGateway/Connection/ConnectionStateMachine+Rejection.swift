@@ -1,7 +1,7 @@
 internal import ClawTalkProtocol
 
 extension ConnectionStateMachine {
-    /// Decides on a failed `connect` (§6.2, §7.4, §8.2, §11.3, §14, §15). Uses `details.code`
+    /// Decides on a failed `connect` (protocol.md §6.2, §7.4, §8.2, §11.3, §14, §15). Uses `details.code`
     /// and the hints only, never message text.
     mutating func rejected(_ rejection: ConnectRejection) -> [Action] {
         let attempt = lastAttempt
@@ -52,7 +52,7 @@ extension ConnectionStateMachine {
             let pairing = PairingRequest(
                 requestId: rejection.requestId, deviceId: configuration.deviceId, reason: rejection.error.reason)
             let actions: [Action] = [.reportPairingRequired(pairing)]
-            // §8.2 lists `retryable` among the pairing details; the top-level flag counts too.
+            // protocol.md §8.2 lists `retryable` among the pairing details; the top-level flag counts too.
             let detailsRetryable = rejection.error.details?["retryable"]?.boolValue == true
             guard rejection.pausesReconnect, !detailsRetryable else {
                 return actions + retry(cause: pairing.description)
@@ -68,7 +68,7 @@ extension ConnectionStateMachine {
         return retry(cause: rejection.description)
     }
 
-    /// v3 → v2 once; a remembered v2 that fails → v3 once; both tried → pause (§6.2).
+    /// v3 → v2 once; a remembered v2 that fails → v3 once; both tried → pause (protocol.md §6.2).
     private mutating func signatureRejected(_ rejection: ConnectRejection, attempt: ConnectAttempt?) -> [Action] {
         let used = attempt?.signatureVersion ?? signatureVersion
         let other: DeviceAuthVersion = used == .v3 ? .v2 : .v3

@@ -1,6 +1,6 @@
 public import ClawTalkProtocol
 
-/// Every reconnect decision of one connection, as a pure machine (gateway-protocol §5, §6.2,
+/// Every reconnect decision of one connection, as a pure machine (protocol.md §5, §6.2,
 /// §7.4, §8.2, §11.3, §14, §15, §16): `handle(event)` updates the state and returns the
 /// actions for ``GatewayConnection`` to perform. No clock, no I/O: randomness comes from the
 /// ``Backoff``'s injected ``Jitter``.
@@ -11,7 +11,7 @@ public struct ConnectionStateMachine: Sendable {
         public var role: GatewayRole
         /// This device's id (shown with pairing requests).
         public var deviceId: String
-        /// A bootstrap over this route may store `auth.deviceTokens[]` (wss:// or local network, §17.2.3).
+        /// A bootstrap over this route may store `auth.deviceTokens[]` (wss:// or local network, protocol.md §17.2.3).
         public var bootstrapRouteTrusted: Bool
         /// Signature version remembered for the gateway key.
         public var rememberedSignature: RememberedSignature?
@@ -50,7 +50,7 @@ public struct ConnectionStateMachine: Sendable {
     public internal(set) var signatureVersion: DeviceAuthVersion
     /// Operator client pair for the next `connect`.
     public internal(set) var clientPair: OperatorClientPair
-    /// The next `connect` should send the stored device token (§7.4 single retry).
+    /// The next `connect` should send the stored device token (protocol.md §7.4 single retry).
     public internal(set) var prefersDeviceToken = false
     /// The delay state.
     public internal(set) var backoff: Backoff

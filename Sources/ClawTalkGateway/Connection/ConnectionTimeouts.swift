@@ -1,6 +1,6 @@
 public import ClawTalkSupport
 
-/// Client timeouts (gateway-protocol §4.3), configurable.
+/// Client timeouts (protocol.md §4.3), configurable.
 public struct ConnectionTimeouts: Sendable, Hashable {
     /// Wait for `connect.challenge` after the socket opens (10 s).
     public var challenge: Duration

@@ -1,4 +1,4 @@
-/// Which credential a `connect` carried (gateway-protocol §7.4), in precedence order.
+/// Which credential a `connect` carried (protocol.md §7.4), in precedence order.
 public enum CredentialKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `{bootstrapToken}` from a setup code supplied since the last successful connect.
     case bootstrapToken

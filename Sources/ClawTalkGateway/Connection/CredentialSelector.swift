@@ -1,6 +1,6 @@
 internal import ClawTalkProtocol
 
-/// Picks exactly one credential for `connect` (gateway-protocol §7.4), first match wins:
+/// Picks exactly one credential for `connect` (protocol.md §7.4), first match wins:
 /// a setup-code bootstrap token since the last successful connect, else the stored device
 /// token for (gateway key, deviceId, role), else the shared token, else the shared password,
 /// else none. Pure.
@@ -12,7 +12,7 @@ public enum CredentialSelector {
     /// - Parameters:
     ///   - credentials: what is available.
     ///   - preferDeviceToken: the single retry after `AUTH_TOKEN_MISMATCH` with
-    ///     `canRetryWithDeviceToken` (§7.4): send the stored device token if there is one.
+    ///     `canRetryWithDeviceToken` (protocol.md §7.4): send the stored device token if there is one.
     public static func select(from credentials: AvailableCredentials, preferDeviceToken: Bool = false)
         -> SelectedCredential
     {

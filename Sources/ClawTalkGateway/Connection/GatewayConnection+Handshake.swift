@@ -30,7 +30,7 @@ extension GatewayConnection {
             return sendConnect(challenge, socket: socket, since: since)
         case .awaitingHello(let requestId, _):
             guard case .response(let response) = frame, response.id == requestId else {
-                // A second challenge or anything else before hello-ok is ignored (§7.1.3).
+                // A second challenge or anything else before hello-ok is ignored (protocol.md §7.1.3).
                 return nil
             }
             guard response.ok else {
@@ -51,7 +51,7 @@ extension GatewayConnection {
         }
     }
 
-    /// Signs and sends `connect` for `challenge` (§6, §7).
+    /// Signs and sends `connect` for `challenge` (protocol.md §6, §7).
     private func sendConnect(_ challenge: ConnectChallenge, socket: any GatewaySocket, since: Duration) -> SocketEnd? {
         let role = configuration.role.gatewayRole
         let client = configuration.client
@@ -124,7 +124,7 @@ extension GatewayConnection {
         if configuration.endpoint.isSecure, pinUsed == nil, let observed = socket.observedCertificateSHA256,
             let fingerprint = TLSFingerprint(observed)
         {
-            // No pin was used, so the dial passed system trust: trust on first use (§17.1.3).
+            // No pin was used, so the dial passed system trust: trust on first use (protocol.md §17.1.3).
             if storeRead({ try store.recordTrustOnFirstUse(fingerprint, for: gatewayKey) }) == true {
                 logger.notice("gateway.tls.pinned", ["fingerprint": .string(fingerprint.hex)])
             }
@@ -162,7 +162,7 @@ extension GatewayConnection {
                 logger.notice("gateway.shutdown", ["restartExpectedMs": .int(notice?.restartExpectedMs ?? -1)])
                 perform(machine.handle(.shutdownAnnounced(restartExpectedMs: notice?.restartExpectedMs)))
             case .nodePairResolved where isOwnApproval(event.payload):
-                // §8.4: reconnect once so the approved command surface takes effect (whether the
+                // protocol.md §8.4: reconnect once so the approved command surface takes effect (whether the
                 // live connection is updated differs by gateway version).
                 logger.info("gateway.capabilities.approved")
                 broadcast(.event(epoch: epoch, event))

@@ -12,7 +12,7 @@ extension GatewayConnection {
     ///   - method: the method name.
     ///   - params: params; omitted when nil.
     ///   - timeout: limit (default: the configured request timeout, 15 s).
-    ///   - epoch: send only if the live socket is still this one (invoke results, §10.2.7).
+    ///   - epoch: send only if the live socket is still this one (invoke results, protocol.md §10.2.7).
     public func request(
         method: String, params: WireJSON? = nil, timeout: Duration? = nil, epoch expected: Int? = nil
     ) async throws -> WireJSON {

@@ -128,7 +128,7 @@ extension GatewayConnection {
     }
 
     /// How long a closing socket waits for the peer's close before it is dropped (the stop
-    /// close and the watchdog's 4000 close; gateway-protocol §4.3.2 allows at most 1 s).
+    /// close and the watchdog's 4000 close; protocol.md §4.3.2 allows at most 1 s).
     static let closeGracePeriod: Duration = .seconds(1)
 
     /// Runs a store operation, logging (not propagating) its failure.

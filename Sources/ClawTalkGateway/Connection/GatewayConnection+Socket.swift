@@ -28,7 +28,7 @@ extension GatewayConnection {
             socket = try await dialer.dial(request)
         } catch {
             let message = "\(error)"
-            // A leaf mismatch (§17.1.2) gets the same backoff but a clearer status. The libwebsockets
+            // A leaf mismatch (protocol.md §17.1.2) gets the same backoff but a clearer status. The libwebsockets
             // dialer throws it typed; other dialers may only say "pin mismatch".
             if case TransportError.tlsPinMismatch = error { return .pinMismatch(message) }
             if message.lowercased().contains("pin mismatch") { return .pinMismatch(message) }
@@ -55,7 +55,7 @@ extension GatewayConnection {
 
     /// One task group per socket: reader and watchdog live and die together.
     ///
-    /// When the tick watchdog fires, the reader is kept for the closing handshake (§4.3.2): the
+    /// When the tick watchdog fires, the reader is kept for the closing handshake (protocol.md §4.3.2): the
     /// 4000 close goes out through the socket's write queue like any frame, and the group waits
     /// for the reader to see the peer's close or the socket end, at most ``closeGracePeriod``,
     /// before it is torn down. A peer that went quiet may still read, so it gets the code.
@@ -79,7 +79,7 @@ extension GatewayConnection {
         }
     }
 
-    /// The close code and reason the tick watchdog sends (gateway-protocol §4.3.2, §5).
+    /// The close code and reason the tick watchdog sends (protocol.md §4.3.2, §5).
     static let watchdogClose = (code: 4000, reason: "tick timeout")
 
     /// The tick watchdog fired: frames that still arrive are no longer acted on, and the 4000
@@ -115,7 +115,7 @@ extension GatewayConnection {
         return .cancelled
     }
 
-    /// Challenge and connect deadlines before `hello-ok`, the tick watchdog after (§4.3).
+    /// Challenge and connect deadlines before `hello-ok`, the tick watchdog after (protocol.md §4.3).
     private func watchdog() async -> SocketEnd {
         while !Task.isCancelled {
             let (deadline, end) = watchdogDeadline()

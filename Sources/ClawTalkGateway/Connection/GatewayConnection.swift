@@ -1,7 +1,7 @@
 public import ClawTalkProtocol
 public import ClawTalkSupport
 
-/// One role's connection to one gateway (gateway-protocol §3–§8, §11, §15, §16): dials,
+/// One role's connection to one gateway (protocol.md §3–§8, §11, §15, §16): dials,
 /// answers the challenge, keeps the socket alive, matches responses to requests, fans out
 /// events, and reconnects, pauses or stops as the ``ConnectionStateMachine`` decides.
 ///

@@ -15,7 +15,7 @@ public struct GatewayConnectionConfiguration: Sendable, Hashable {
     public var password: String?
     /// Pin from the CLI or config; wins over the stored pin.
     public var configuredPin: TLSFingerprint?
-    /// Break-glass: allow `ws://` to a non-local host (warns on each connect, §17.2).
+    /// Break-glass: allow `ws://` to a non-local host (warns on each connect, protocol.md §17.2).
     public var allowInsecureRemote: Bool
     /// Client timeouts.
     public var timeouts: ConnectionTimeouts

@@ -17,7 +17,7 @@ public enum GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     case payloadTooLarge(bytes: Int, limit: Int)
     /// The request could not be encoded or sent.
     case transport(String)
-    /// The method is not in `hello-ok.features.methods` (operator connection, §14).
+    /// The method is not in `hello-ok.features.methods` (operator connection, protocol.md §14).
     case methodUnavailable(String)
     /// The method was refused with `FORBIDDEN`/`MISSING_SCOPE` earlier on this socket.
     case methodForbidden(method: String, missingScope: String?)

@@ -1,6 +1,6 @@
 public import ClawTalkProtocol
 
-/// What `clawtalk status` shows about a live connection (from `hello-ok`, §7.5).
+/// What `clawtalk status` shows about a live connection (from `hello-ok`, protocol.md §7.5).
 public struct HelloSummary: Sendable, Hashable, CustomStringConvertible {
     /// `hello-ok.protocol`.
     public var protocolVersion: Int

@@ -1,5 +1,5 @@
 /// A pending device-pairing request the user has to approve on the gateway host
-/// (gateway-protocol §8.2): status output and the journal show all of it.
+/// (protocol.md §8.2): status output and the journal show all of it.
 public struct PairingRequest: Sendable, Hashable, CustomStringConvertible {
     /// The validated `details.requestId`, when the gateway sent one.
     public var requestId: String?

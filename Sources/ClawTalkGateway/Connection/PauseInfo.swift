@@ -1,4 +1,4 @@
-/// Why a connection stopped reconnecting and what the user should do (gateway-protocol §15):
+/// Why a connection stopped reconnecting and what the user should do (protocol.md §15):
 /// the process keeps running and resumes on user action (new setup code, config reload,
 /// `SIGHUP`, explicit reconnect).
 public struct PauseInfo: Sendable, Hashable, CustomStringConvertible {

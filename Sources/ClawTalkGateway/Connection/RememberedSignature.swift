@@ -1,5 +1,5 @@
 /// The signature version remembered for a gateway key after a successful v3→v2 fallback
-/// (gateway-protocol §6.2), valid until `hello-ok.server.version` changes.
+/// (protocol.md §6.2), valid until `hello-ok.server.version` changes.
 public struct RememberedSignature: Sendable, Hashable, Codable {
     /// The version that worked.
     public var version: DeviceAuthVersion

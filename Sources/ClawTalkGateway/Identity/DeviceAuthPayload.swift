@@ -1,4 +1,4 @@
-/// The string a device signs in `connect` (gateway-protocol §6.2): fields joined by `|`,
+/// The string a device signs in `connect` (protocol.md §6.2): fields joined by `|`,
 /// no escaping, no trailing newline.
 ///
 /// Pure value: it does not trim the nonce (the connection trims the challenge nonce once and

@@ -1,4 +1,4 @@
-/// Which device-auth payload layout is signed (gateway-protocol §6.2). v4 is deliberately absent.
+/// Which device-auth payload layout is signed (protocol.md §6.2). v4 is deliberately absent.
 public enum DeviceAuthVersion: String, Sendable, Hashable, CaseIterable {
     /// `v2|deviceId|clientId|clientMode|role|scopes|signedAtMs|token|nonce`.
     case v2

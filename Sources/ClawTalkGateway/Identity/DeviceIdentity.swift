@@ -1,6 +1,6 @@
 import Foundation
 
-/// This install's device identity (gateway-protocol §6.1): an Ed25519 key, its deviceId and
+/// This install's device identity (protocol.md §6.1): an Ed25519 key, its deviceId and
 /// when it was created.
 ///
 /// One identity per install, never rotated implicitly: a new key is a new device that has to be
@@ -44,7 +44,7 @@ public struct DeviceIdentity: Sendable, Equatable, CustomStringConvertible,
         Base64URL.encode(try privateKey.signature(for: Array(payload.utf8)))
     }
 
-    /// The deviceId of a raw public key: lowercase hex SHA-256 (gateway-protocol §6.1.2).
+    /// The deviceId of a raw public key: lowercase hex SHA-256 (protocol.md §6.1.2).
     public static func deviceId(forPublicKey rawPublicKey: [UInt8]) -> String {
         Hex.lowercase(SHA256.hash(rawPublicKey))
     }

@@ -1,4 +1,4 @@
-/// The on-disk JSON of a ``DeviceIdentity`` (gateway-protocol §6.1.5).
+/// The on-disk JSON of a ``DeviceIdentity`` (protocol.md §6.1.5).
 struct IdentityFile: Codable, Equatable {
     /// Always `"Ed25519"`.
     var algorithm: String

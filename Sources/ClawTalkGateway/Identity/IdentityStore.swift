@@ -1,7 +1,7 @@
 public import Foundation
 import Glibc
 
-/// Loads and saves the ``DeviceIdentity`` JSON file (gateway-protocol §6.1.5).
+/// Loads and saves the ``DeviceIdentity`` JSON file (protocol.md §6.1.5).
 ///
 /// Rules: the file is mode `0600`; it is written atomically (a `0600` temp file in the same
 /// directory, written, fsync'ed, then renamed into place and the directory fsync'ed); on load

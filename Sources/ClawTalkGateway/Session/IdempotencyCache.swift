@@ -1,4 +1,4 @@
-/// Outcomes by `idempotencyKey` (gateway-protocol §10.2.6): at most `capacity` keys, each
+/// Outcomes by `idempotencyKey` (protocol.md §10.2.6): at most `capacity` keys, each
 /// kept for `lifetime`; the oldest goes first. Pure: time is passed in.
 struct IdempotencyCache: Sendable, Hashable {
     private struct Entry: Sendable, Hashable {

@@ -7,7 +7,7 @@ public enum InvokeOutcome: Sendable, Hashable {
     /// Failure with the wire error.
     case failure(NodeError)
 
-    /// The closed `node.invoke.result` params for invoke `id` of node `nodeId` (§10.3):
+    /// The closed `node.invoke.result` params for invoke `id` of node `nodeId` (protocol.md §10.3):
     /// `payloadJSON` on success, `error {code, message}` on failure, nothing else.
     public func result(id: String, nodeId: String) -> NodeInvokeResult {
         switch self {

@@ -1,7 +1,7 @@
 public import ClawTalkProtocol
 internal import ClawTalkSupport
 
-/// The invoke rules of gateway-protocol §10.2–§10.4 as a pure value: which requests run,
+/// The invoke rules of protocol.md §10.2–§10.4 as a pure value: which requests run,
 /// which are answered at once (unsupported, bad params, busy, repeated idempotency key),
 /// which wait for an identical run, how cancels apply, and the one place where handler errors
 /// become wire ``NodeError``s. ``NodeSession`` performs what it decides. Time is passed in.
@@ -134,7 +134,7 @@ public struct InvokeRouter: Sendable {
         return deliveries
     }
 
-    /// A `node.invoke.cancel` (§10.4): true when `invokeId` is running (cancel its handler);
+    /// A `node.invoke.cancel` (protocol.md §10.4): true when `invokeId` is running (cancel its handler);
     /// otherwise it is kept for 30 s and applied if the request arrives.
     public mutating func cancel(_ invokeId: String, now: Duration) -> Bool {
         if running[invokeId] != nil { return true }

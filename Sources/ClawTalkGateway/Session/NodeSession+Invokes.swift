@@ -2,7 +2,7 @@ import ClawTalkProtocol
 import ClawTalkSupport
 
 extension NodeSession {
-    /// `node.invoke.request`: admit through the router, then answer or run (§10.2).
+    /// `node.invoke.request`: admit through the router, then answer or run (protocol.md §10.2).
     func receiveInvoke(_ frame: EventFrame, epoch: Int) {
         let request: NodeInvokeRequest
         do {
@@ -29,7 +29,7 @@ extension NodeSession {
         }
     }
 
-    /// `node.invoke.cancel {invokeId, nodeId}` (§10.4).
+    /// `node.invoke.cancel {invokeId, nodeId}` (protocol.md §10.4).
     func receiveCancel(_ frame: EventFrame) {
         guard let cancel = try? NodeInvokeCancel(json: frame.payload) else {
             logger.warning("invoke.cancel.malformed")
@@ -87,7 +87,7 @@ extension NodeSession {
         deliver(router.complete(id, with: outcome, now: now()))
     }
 
-    /// Sends results on the socket their request came on; drops them if it changed (§10.2.7).
+    /// Sends results on the socket their request came on; drops them if it changed (protocol.md §10.2.7).
     func deliver(_ deliveries: [InvokeRouter.Delivery]) {
         guard !deliveries.isEmpty else { return }
         let connection = connection

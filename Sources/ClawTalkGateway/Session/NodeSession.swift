@@ -1,7 +1,7 @@
 public import ClawTalkProtocol
 public import ClawTalkSupport
 
-/// The node's work on top of a node-role ``GatewayConnection`` (gateway-protocol §10):
+/// The node's work on top of a node-role ``GatewayConnection`` (protocol.md §10):
 /// answers `node.invoke.request` through registered handlers (each in its own task, off the
 /// receive loop, under the ``InvokeRouter``'s rules), applies `node.invoke.cancel`, sends
 /// `node.event`s, re-subscribes chat sessions after every `hello-ok`, and surfaces pushed
@@ -158,7 +158,7 @@ public actor NodeSession {
         triggers.subscribe(replayingLatest: false)
     }
 
-    /// Wake routing pushed by `voicewake.routing.changed` on the node connection (talk-contract
+    /// Wake routing pushed by `voicewake.routing.changed` on the node connection (talk.md
     /// §6.2), the last one received first.
     public nonisolated func voiceWakeRouting() -> AsyncStream<VoiceWakeRouting> {
         routing.subscribe(replayingLatest: true)

@@ -1,7 +1,7 @@
 public import ClawTalkProtocol
 public import ClawTalkSupport
 
-/// The optional operator connection's rules (gateway-protocol §14) on top of an
+/// The optional operator connection's rules (protocol.md §14) on top of an
 /// operator-role ``GatewayConnection``: call a method only when `hello-ok.features.methods`
 /// lists it (else ``GatewayError/methodUnavailable(_:)``); a `FORBIDDEN`/`MISSING_SCOPE`
 /// answer disables that method for the socket's lifetime (logged once); after each
@@ -93,7 +93,7 @@ public actor OperatorSession {
     /// - Throws: ``GatewayError/notConnected``, ``GatewayError/methodUnavailable(_:)`` when not
     ///   advertised, ``GatewayError/methodForbidden(method:missingScope:)`` after an earlier
     ///   `FORBIDDEN` on this socket, or the request's error.
-    /// - Parameter timeout: default: the method's timeout from talk-contract §8, else 15 s.
+    /// - Parameter timeout: default: the method's timeout from talk.md §8, else 15 s.
     public func call(_ method: String, params: WireJSON? = nil, timeout: Duration? = nil) async throws -> WireJSON {
         guard let hello, let epoch else { throw GatewayError.notConnected }
         guard hello.supports(method: method) else { throw GatewayError.methodUnavailable(method) }
@@ -137,12 +137,12 @@ public actor OperatorSession {
     }
 
     /// Wake routing from `voicewake.routing.get` after each `hello-ok` and from
-    /// `voicewake.routing.changed` (talk-contract §6.2), the current one first.
+    /// `voicewake.routing.changed` (talk.md §6.2), the current one first.
     public nonisolated func voiceWakeRouting() -> AsyncStream<VoiceWakeRouting> {
         routing.subscribe(replayingLatest: true)
     }
 
-    /// `voicewake.get` (8 s) after `hello-ok` (talk-contract §6.1).
+    /// `voicewake.get` (8 s) after `hello-ok` (talk.md §6.1).
     private func fetchTriggers(epoch: Int) async {
         let method = OperatorMethod.voiceWakeGet.rawValue
         guard self.epoch == epoch, isAvailable(method) else { return }

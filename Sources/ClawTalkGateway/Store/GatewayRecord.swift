@@ -1,6 +1,6 @@
 internal import ClawTalkProtocol
 
-/// The JSON file of one gateway key (gateway-protocol §11.1): tokens, pin, signature
+/// The JSON file of one gateway key (protocol.md §11.1): tokens, pin, signature
 /// version, operator client pair, last trigger list, pending bootstrap token, display URL.
 struct GatewayRecord: Sendable, Hashable, Codable {
     /// File format version.

@@ -7,14 +7,14 @@ extension GatewayStore {
     }
 
     /// Stores or replaces the pin from an explicit source (setup code, CLI, config, user
-    /// confirmation) (§17.1.4).
+    /// confirmation) (protocol.md §17.1.4).
     public func setPin(_ fingerprint: TLSFingerprint, source: ExplicitPinSource, for key: String) throws {
         try update(key) { record in
             record.tlsPin = StoredPin(fingerprint: fingerprint, source: source.pinSource, savedAtMs: nowMs)
         }
     }
 
-    /// Trust on first use (§17.1.3): stores `fingerprint`, observed on a connection that passed
+    /// Trust on first use (protocol.md §17.1.3): stores `fingerprint`, observed on a connection that passed
     /// system trust without a pin, only when no pin is stored. Returns whether it was stored.
     @discardableResult
     public func recordTrustOnFirstUse(_ fingerprint: TLSFingerprint, for key: String) throws -> Bool {
@@ -26,7 +26,7 @@ extension GatewayStore {
     }
 
     /// Compares a DNS-SD TXT `gatewayTlsSha256` with the stored pin without changing anything:
-    /// a TXT value never replaces a stored pin (§17.1.4).
+    /// a TXT value never replaces a stored pin (protocol.md §17.1.4).
     public func checkDiscoveredFingerprint(_ fingerprint: TLSFingerprint, for key: String) throws -> DiscoveredPinCheck
     {
         guard let stored = try record(key).tlsPin else { return .noStoredPin }

@@ -1,7 +1,7 @@
 public import ClawTalkProtocol
 
 extension GatewayStore {
-    /// The signature version remembered for `key` (§6.2).
+    /// The signature version remembered for `key` (protocol.md §6.2).
     public func rememberedSignature(for key: String) throws -> RememberedSignature? {
         try record(key).signature
     }
@@ -11,7 +11,7 @@ extension GatewayStore {
         try update(key) { $0.signature = signature }
     }
 
-    /// The operator client pair remembered for `key` (§14).
+    /// The operator client pair remembered for `key` (protocol.md §14).
     public func operatorClientPair(for key: String) throws -> OperatorClientPair? {
         try record(key).operatorClientPair
     }
@@ -21,7 +21,7 @@ extension GatewayStore {
         try update(key) { $0.operatorClientPair = pair }
     }
 
-    /// The last `voicewake` trigger list received from `key` (talk-contract §6.1).
+    /// The last `voicewake` trigger list received from `key` (talk.md §6.1).
     public func voiceWakeTriggers(for key: String) throws -> [String]? {
         try record(key).voiceWakeTriggers
     }

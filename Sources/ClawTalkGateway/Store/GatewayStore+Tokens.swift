@@ -6,7 +6,7 @@ extension GatewayStore {
         try record(key).deviceTokens.first { $0.deviceId == deviceId && $0.role == role.rawValue }
     }
 
-    /// Stores a token issued in `hello-ok` (§11.2). The same token again keeps the stored scopes
+    /// Stores a token issued in `hello-ok` (protocol.md §11.2). The same token again keeps the stored scopes
     /// and issue time; a new token replaces the entry.
     public func saveDeviceToken(
         _ token: String, role: String, scopes: [String], issuedAtMs: Int64?, deviceId: String, for key: String
@@ -27,9 +27,9 @@ extension GatewayStore {
         }
     }
 
-    /// Persists `hello-ok.auth` after a successful connect (§11.2): `deviceToken` under
+    /// Persists `hello-ok.auth` after a successful connect (protocol.md §11.2): `deviceToken` under
     /// `auth.role`; `auth.deviceTokens[]` under their roles only when `includeAdditionalRoles`
-    /// (bootstrap over wss:// or the local network, §17.2.3).
+    /// (bootstrap over wss:// or the local network, protocol.md §17.2.3).
     public func persist(_ auth: HelloOk.Auth, deviceId: String, for key: String, includeAdditionalRoles: Bool) throws {
         if let token = auth.deviceToken {
             try saveDeviceToken(
@@ -43,7 +43,7 @@ extension GatewayStore {
         }
     }
 
-    /// Deletes the token of `role` (for any deviceId when `deviceId` is nil) (§11.3).
+    /// Deletes the token of `role` (for any deviceId when `deviceId` is nil) (protocol.md §11.3).
     public func removeDeviceToken(for key: String, role: GatewayRole, deviceId: String? = nil) throws {
         try update(key) { record in
             record.deviceTokens.removeAll { $0.role == role.rawValue && (deviceId == nil || $0.deviceId == deviceId) }
@@ -51,7 +51,7 @@ extension GatewayStore {
     }
 
     /// Saves a setup code's bootstrap token for the next node connect of `key` (replacing any
-    /// earlier one: a fresh setup code overrides stored tokens, §7.4).
+    /// earlier one: a fresh setup code overrides stored tokens, protocol.md §7.4).
     public func setPendingBootstrapToken(_ token: String, expiresAtMs: Int64? = nil, for key: String) throws {
         guard !token.isEmpty else { return }
         try update(key) { record in

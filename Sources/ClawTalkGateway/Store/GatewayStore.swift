@@ -3,7 +3,7 @@ public import ClawTalkSupport
 import Foundation
 import Synchronization
 
-/// Per-gateway state in clawtalk's state directory (gateway-protocol §11, §17.1): one JSON
+/// Per-gateway state in clawtalk's state directory (protocol.md §11, §17.1): one JSON
 /// file per gateway key (`gateway-<escaped key>.json`, mode 0600, written atomically through
 /// ``StateDirectory``) plus a registry `gateways.json` with the known keys and the current one.
 ///

@@ -1,5 +1,5 @@
 /// A setup-code bootstrap token saved by `clawtalk pair` and sent by the next node connect,
-/// then deleted after `hello-ok` (gateway-protocol §7.4, §9). Not `CustomStringConvertible`.
+/// then deleted after `hello-ok` (protocol.md §7.4, §9). Not `CustomStringConvertible`.
 struct PendingBootstrap: Sendable, Hashable, Codable {
     /// The token.
     var token: String

@@ -1,4 +1,4 @@
-/// Where a stored TLS pin came from (gateway-protocol §17.1.4). There is deliberately no
+/// Where a stored TLS pin came from (protocol.md §17.1.4). There is deliberately no
 /// DNS-SD TXT case: a TXT value never becomes or replaces a pin.
 public enum PinSource: String, Sendable, Hashable, Codable, CaseIterable {
     /// `tlsFingerprint` of a setup code (primary URL only).
@@ -7,7 +7,7 @@ public enum PinSource: String, Sendable, Hashable, Codable, CaseIterable {
     case commandLine
     /// `gateway.tlsFingerprint` in the configuration.
     case config
-    /// A discovered fingerprint the user explicitly confirmed (§17.3).
+    /// A discovered fingerprint the user explicitly confirmed (protocol.md §17.3).
     case userConfirmed
     /// Observed after the connection passed system trust (trust on first use).
     case trustOnFirstUse

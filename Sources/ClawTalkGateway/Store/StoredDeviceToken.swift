@@ -1,4 +1,4 @@
-/// A device token stored per (gateway key, deviceId, role) with its scopes (gateway-protocol
+/// A device token stored per (gateway key, deviceId, role) with its scopes (protocol.md
 /// §11.2). Deliberately not `CustomStringConvertible`: holds a secret.
 public struct StoredDeviceToken: Sendable, Hashable, Codable {
     /// The device it was issued to.

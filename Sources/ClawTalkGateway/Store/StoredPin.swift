@@ -1,6 +1,6 @@
 public import ClawTalkProtocol
 
-/// A TLS leaf pin stored for a gateway key (gateway-protocol §17.1).
+/// A TLS leaf pin stored for a gateway key (protocol.md §17.1).
 public struct StoredPin: Sendable, Hashable, Codable {
     /// The pinned SHA-256.
     public var fingerprint: TLSFingerprint

@@ -3,7 +3,7 @@ public import ClawTalkProtocol
 import Foundation
 
 /// One `GET` over a fresh HTTP(S) connection, for redeeming a join URL
-/// (gateway-protocol §9.1). Owner of the C `cws_https` calls; each request runs on its own
+/// (protocol.md §9.1). Owner of the C `cws_https` calls; each request runs on its own
 /// thread, because the C side blocks (every step bounded by ``Request/timeout``).
 ///
 /// Trust is the WebSocket client's: without a pin, the system store (or

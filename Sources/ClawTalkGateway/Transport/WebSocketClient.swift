@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// TLS: without a pin the system trust store and host name decide, and the observed leaf
 /// fingerprint is offered for trust on first use; with a pin the connection succeeds iff the
-/// leaf certificate's SHA-256 matches, even when self-signed (gateway-protocol §17.1).
+/// leaf certificate's SHA-256 matches, even when self-signed (protocol.md §17.1).
 ///
 /// libwebsockets 4.1 quirks, handled in C: its ws client turns close codes 1012-1014 into 1002
 /// and its TLS client keeps connection lookups in a global OpenSSL index that every new TLS

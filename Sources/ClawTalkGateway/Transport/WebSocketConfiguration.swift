@@ -7,7 +7,7 @@ public struct WebSocketConfiguration: Sendable, Hashable {
     public var url: String
     /// Inbound messages larger than this close the socket with 1009 (default 25 MiB).
     public var maxMessageBytes: Int
-    /// A WebSocket ping every this many seconds (default 15, gateway-protocol §4.3; 0 = never).
+    /// A WebSocket ping every this many seconds (default 15, protocol.md §4.3; 0 = never).
     /// When nothing at all (pong, message) arrives for 3x this long the socket is dropped.
     public var pingIntervalSeconds: Int
     /// Pinned SHA-256 of the server's DER leaf certificate (`wss://` only; ignored for `ws://`).
@@ -29,7 +29,7 @@ public struct WebSocketConfiguration: Sendable, Hashable {
         self.trustedRootsPath = trustedRootsPath
     }
 
-    /// Normalises a pin (gateway-protocol §17.1): strips a `sha256:`/`sha-256:` prefix, colons
+    /// Normalises a pin (protocol.md §17.1): strips a `sha256:`/`sha-256:` prefix, colons
     /// and whitespace, lowercases; nil unless 64 hex digits remain.
     public static func normalizedPin(_ raw: String) -> String? {
         var text = raw.lowercased().filter { !$0.isWhitespace && $0 != ":" }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The production ``GatewayDialer``: a libwebsockets client per socket, with the 15 s WebSocket
-/// ping (§4.3), the receive limit of the request and leaf-certificate pinning (§17.1).
+/// ping (protocol.md §4.3), the receive limit of the request and leaf-certificate pinning (protocol.md §17.1).
 public struct WebSocketDialer: GatewayDialer {
     /// Seconds between WebSocket pings (NAT keepalive).
     public var pingIntervalSeconds: Int

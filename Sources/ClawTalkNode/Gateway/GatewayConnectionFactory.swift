@@ -72,7 +72,7 @@ public struct GatewayConnectionFactory: Sendable {
 
     // MARK: - Surface
 
-    /// What the node declares: cap `talk` (and `voiceWake` while `wake.enabled`, talk contract
+    /// What the node declares: cap `talk` (and `voiceWake` while `wake.enabled`, talk.md
     /// §6.5), the four `talk.ptt.*` commands (`clawtalk run`
     /// registers their handlers on every node session), and honest permissions: `microphone`
     /// when the configured source (or a default source) exists on the sound server,

@@ -69,7 +69,7 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
     /// Starts the engine if needed and streams every frame from now on for voice wake: through the
     /// front end the AEC signal for the wake engine, the clean one for speech-to-text, its voice
     /// activity, and `muted` while the node's own playback may be heard without echo control
-    /// (talk contract §6.5); without a front end the raw capture with an ``EnergyGate``. Buffers
+    /// (talk.md §6.5); without a front end the raw capture with an ``EnergyGate``. Buffers
     /// 20 s, so a slow verifier or transcription delays wake without losing audio.
     func wakeFrames() async throws -> AsyncStream<WakeAudioFrame> {
         let (frames, continuation) = AsyncStream.makeStream(

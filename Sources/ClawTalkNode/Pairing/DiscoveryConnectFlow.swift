@@ -5,9 +5,9 @@ import ClawTalkSupport
 import Foundation
 
 /// `clawtalk discover --connect`: pairs with a discovered gateway by its resolved SRV target and
-/// port (never the TXT `lanHost`/`gatewayPort`), over TLS only (gateway-protocol §17.3). The
+/// port (never the TXT `lanHost`/`gatewayPort`), over TLS only (protocol.md §17.3). The
 /// certificate's fingerprint is read with a TLS probe; a stored pin for the gateway key must
-/// match it (a TXT fingerprint never replaces a stored pin, §17.1.4), and a first-seen
+/// match it (a TXT fingerprint never replaces a stored pin, protocol.md §17.1.4), and a first-seen
 /// fingerprint is pinned only after the user confirms it: on a terminal by typing `yes`, or by
 /// passing the same value with `--tls-fingerprint`.
 package struct DiscoveryConnectFlow: Sendable {

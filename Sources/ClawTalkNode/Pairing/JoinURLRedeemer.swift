@@ -3,7 +3,7 @@ package import ClawTalkProtocol
 package import Foundation
 
 /// `clawtalk pair <join URL>`: turns a join URL into the setup code it stands for with one
-/// `GET` (gateway-protocol §9.1; upstream facts in ``JoinRedemption``). The parsing is pure
+/// `GET` (protocol.md §9.1; upstream facts in ``JoinRedemption``). The parsing is pure
 /// (``JoinURL``, ``JoinRedemption``); this type only adds the request and the messages.
 /// The fetched payload holds a bootstrap token: it never reaches a message or a log.
 package struct JoinURLRedeemer: Sendable {

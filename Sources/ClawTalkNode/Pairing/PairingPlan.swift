@@ -30,7 +30,7 @@ package struct PairingPlan: Sendable {
         return pin
     }
 
-    /// Checks the input the way gateway-protocol §9 and §17 require.
+    /// Checks the input the way protocol.md §9 and §17 require.
     /// - Throws: ``PairingError/invalidInput(_:)`` (exit 64) for an invalid or expired setup code,
     ///   URL or fingerprint, or plaintext to a non-local host.
     package static func make(
@@ -85,7 +85,7 @@ package struct PairingPlan: Sendable {
             pin: codePin ?? optionPin, pinSource: codePin != nil ? .setupCode : .commandLine)
     }
 
-    /// The §17 checks every plan passes.
+    /// The protocol.md §17 checks every plan passes.
     private static func checked(_ plan: PairingPlan, allowInsecureRemote: Bool) throws(PairingError) -> PairingPlan {
         let primary = plan.endpoints[0]
         if plan.pin != nil, !primary.isSecure {

@@ -23,7 +23,7 @@ enum PairingOutcome: Sendable, Equatable {
 
 /// Runs one node ``GatewayConnection`` for `clawtalk pair` and decides when pairing is done:
 /// connected, refused, unreachable, or — on `PAIRING_REQUIRED` — waiting for the approval and
-/// re-probing with the normal backoff (1 s doubling to 30 s, gateway-protocol §15) until the
+/// re-probing with the normal backoff (1 s doubling to 30 s, protocol.md §15) until the
 /// gateway admits the device or the timeout passes. Deliberate single retries of the connection
 /// (signature fallback, device-token retry, gateway starting or restarting) are let through.
 struct PairingProbe: Sendable {

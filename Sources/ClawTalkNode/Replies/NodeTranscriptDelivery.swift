@@ -4,8 +4,8 @@ import ClawTalkSupport
 import ClawTalkTalk
 
 /// Interim transcript route of `clawtalk run` until the full delivery (operator `chat.send`,
-/// persistent outbox, talk-contract §3) is wired in: `node.event voice.transcript
-/// {text, sessionKey, eventId}` on the live node session (the node-only route of §3.1). With no
+/// persistent outbox, talk.md §3) is wired in: `node.event voice.transcript
+/// {text, sessionKey, eventId}` on the live node session (the node-only route of talk.md §3.1). With no
 /// connected session nothing is kept: the receipt is `failed`, which PTT reports as `offline`.
 package actor NodeTranscriptDelivery: TranscriptDelivering {
     /// `talk.sessionKey`, else `main`.

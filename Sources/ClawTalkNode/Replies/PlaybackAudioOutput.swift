@@ -28,7 +28,7 @@ public struct PlaybackAudioOutput: AudioOutput {
         controller.stop()
     }
 
-    /// Plays the built-in error earcon (§7.5.3) at the speech rate.
+    /// Plays the built-in error earcon (talk.md §7.5.3) at the speech rate.
     public func playErrorEarcon() async {
         _ = await controller.play(.pcm(Chime.error.render(sampleRate: 24_000), kind: .chime))
     }

@@ -4,7 +4,7 @@ import ClawTalkSupport
 package import ClawTalkTalk
 import Synchronization
 
-/// The transcript and reply pipeline of `clawtalk run` (talk-contract §3, §4, §7): one
+/// The transcript and reply pipeline of `clawtalk run` (talk.md §3, §4, §7): one
 /// ``TranscriptDelivery`` (routes and the per-gateway outbox), one ``ReplyTracker``, one
 /// ``SpeechOutput`` and the ``ReplySpeaker`` between them, attached to the current gateway's
 /// sessions as ``GatewayService`` starts and ends them. `talk.config` is read after each
@@ -20,7 +20,7 @@ package final class ReplyServices: GatewaySessionObserver {
     let speech: SpeechOutput
     /// Connects the two.
     let speaker: ReplySpeaker
-    /// The `gateway` speech-to-text engine (talk-contract §9.1), following the operator session.
+    /// The `gateway` speech-to-text engine (talk.md §9.1), following the operator session.
     package let relay: GatewayRelayTranscriber
     private let logger: Logger
     private let configSync = Mutex<Task<Void, Never>?>(nil)
@@ -93,14 +93,14 @@ package final class ReplyServices: GatewaySessionObserver {
         await delivery.detach()
     }
 
-    /// Reads `talk.config` again now, as on entering Talk mode (talk-contract §5.7); nothing
+    /// Reads `talk.config` again now, as on entering Talk mode (talk.md §5.7); nothing
     /// without a connected operator session.
     func refreshTalkConfig() async {
         guard let session = currentOperator.locked({ $0 }), await session.isConnected else { return }
         await readTalkConfig(session, reason: "talk.enter")
     }
 
-    /// Reads `talk.config` (8 s, without secrets) after every operator `hello-ok` (§5.7).
+    /// Reads `talk.config` (8 s, without secrets) after every operator `hello-ok` (talk.md §5.7).
     private func syncTalkConfig(_ session: OperatorSession) -> Task<Void, Never> {
         Task {
             for await event in await session.subscribe(events: []) {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Process CPU time and memory (benchmark.md §3 CPU and Memory): `getrusage` user + system
+/// Process CPU time and memory (benchmarks.md §3 CPU and Memory): `getrusage` user + system
 /// seconds, peak RSS (`ru_maxrss`) and the current RSS from /proc/self/status.
 public enum ResourceUsage {
     /// User + system CPU seconds of this process (all threads).

@@ -5,7 +5,7 @@ import ClawTalkSpeech
 import ClawTalkSupport
 package import ClawTalkTalk
 
-/// Talk mode inside `clawtalk run` (talk-contract §5): one ``TalkModeController`` for the
+/// Talk mode inside `clawtalk run` (talk.md §5): one ``TalkModeController`` for the
 /// service's lifetime over the shared capture (``LiveUtteranceCapturing``, through the audio front
 /// end: AEC, VAD, half-duplex silencing), the `stt.*` transcriber, and `run`'s delivery and speech.
 ///

@@ -7,11 +7,11 @@ import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
 
-/// Voice wake inside `clawtalk run` (talk contract §6): builds the ``VoiceWakeController`` from
+/// Voice wake inside `clawtalk run` (talk.md §6): builds the ``VoiceWakeController`` from
 /// the `wake.*` and `stt.*` settings, feeds it the microphone through the audio front end,
 /// follows the gateway's trigger lists on both connections and lends push-to-talk its leases.
 ///
-/// - Triggers (§6.1): until a list arrives, the list persisted for the gateway, else the
+/// - Triggers (talk.md §6.1): until a list arrives, the list persisted for the gateway, else the
 ///   defaults; then every `voicewake.get` answer and `voicewake.changed` (operator or node) is
 ///   applied live. (The persisted list is used at once rather than after 5 s of waiting: wake
 ///   works from the start, and a gateway list replaces it whenever it comes.)

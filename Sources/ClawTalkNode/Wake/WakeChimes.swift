@@ -6,7 +6,7 @@ import ClawTalkTalk
 import Foundation
 
 /// The trigger and send chimes of voice wake (`wake.triggerChime`, `wake.sendChime`, talk
-/// contract §6.5), rendered once and played on the node's ``PlaybackController``.
+/// contract talk.md §6.5), rendered once and played on the node's ``PlaybackController``.
 package struct WakeChimes: Sendable {
     /// The trigger chime, nil for `none` (or an unusable file).
     let trigger: PCMBuffer?

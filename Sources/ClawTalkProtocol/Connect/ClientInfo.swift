@@ -1,4 +1,4 @@
-/// `ConnectParams.client` (closed, gateway-protocol §7.2). Optional strings that are nil or
+/// `ConnectParams.client` (closed, protocol.md §7.2). Optional strings that are nil or
 /// empty are omitted from the wire.
 public struct ClientInfo: Sendable, Hashable, Codable {
     /// `client.platform` of clawtalk, pinned at pairing (never the OS version).

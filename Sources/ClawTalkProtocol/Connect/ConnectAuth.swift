@@ -1,4 +1,4 @@
-/// `ConnectParams.auth` (gateway-protocol §7.2, §7.4): clawtalk sends exactly one credential.
+/// `ConnectParams.auth` (protocol.md §7.2, §7.4): clawtalk sends exactly one credential.
 /// Empty strings are treated as absent, so what is signed always equals what is sent.
 /// Deliberately not `CustomStringConvertible`: it holds secrets.
 public struct ConnectAuth: Sendable, Hashable, Codable {
@@ -36,7 +36,7 @@ public struct ConnectAuth: Sendable, Hashable, Codable {
     }
 
     /// The signed token field: `token ?? deviceToken ?? bootstrapToken ?? ""`
-    /// (gateway-protocol §6.2; the password is never signed).
+    /// (protocol.md §6.2; the password is never signed).
     public var signedToken: String {
         token ?? deviceToken ?? bootstrapToken ?? ""
     }

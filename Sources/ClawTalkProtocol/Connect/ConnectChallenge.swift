@@ -1,6 +1,6 @@
 public import Foundation
 
-/// `connect.challenge {nonce, ts?}`, the Gateway's first frame (gateway-protocol §7.1).
+/// `connect.challenge {nonce, ts?}`, the Gateway's first frame (protocol.md §7.1).
 public struct ConnectChallenge: Sendable, Hashable, Encodable {
     /// The nonce, trimmed once (JavaScript `trim`); used verbatim in `device.nonce` and the
     /// signed payload.

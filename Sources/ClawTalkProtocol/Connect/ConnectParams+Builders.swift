@@ -4,7 +4,7 @@ extension ConnectParams {
         "clawtalk/\(version)"
     }
 
-    /// Node-connection params (gateway-protocol §7.2, §7.3): `node-host`/`node`, role `node`,
+    /// Node-connection params (protocol.md §7.2, §7.3): `node-host`/`node`, role `node`,
     /// scopes `[]`, `linux`/`Linux`, protocol 3–4, caps/commands/permissions as given.
     /// Empty optional strings are dropped; set ``device`` after signing.
     public static func node(
@@ -26,11 +26,11 @@ extension ConnectParams {
             userAgent: userAgent(version: version))
     }
 
-    /// Scopes of the operator connection, in signing order (§14). Never admin, pairing or
+    /// Scopes of the operator connection, in signing order (protocol.md §14). Never admin, pairing or
     /// talk secrets.
     public static let operatorScopes = ["operator.read", "operator.write"]
 
-    /// Operator-connection params (gateway-protocol §14): `gateway-client`/`backend` (or the
+    /// Operator-connection params (protocol.md §14): `gateway-client`/`backend` (or the
     /// `cli`/`cli` fallback), role `operator`, scopes `["operator.read","operator.write"]`,
     /// no caps, commands or permissions.
     public static func `operator`(

@@ -1,4 +1,4 @@
-/// `connect` params (closed, gateway-protocol §7.2). Only the listed keys exist; nil and
+/// `connect` params (closed, protocol.md §7.2). Only the listed keys exist; nil and
 /// empty optionals are omitted. `pathEnv`, `client.buildId`, `client.timeZone` and
 /// `transports` are never sent, so they have no property.
 public struct ConnectParams: Sendable, Hashable, Codable {
@@ -74,7 +74,7 @@ public struct ConnectParams: Sendable, Hashable, Codable {
         try RequestFrame(id: id, method: Self.method, encoding: self)
     }
 
-    /// The serialized `connect` request, checked to be smaller than 64 KiB (§4.2).
+    /// The serialized `connect` request, checked to be smaller than 64 KiB (protocol.md §4.2).
     /// - Throws: ``ProtocolError/frameTooLarge(bytes:limit:)`` when it is not.
     public func encodedRequest(id: String = WireID.make()) throws(ProtocolError) -> String {
         try requestFrame(id: id).encodedText(maxBytes: GatewayLimits.preauthMaxPayloadBytes - 1)

@@ -1,4 +1,4 @@
-/// `ConnectParams.device {id, publicKey, signature, signedAt, nonce}` (gateway-protocol §6,
+/// `ConnectParams.device {id, publicKey, signature, signedAt, nonce}` (protocol.md §6,
 /// §7.2): the Ed25519 proof of the device identity.
 public struct DeviceProof: Sendable, Hashable, Codable {
     /// deviceId: lowercase hex SHA-256 of the raw public key.

@@ -1,4 +1,4 @@
-/// `client.id` values the Gateway accepts (`GATEWAY_CLIENT_IDS`, gateway-protocol §7.3);
+/// `client.id` values the Gateway accepts (`GATEWAY_CLIENT_IDS`, protocol.md §7.3);
 /// validation is exact and case-sensitive.
 public enum GatewayClientID: String, Sendable, Hashable, Codable, CaseIterable {
     /// `webchat-ui`.

@@ -1,4 +1,4 @@
-/// `client.mode` values the Gateway accepts (`GATEWAY_CLIENT_MODES`, gateway-protocol §7.3).
+/// `client.mode` values the Gateway accepts (`GATEWAY_CLIENT_MODES`, protocol.md §7.3).
 public enum GatewayClientMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// `webchat`.
     case webchat

@@ -2,6 +2,6 @@
 public enum GatewayRole: String, Sendable, Hashable, Codable, CaseIterable {
     /// The node connection.
     case node
-    /// The optional operator connection (§14).
+    /// The optional operator connection (protocol.md §14).
     case `operator`
 }

@@ -1,7 +1,7 @@
 extension HelloOk {
     /// `server {version, connId}`; missing fields read as `""`.
     public struct Server: Sendable, Hashable, Encodable {
-        /// Gateway version (a change resets the remembered signature version, §6.2).
+        /// Gateway version (a change resets the remembered signature version, protocol.md §6.2).
         public var version: String
         /// Connection id, for logs.
         public var connId: String
@@ -41,7 +41,7 @@ extension HelloOk {
     }
 
     /// `auth {role, scopes, deviceToken?, issuedAtMs?, deviceTokens?}`: the credentials to
-    /// persist per (gateway key, deviceId, role) (§11). Not `CustomStringConvertible`: holds
+    /// persist per (gateway key, deviceId, role) (protocol.md §11). Not `CustomStringConvertible`: holds
     /// tokens.
     public struct Auth: Sendable, Hashable, Encodable {
         /// Role the connection was admitted with.
@@ -107,7 +107,7 @@ extension HelloOk {
     }
 
     /// `policy {maxPayload, maxBufferedBytes, tickIntervalMs}`: all limits after `hello-ok`
-    /// come from here (§4.2).
+    /// come from here (protocol.md §4.2).
     public struct Policy: Sendable, Hashable, Encodable {
         /// Largest frame either side may send, bytes.
         public var maxPayload: Int

@@ -1,4 +1,4 @@
-/// The `hello-ok` payload of a successful `connect` (gateway-protocol §7.5), read leniently:
+/// The `hello-ok` payload of a successful `connect` (protocol.md §7.5), read leniently:
 /// unknown keys are ignored, `snapshot` is kept raw, and only `protocol` and `policy` are
 /// required. There is no `nodeId`: the node id is the deviceId.
 public struct HelloOk: Sendable, Hashable, Encodable {
@@ -47,7 +47,7 @@ public struct HelloOk: Sendable, Hashable, Encodable {
     }
 
     /// True when `method` is listed in `features.methods` (optional methods are called only
-    /// then, §14).
+    /// then, protocol.md §14).
     public func supports(method: String) -> Bool {
         features.methods.contains(method)
     }

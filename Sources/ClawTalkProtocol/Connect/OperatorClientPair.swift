@@ -1,4 +1,4 @@
-/// The `client.id`/`client.mode` pair of the operator connection (gateway-protocol §14):
+/// The `client.id`/`client.mode` pair of the operator connection (protocol.md §14):
 /// `gateway-client`/`backend` first; on `INVALID_REQUEST` retry once with `cli`/`cli` and
 /// remember the pair per gateway key.
 public enum OperatorClientPair: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-/// Gateway protocol versions (gateway-protocol §4.1). clawtalk sends `minProtocol:3,
+/// Gateway protocol versions (protocol.md §4.1). clawtalk sends `minProtocol:3,
 /// maxProtocol:4` on both connections and behaves the same under either.
 public enum ProtocolVersion {
     /// The current server constant (`PROTOCOL_VERSION`).

@@ -1,4 +1,4 @@
-/// `error.details.code` of a failed `connect` (gateway-protocol §3,
+/// `error.details.code` of a failed `connect` (protocol.md §3,
 /// `connect-error-details.ts`). Unknown codes stay available as raw strings
 /// (``ErrorShape/detailCode``, ``ConnectRejection/detailCodeRaw``).
 public enum ConnectDetailCode: String, Sendable, Hashable, CaseIterable {
@@ -75,7 +75,7 @@ public enum ConnectDetailCode: String, Sendable, Hashable, CaseIterable {
     /// `CLIENT_VERSION_MISMATCH`.
     case clientVersionMismatch = "CLIENT_VERSION_MISMATCH"
 
-    /// The §15 pause set: codes after which the connection stops reconnecting until the user
+    /// The protocol.md §15 pause set: codes after which the connection stops reconnecting until the user
     /// acts. `PAIRING_REQUIRED`/`PAIRING_EXPIRED` pause only without a retry hint (see
     /// ``ConnectRejection/pausesReconnect``); the one-shot retries (v3→v2 signature,
     /// device-token retry, token cleared) happen before this applies.

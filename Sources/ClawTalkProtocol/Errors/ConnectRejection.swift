@@ -1,4 +1,4 @@
-/// A failed `connect`, classified for the reconnect policy (gateway-protocol §8.2, §15,
+/// A failed `connect`, classified for the reconnect policy (protocol.md §8.2, §15,
 /// §5 close 1013). Pure: decisions use `code`, `details.code` and the hints, never message
 /// text. Unknown detail codes are kept raw and treated as transient.
 public struct ConnectRejection: Error, Sendable, Hashable, CustomStringConvertible {
@@ -58,7 +58,7 @@ public struct ConnectRejection: Error, Sendable, Hashable, CustomStringConvertib
         return "openclaw devices approve \(requestId)"
     }
 
-    /// `AUTH_RATE_LIMITED`: use the long backoff of §15 (30, 60, 120, then 300 s, or
+    /// `AUTH_RATE_LIMITED`: use the long backoff of protocol.md §15 (30, 60, 120, then 300 s, or
     /// ``retryAfterMs`` if larger), never pause.
     public var isRateLimited: Bool {
         detail == .authRateLimited
@@ -77,9 +77,9 @@ public struct ConnectRejection: Error, Sendable, Hashable, CustomStringConvertib
             || isStartingUp || isRateLimited
     }
 
-    /// The connection stops reconnecting until the user acts (§15 pause set). Pairing
+    /// The connection stops reconnecting until the user acts (protocol.md §15 pause set). Pairing
     /// failures pause unless the details say `wait_then_retry`, `retryable:true` or
-    /// `pauseReconnect:false` (§8.2). Unknown and unlisted codes do not pause.
+    /// `pauseReconnect:false` (protocol.md §8.2). Unknown and unlisted codes do not pause.
     public var pausesReconnect: Bool {
         if isPairingRequired || detail == .pairingExpired {
             let keepRetrying =

@@ -1,5 +1,5 @@
 /// `ErrorShape {code, message, details?, retryable?, retryAfterMs?}` of a failed response
-/// (gateway-protocol §3). `details` is kept as raw JSON; typed accessors read the fields
+/// (protocol.md §3). `details` is kept as raw JSON; typed accessors read the fields
 /// this project acts on. Policy must use `code`/`details`, never `message` text.
 public struct ErrorShape: Error, Sendable, Hashable, Encodable, CustomStringConvertible {
     /// Top-level code, raw (see ``gatewayCode``).
@@ -115,12 +115,12 @@ public struct ErrorShape: Error, Sendable, Hashable, Encodable, CustomStringConv
     }
 
     /// True for `FORBIDDEN` with `details.code:"MISSING_SCOPE"` (disables that method for the
-    /// socket's lifetime, §14).
+    /// socket's lifetime, protocol.md §14).
     public var isMissingScope: Bool {
         detailCode == "MISSING_SCOPE"
     }
 
-    /// `details.fallbackEligible` of a `talk.speak` failure (talk-contract §7.1).
+    /// `details.fallbackEligible` of a `talk.speak` failure (talk.md §7.1).
     public var fallbackEligible: Bool? {
         details?["fallbackEligible"]?.boolValue
     }

@@ -1,4 +1,4 @@
-/// Top-level `error.code` values of Gateway responses (gateway-protocol §3). Unknown codes
+/// Top-level `error.code` values of Gateway responses (protocol.md §3). Unknown codes
 /// stay available as ``ErrorShape/code``.
 public enum GatewayErrorCode: String, Sendable, Hashable, CaseIterable {
     /// `NOT_LINKED`.

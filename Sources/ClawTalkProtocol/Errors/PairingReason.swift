@@ -1,4 +1,4 @@
-/// `details.reason` of a `PAIRING_REQUIRED` failure (gateway-protocol §8.2).
+/// `details.reason` of a `PAIRING_REQUIRED` failure (protocol.md §8.2).
 public enum PairingReason: String, Sendable, Hashable, CaseIterable {
     /// The device was never approved.
     case notPaired = "not-paired"

@@ -1,4 +1,4 @@
-/// `details.recommendedNextStep` of an auth or pairing failure (gateway-protocol §3, §8.2).
+/// `details.recommendedNextStep` of an auth or pairing failure (protocol.md §3, §8.2).
 /// Unknown values stay available as ``ErrorShape/recommendedNextStepRaw``.
 public enum RecommendedNextStep: String, Sendable, Hashable, CaseIterable {
     /// Retry once with the stored device token.

@@ -1,5 +1,5 @@
 /// `{type:"event", event, payload?, seq?, stateVersion?}`: a Gateway push. `seq` is present
-/// on broadcasts only and is never required (gateway-protocol §3).
+/// on broadcasts only and is never required (protocol.md §3).
 public struct EventFrame: Sendable, Hashable {
     /// The frame's `type` value.
     public static let type = "event"

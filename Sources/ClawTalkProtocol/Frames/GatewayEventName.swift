@@ -1,4 +1,4 @@
-/// Event names clawtalk reads (gateway-protocol §10.6, talk-contract §4–§6). Other names are
+/// Event names clawtalk reads (protocol.md §10.6, talk.md §4–§6). Other names are
 /// ignored; ``EventFrame/event`` keeps the raw string.
 public enum GatewayEventName: String, Sendable, Hashable, CaseIterable {
     /// Handshake nonce, first frame on every socket.

@@ -1,4 +1,4 @@
-/// Size and timing constants of the wire contract (gateway-protocol §4). After `hello-ok`
+/// Size and timing constants of the wire contract (protocol.md §4). After `hello-ok`
 /// the limits come from ``HelloOk/policy``, never from here.
 public enum GatewayLimits {
     /// Largest frame the Gateway reads before `hello-ok` (`MAX_PREAUTH_PAYLOAD_BYTES`);

@@ -1,4 +1,4 @@
-/// `{type:"req", id, method, params?}`: a request from client to Gateway (gateway-protocol §3).
+/// `{type:"req", id, method, params?}`: a request from client to Gateway (protocol.md §3).
 public struct RequestFrame: Sendable, Hashable {
     /// The frame's `type` value.
     public static let type = "req"

@@ -1,5 +1,5 @@
 /// `shutdown {reason, restartExpectedMs?}`, sent before the Gateway closes with 1012
-/// (gateway-protocol §16). `restartExpectedMs` may be a number, `null` or absent.
+/// (protocol.md §16). `restartExpectedMs` may be a number, `null` or absent.
 public struct ShutdownEvent: Sendable, Hashable, Encodable {
     /// Why the Gateway is going down.
     public var reason: String?
@@ -20,7 +20,7 @@ public struct ShutdownEvent: Sendable, Hashable, Encodable {
             restartExpectedMs: reader.int("restartExpectedMs").flatMap { $0 >= 0 ? $0 : nil })
     }
 
-    /// First reconnect delay per §16: `max(restartExpectedMs ?? 0, 500)` before jitter.
+    /// First reconnect delay per protocol.md §16: `max(restartExpectedMs ?? 0, 500)` before jitter.
     public var firstReconnectDelayMs: Int {
         max(restartExpectedMs ?? 0, 500)
     }

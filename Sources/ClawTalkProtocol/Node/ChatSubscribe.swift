@@ -1,4 +1,4 @@
-/// `chat.subscribe` / `chat.unsubscribe` payload `{sessionKey}` (gateway-protocol §10.5).
+/// `chat.subscribe` / `chat.unsubscribe` payload `{sessionKey}` (protocol.md §10.5).
 public struct ChatSubscribe: Sendable, Hashable, Codable {
     /// The session whose `chat` events the node receives.
     public var sessionKey: String

@@ -1,4 +1,4 @@
-/// `caps` vocabulary (gateway-protocol §12). clawtalk advertises ``talk`` always and
+/// `caps` vocabulary (protocol.md §12). clawtalk advertises ``talk`` always and
 /// ``voiceWake`` only while wake is enabled.
 public enum NodeCapability: String, Sendable, Hashable, Codable, CaseIterable {
     /// Push-to-talk / Talk mode.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The wire error of a failed invoke: `error {code, message}` of `node.invoke.result`
-/// (gateway-protocol §10.2–§10.3, talk-contract §2.7). Messages start with a code
+/// (protocol.md §10.2–§10.3, talk.md §2.7). Messages start with a code
 /// (`"<CODE>: <hint>"`). The result schema is closed: there is no `retryable` or
 /// `retryAfterMs`.
 public struct NodeError: Error, Sendable, Hashable, Codable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-/// `error.code` values used by official nodes in `node.invoke.result` (gateway-protocol
+/// `error.code` values used by official nodes in `node.invoke.result` (protocol.md
 /// §10.3). clawtalk emits ``invalidRequest``, ``unavailable`` and ``nodeNotReady``.
 public enum NodeErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// `NOT_PAIRED`.

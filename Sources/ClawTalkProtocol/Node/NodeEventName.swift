@@ -1,4 +1,4 @@
-/// `node.event` names clawtalk sends (gateway-protocol §10.5).
+/// `node.event` names clawtalk sends (protocol.md §10.5).
 public enum NodeEventName: String, Sendable, Hashable, Codable, CaseIterable {
     /// A transcript for an agent turn (node-only delivery).
     case voiceTranscript = "voice.transcript"

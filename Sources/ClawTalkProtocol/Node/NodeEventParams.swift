@@ -1,4 +1,4 @@
-/// `node.event` params (closed, gateway-protocol §10.5): clawtalk sends `{event, payloadJSON}`
+/// `node.event` params (closed, protocol.md §10.5): clawtalk sends `{event, payloadJSON}`
 /// with a JSON text payload, never `payload` and never `payloadJSON:null`.
 public struct NodeEventParams: Sendable, Hashable, Codable {
     /// The request method.

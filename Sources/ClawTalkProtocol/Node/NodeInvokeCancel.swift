@@ -1,4 +1,4 @@
-/// `node.invoke.cancel {invokeId, nodeId}` event payload (gateway-protocol §10.4).
+/// `node.invoke.cancel {invokeId, nodeId}` event payload (protocol.md §10.4).
 public struct NodeInvokeCancel: Sendable, Hashable, Encodable {
     /// The invoke to cancel.
     public var invokeId: String

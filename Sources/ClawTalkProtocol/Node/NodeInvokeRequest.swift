@@ -1,4 +1,4 @@
-/// `node.invoke.request` event payload (gateway-protocol §10.2). `sessionKey` (newest
+/// `node.invoke.request` event payload (protocol.md §10.2). `sessionKey` (newest
 /// gateways) is ignored.
 public struct NodeInvokeRequest: Sendable, Hashable, Encodable {
     /// Invoke id; echoed in the result.

@@ -1,4 +1,4 @@
-/// `node.invoke.result` params (closed, gateway-protocol §10.3):
+/// `node.invoke.result` params (closed, protocol.md §10.3):
 /// `{id, nodeId, ok, payloadJSON?, error?: {code?, message?}}`. clawtalk never sends
 /// `payload`, and the error has no other keys.
 public struct NodeInvokeResult: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-/// Keys of `ConnectParams.permissions` clawtalk reports (gateway-protocol §7.2).
+/// Keys of `ConnectParams.permissions` clawtalk reports (protocol.md §7.2).
 public enum NodePermission: String, Sendable, Hashable, Codable, CaseIterable {
     /// The configured capture device opens.
     case microphone

@@ -1,4 +1,4 @@
-/// `node.presence.alive` payload `{trigger, sentAtMs?}` (gateway-protocol §10.5).
+/// `node.presence.alive` payload `{trigger, sentAtMs?}` (protocol.md §10.5).
 public struct NodePresenceAlive: Sendable, Hashable, Codable {
     /// Why the ping was sent.
     public enum Trigger: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `talk.ptt.*` node commands clawtalk declares (talk-contract §2.1).
+/// The `talk.ptt.*` node commands clawtalk declares (talk.md §2.1).
 public enum TalkCommand: String, Sendable, Hashable, Codable, CaseIterable {
     /// Begin a push-to-talk capture.
     case start = "talk.ptt.start"
@@ -12,7 +12,7 @@ public enum TalkCommand: String, Sendable, Hashable, Codable, CaseIterable {
     case once = "talk.ptt.once"
 }
 
-/// `status` of a PTT result (talk-contract §2.4). clawtalk never emits `not_queued` (it has
+/// `status` of a PTT result (talk.md §2.4). clawtalk never emits `not_queued` (it has
 /// no durable outbox), so that value is deliberately absent.
 public enum TalkPTTStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Non-empty transcript handed to a connected delivery route.

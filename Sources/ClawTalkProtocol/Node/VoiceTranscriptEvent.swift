@@ -1,4 +1,4 @@
-/// `voice.transcript` payload `{text, sessionKey, eventId}` (talk-contract §3.3). clawtalk
+/// `voice.transcript` payload `{text, sessionKey, eventId}` (talk.md §3.3). clawtalk
 /// always sends `sessionKey` and a UUID `eventId`.
 public struct VoiceTranscriptEvent: Sendable, Hashable, Codable {
     /// Transcript, at most 20000 UTF-16 units.

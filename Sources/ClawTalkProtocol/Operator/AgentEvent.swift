@@ -1,4 +1,4 @@
-/// `agent` event `{runId, stream, data{text, phase, status}}` (talk-contract §4.1; operator
+/// `agent` event `{runId, stream, data{text, phase, status}}` (talk.md §4.1; operator
 /// only), read leniently. `stream` stays raw; see ``streamKind``.
 public struct AgentEvent: Sendable, Hashable, Encodable {
     /// The run.

@@ -1,4 +1,4 @@
-/// `chat` event `{runId, sessionKey, seq, state, message, deltaText?, replace?}` (talk-contract
+/// `chat` event `{runId, sessionKey, seq, state, message, deltaText?, replace?}` (talk.md
 /// §4.1, §4.3), read leniently. `state` stays raw; see ``chatState``.
 public struct ChatEvent: Sendable, Hashable, Encodable {
     /// The run.

@@ -1,9 +1,9 @@
 /// `chat.send` params `{sessionKey, message, thinking, timeoutMs, idempotencyKey}`
-/// (talk-contract §3.2; operator, `operator.write`).
+/// (talk.md §3.2; operator, `operator.write`).
 public struct ChatSendParams: Sendable, Hashable, Codable {
     /// Target session.
     public var sessionKey: String
-    /// The prompt: transcript, possibly prefixed (§3.5).
+    /// The prompt: transcript, possibly prefixed (talk.md §3.5).
     public var message: String
     /// Thinking level (`"low"` for voice).
     public var thinking: String

@@ -1,4 +1,4 @@
-/// Operator-connection methods clawtalk may call (gateway-protocol §14). Optional ones are
+/// Operator-connection methods clawtalk may call (protocol.md §14). Optional ones are
 /// called only when listed in `hello-ok.features.methods`.
 public enum OperatorMethod: String, Sendable, Hashable, CaseIterable {
     /// Send a user turn to a session.
@@ -15,7 +15,7 @@ public enum OperatorMethod: String, Sendable, Hashable, CaseIterable {
     case talkMode = "talk.mode"
     /// List Talk session capabilities.
     case talkCatalog = "talk.catalog"
-    /// Open a Talk session (clawtalk: transcription relay only, talk-contract §9.1).
+    /// Open a Talk session (clawtalk: transcription relay only, talk.md §9.1).
     case talkSessionCreate = "talk.session.create"
     /// Append 24 kHz pcm16 audio to a Talk session.
     case talkSessionAppendAudio = "talk.session.appendAudio"
@@ -31,10 +31,10 @@ public enum OperatorMethod: String, Sendable, Hashable, CaseIterable {
     case voiceWakeGet = "voicewake.get"
     /// Replace the global wake-word list.
     case voiceWakeSet = "voicewake.set"
-    /// Read wake routing (there is no setter: `voicewake.routing.set` is gone upstream, §14).
+    /// Read wake routing (there is no setter: `voicewake.routing.set` is gone upstream, protocol.md §14).
     case voiceWakeRoutingGet = "voicewake.routing.get"
 
-    /// Client-side timeout in milliseconds (talk-contract §8); `talk.speak` depends on the
+    /// Client-side timeout in milliseconds (talk.md §8); `talk.speak` depends on the
     /// text (see ``TalkSpeakParams/timeoutMs(forCharacterCount:)``), others use the generic
     /// 15 s.
     public var defaultTimeoutMs: Int {

@@ -1,4 +1,4 @@
-/// The `talk.config` result (talk-contract §5.7), read leniently from `{config:{talk, session}}`.
+/// The `talk.config` result (talk.md §5.7), read leniently from `{config:{talk, session}}`.
 /// Called without `includeSecrets`; a provider key is never kept, only whether a usable one
 /// was present (`__OPENCLAW_REDACTED__` and `${ENV}` placeholders count as absent).
 public struct TalkConfig: Sendable, Hashable {

@@ -1,5 +1,5 @@
 extension TalkDirective {
-    /// Splits a reply into its directive and the text to speak (talk-contract §5.6).
+    /// Splits a reply into its directive and the text to speak (talk.md §5.6).
     ///
     /// The first non-empty line is a directive when, trimmed, it starts with `{`, ends with `}`
     /// and parses as a JSON object; then that line, the blank lines before it and one blank

@@ -1,5 +1,5 @@
 /// Voice settings an assistant reply may carry on its first non-empty line as a one-line JSON
-/// object (talk-contract §5.6). Values outside the allowed ranges are dropped at parse time,
+/// object (talk.md §5.6). Values outside the allowed ranges are dropped at parse time,
 /// so nothing out of range is ever sent. ``voice`` may still be an alias; resolve it with
 /// ``resolveVoiceId(aliases:)``.
 public struct TalkDirective: Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// `talk.mode` params `{enabled, phase?}` (talk-contract §5.2; send `{enabled:false}` on exit).
+/// `talk.mode` params `{enabled, phase?}` (talk.md §5.2; send `{enabled:false}` on exit).
 public struct TalkModeParams: Sendable, Hashable, Codable {
     /// Whether Talk mode is on.
     public var enabled: Bool

@@ -1,4 +1,4 @@
-/// One `talk.event` of a relay session, read leniently (talk-contract §9.1). Current upstream keys
+/// One `talk.event` of a relay session, read leniently (talk.md §9.1). Current upstream keys
 /// events by `transcriptionSessionId` and types them `ready | partial | transcript | error |
 /// inputAudio` (`{transcriptionSessionId, type:"transcript", text, final:true}`); older builds
 /// used `{relaySessionId, type, …, talkEvent?}` with `talkEvent.type` `transcript.delta` or

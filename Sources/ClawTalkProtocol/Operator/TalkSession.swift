@@ -1,4 +1,4 @@
-/// `talk.session.create` params for a transcription relay session (talk-contract §9.1):
+/// `talk.session.create` params for a transcription relay session (talk.md §9.1):
 /// `{mode:"transcription", transport:"gateway-relay", brain:"none", sessionKey?, language?, ttlMs?}`.
 /// `provider`, `model` and `voice` are omitted (which are required in this mode is UNVERIFIED
 /// upstream; omitting them is the contract's safe choice).

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// `talk.speak` params (closed, `TalkSpeakParamsSchema`, talk-contract §7.1): only `text` is
+/// `talk.speak` params (closed, `TalkSpeakParamsSchema`, talk.md §7.1): only `text` is
 /// required (non-empty); every nil field is omitted.
 public struct TalkSpeakParams: Sendable, Hashable, Codable {
     /// Text to speak.
@@ -86,7 +86,7 @@ public struct TalkSpeakParams: Sendable, Hashable, Codable {
     }
 }
 
-/// `tts.speak` params `{text}` (talk-contract §7.3).
+/// `tts.speak` params `{text}` (talk.md §7.3).
 public struct TTSSpeakParams: Sendable, Hashable, Codable {
     /// Text to speak.
     public var text: String
@@ -141,7 +141,7 @@ public struct TalkSpeakResult: Sendable, Hashable, Encodable {
     }
 }
 
-/// `details.reason` of an `UNAVAILABLE` `talk.speak` failure (talk-contract §7.1).
+/// `details.reason` of an `UNAVAILABLE` `talk.speak` failure (talk.md §7.1).
 public enum TalkSpeakFailureReason: String, Sendable, Hashable, CaseIterable {
     /// No Talk provider configured (fallback-eligible).
     case talkUnconfigured = "talk_unconfigured"

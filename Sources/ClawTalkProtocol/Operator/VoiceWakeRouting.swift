@@ -1,6 +1,6 @@
-/// Which session a wake command goes to, per trigger (talk-contract §6.2): the `config` of
+/// Which session a wake command goes to, per trigger (talk.md §6.2): the `config` of
 /// `voicewake.routing.get` and the `voicewake.routing.changed` event (clawtalk only reads it;
-/// `voicewake.routing.set` is gone upstream, gateway-protocol §14),
+/// `voicewake.routing.set` is gone upstream, protocol.md §14),
 /// `{version:1, defaultTarget, routes:[{trigger, target}], updatedAtMs}`.
 ///
 /// Read leniently: a route with an unusable trigger or target is skipped, an unusable default
@@ -8,7 +8,7 @@
 public struct VoiceWakeRouting: Sendable, Hashable {
     /// Where a command goes.
     public enum Target: Sendable, Hashable {
-        /// The node's own session (talk-contract §3.5).
+        /// The node's own session (talk.md §3.5).
         case current
         /// An agent (`{agentId}`); how to deliver there is UNVERIFIED upstream, so clawtalk uses
         /// the default target instead and logs a warning.

@@ -1,5 +1,5 @@
 /// `{triggers}`: the `voicewake.get` result, the `voicewake.set` params and the
-/// `voicewake.changed` event (talk-contract §6.1).
+/// `voicewake.changed` event (talk.md §6.1).
 public struct VoiceWakeTriggers: Sendable, Hashable, Codable {
     /// The Gateway's defaults, used when a normalized list is empty.
     public static let defaults = ["openclaw", "claude", "computer"]

@@ -1,12 +1,12 @@
 import Foundation
 
-/// A gateway WebSocket endpoint `ws(s)://host:port[/contextPath]` (gateway-protocol §2,
+/// A gateway WebSocket endpoint `ws(s)://host:port[/contextPath]` (protocol.md §2,
 /// §11, §17). The host is stored lowercase (IPv6 without brackets); the path is kept
 /// exactly as given (`/` when empty).
 public struct GatewayEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
     /// URL scheme.
     public enum Scheme: String, Sendable, Hashable, Codable {
-        /// Plaintext; only to local-network hosts (§17.2).
+        /// Plaintext; only to local-network hosts (protocol.md §17.2).
         case ws
         /// TLS.
         case wss
@@ -134,12 +134,12 @@ public struct GatewayEndpoint: Sendable, Hashable, Codable, CustomStringConverti
         path == "/" ? "" : path
     }
 
-    /// Key for per-gateway state (§11): lowercase `host:port` + context path.
+    /// Key for per-gateway state (protocol.md §11): lowercase `host:port` + context path.
     public var gatewayKey: String {
         "\(urlHost):\(port)\(contextPath)"
     }
 
-    /// Key for TLS pins (§17.1): `host:port`.
+    /// Key for TLS pins (protocol.md §17.1): `host:port`.
     public var pinKey: String {
         "\(urlHost):\(port)"
     }
@@ -154,7 +154,7 @@ public struct GatewayEndpoint: Sendable, Hashable, Codable, CustomStringConverti
         IPAddress.isLoopback(host)
     }
 
-    /// Host a plaintext `ws://` may reach (§17.2): loopback, RFC 1918, link-local
+    /// Host a plaintext `ws://` may reach (protocol.md §17.2): loopback, RFC 1918, link-local
     /// (`169.254/16`, `fe80::/10`), CGNAT (`100.64/10`), ULA (`fc00::/7`), `*.local`, `*.ts.net`.
     public var isLocalNetwork: Bool {
         IPAddress.isLocalNetwork(host)
@@ -165,7 +165,7 @@ public struct GatewayEndpoint: Sendable, Hashable, Codable, CustomStringConverti
         isSecure || isLocalNetwork
     }
 
-    /// Trusted endpoint (§17.1): loopback, or `wss://` with a pin.
+    /// Trusted endpoint (protocol.md §17.1): loopback, or `wss://` with a pin.
     public func isTrusted(pinned: Bool) -> Bool {
         isLoopback || (isSecure && pinned)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// IP literal parsing and the address classes of gateway-protocol §17.2.
+/// IP literal parsing and the address classes of protocol.md §17.2.
 enum IPAddress {
     /// Dotted-quad IPv4 with decimal parts 0–255 and no leading zeros.
     static func parseIPv4(_ text: Substring) -> [UInt8]? {

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// What the gateway's answer to a join-URL `GET` means (gateway-protocol §9.1). Pure.
+/// What the gateway's answer to a join-URL `GET` means (protocol.md §9.1). Pure.
 ///
 /// Upstream facts (openclaw/openclaw, read for behaviour only):
 /// - `src/gateway/device-pairing-join-http.ts` (`handleDevicePairingJoinHttpRequest`): only a
@@ -9,7 +9,7 @@ public import Foundation
 ///   unknown, used or expired code is `404 {"error":"not_found"}`; too many attempts are
 ///   `429 {"error":"rate_limited"}` with `Retry-After`; every answer has
 ///   `Cache-Control: no-store`.
-/// - `src/infra/device-pairing-join-code.ts`: the payload is the setup-code JSON of §9.2
+/// - `src/infra/device-pairing-join-code.ts`: the payload is the setup-code JSON of protocol.md §9.2
 ///   (validated with `decodePairingSetupCode`), stored under a 16-byte random shortcode until
 ///   its `expiresAtMs`.
 /// - `src/cli/connect-cli.ts` (`fetchJoinPayload`): no redirects, 15 s timeout, a non-2xx or
@@ -62,7 +62,7 @@ public enum JoinRedemptionError: Error, Sendable, Hashable, CustomStringConverti
     case bodyTooLarge
     /// Not `application/json`, not UTF-8, or not a JSON object.
     case notJSON
-    /// A JSON object that is not a valid setup payload (§9.2, §9.3).
+    /// A JSON object that is not a valid setup payload (protocol.md §9.2, §9.3).
     case invalidPayload(SetupCodeError)
 
     /// The hint shared by every "get a fresh code" message.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A gateway join URL, `https://<gateway>[/<context>]/j/<shortcode>`, as printed by
-/// `openclaw devices join-code` (gateway-protocol §9.1): single use, about 10 minutes.
+/// `openclaw devices join-code` (protocol.md §9.1): single use, about 10 minutes.
 ///
 /// Rules follow upstream's `openclaw connect` (`src/cli/connect-cli.ts`, `parseJoinTarget`, and
 /// `src/pairing/join-code.ts`): `https://`, or `http://` to a loopback host only; no user info,

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A parsed gateway setup code (gateway-protocol §9): where to connect and the credential
+/// A parsed gateway setup code (protocol.md §9): where to connect and the credential
 /// for the first connect. Not `CustomStringConvertible`: it holds tokens.
 public struct SetupCode: Sendable, Hashable {
     /// Longest accepted code, characters.

@@ -1,4 +1,4 @@
-/// Why a setup code was refused (gateway-protocol §9.3). Every case is decided before any
+/// Why a setup code was refused (protocol.md §9.3). Every case is decided before any
 /// connect attempt. Messages never contain tokens.
 public enum SetupCodeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing was entered.
@@ -25,7 +25,7 @@ public enum SetupCodeError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidFingerprint
     /// `tlsFingerprint` given for a `ws://` URL.
     case fingerprintWithPlaintext
-    /// A `ws://` URL to a host outside the local network (§17.2).
+    /// A `ws://` URL to a host outside the local network (protocol.md §17.2).
     case insecureRemote(host: String)
 
     /// One line, no secrets.

@@ -1,5 +1,5 @@
 /// A TLS leaf-certificate pin: SHA-256 of the DER leaf, 64 lowercase hex characters
-/// (gateway-protocol §17.1).
+/// (protocol.md §17.1).
 public struct TLSFingerprint: Sendable, Hashable, Codable, CustomStringConvertible {
     /// 64 lowercase hex characters.
     public let hex: String

@@ -2,13 +2,13 @@
 ///
 /// Whisper given an initial prompt answers pure noise with the prompt itself (seen: faster-whisper
 /// base with `"OpenClaw, Claude, computer."` returned exactly that on every noise clip,
-/// docs/audio-stack.md §4). Such output must never count as speech. A transcript is an echo when,
+/// architecture.md §7.4). Such output must never count as speech. A transcript is an echo when,
 /// compared by lower-cased letter-and-digit words:
 /// - its words spell the prompt (spacing and punctuation ignored: `"Open claw, Claude, computer"`), or
 /// - it has two or more words and every one of them is a prompt word (`"Claude, computer."`).
 ///
 /// A single prompt word on its own (`"Computer."`) is kept: a spoken trigger with nothing after it
-/// is a real utterance (the trigger-only pause of the voice-wake contract, §6.3), and would be
+/// is a real utterance (the trigger-only pause of the voice-wake contract, talk.md §6.3), and would be
 /// lost otherwise.
 public enum PromptEcho {
     /// Whether `text` only echoes `prompt` (phrases such as the wake triggers).

@@ -6,7 +6,7 @@ public import ClawTalkSupport
 /// |---|---|
 /// | `wyoming` | Wyoming server at `stt.wyomingHost:stt.wyomingPort`, falling back to PocketSphinx |
 /// | `pocketsphinx` | PocketSphinx only |
-/// | `gateway` | the gateway relay (contract §9.1, given by the caller), then the `wyoming` chain |
+/// | `gateway` | the gateway relay (contract talk.md §9.1, given by the caller), then the `wyoming` chain |
 ///
 /// With `strict`, the named engine is used alone: its unavailability is an error, not a fallback
 /// (what `clawtalk transcribe --engine` wants).

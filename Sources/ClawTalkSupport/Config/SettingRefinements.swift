@@ -23,7 +23,7 @@ enum SettingRefinements {
     }
 
     /// A SHA-256 fingerprint, normalized to 64 lowercase hex digits (`sha256:` prefix, colons and
-    /// whitespace removed; gateway contract §17.1).
+    /// whitespace removed; protocol.md §17.1).
     static let tlsFingerprint: Refinement = string { s in
         var text = s.lowercased()
         for prefix in ["sha256:", "sha-256:"] where text.hasPrefix(prefix) {

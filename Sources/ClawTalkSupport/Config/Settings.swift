@@ -33,7 +33,7 @@ public struct Settings: Sendable, Equatable {
     /// The built-in defaults (what an empty config file yields).
     public static let defaults = Settings()
 
-    /// Whether speech may interrupt playback (§5.5 of the Talk contract): `talk.interruptOnSpeech`
+    /// Whether speech may interrupt playback (talk.md §5.5 of the Talk contract): `talk.interruptOnSpeech`
     /// and echo under control (in-process AEC, or an acoustically isolated output).
     public var bargeInEnabled: Bool {
         talk.interruptOnSpeech && (processing.needsEchoCancellation || speaker.acousticallyIsolated)

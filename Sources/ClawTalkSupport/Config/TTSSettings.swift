@@ -17,7 +17,7 @@ public struct TTSSettings: Sendable, Equatable {
     public var requestedOutputFormat: String? { outputFormat == "auto" ? nil : outputFormat }
 }
 
-/// Local speech fallback policy (`tts.fallback`, Talk contract §7.5).
+/// Local speech fallback policy (`tts.fallback`, talk.md §7.5).
 public enum TTSFallback: String, Sendable, CaseIterable {
     /// Only when the gateway marks the failure fallback-eligible (or it is a transport failure).
     case eligible

@@ -45,7 +45,7 @@ public enum WakeEngine: String, Sendable, CaseIterable {
     case pocketsphinx
 }
 
-/// Delivery route of a wake command (`wake.route`, Talk contract §3.1).
+/// Delivery route of a wake command (`wake.route`, talk.md §3.1).
 public enum WakeRoute: String, Sendable, CaseIterable {
     /// `node.event voice.transcript` on the node connection.
     case voiceTranscript = "voice-transcript"

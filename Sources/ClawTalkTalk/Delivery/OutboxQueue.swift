@@ -1,4 +1,4 @@
-/// The outbox's rules (talk-contract §3, offline delivery), with no file, clock or gateway: order,
+/// The outbox's rules (talk.md §3, offline delivery), with no file, clock or gateway: order,
 /// capacity, expiry, and whose reply is spoken when a queued transcript is finally sent.
 /// ``TranscriptDelivery`` keeps one per gateway, saves it after each change and logs what each
 /// step returns.

@@ -1,4 +1,4 @@
-/// The prompt text around a transcript (talk-contract §3.4, §3.5).
+/// The prompt text around a transcript (talk.md §3.4, §3.5).
 enum PromptBuilder {
     /// `(The user interrupted your previous spoken reply after 3.2 s.)`
     static func interruptionNote(seconds: Double) -> String {

@@ -1,4 +1,4 @@
-/// A transcript waiting in the persistent outbox for its gateway (talk-contract §3; issue #6):
+/// A transcript waiting in the persistent outbox for its gateway (talk.md §3; issue #6):
 /// the prompt exactly as it will be sent and the id every retry reuses as `idempotencyKey`
 /// (`chat.send`) or `eventId` (`voice.transcript`).
 public struct QueuedTranscript: Sendable, Equatable, Codable {

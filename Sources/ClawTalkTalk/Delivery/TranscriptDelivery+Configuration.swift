@@ -1,7 +1,7 @@
 public import ClawTalkSupport
 
 extension TranscriptDelivery {
-    /// Routes, session and outbox limits of transcript delivery (talk-contract §3).
+    /// Routes, session and outbox limits of transcript delivery (talk.md §3).
     public struct Configuration: Sendable, Equatable {
         /// `talk.sessionKey`; nil: `talk.config` `session.mainKey`, else `main`.
         public var sessionKey: String?

@@ -19,7 +19,7 @@ extension TranscriptDelivery {
         case fallback(String)
     }
 
-    /// The route of `source` when both connections are up (§3.1).
+    /// The route of `source` when both connections are up (talk.md §3.1).
     func primaryRoute(_ source: TranscriptSource) -> DeliveryReceipt.Route {
         switch source {
         case .pushToTalk, .talkMode: .chatSend
@@ -34,7 +34,7 @@ extension TranscriptDelivery {
 
     /// The operator route that a send tries first (nil: `voice.transcript` only): the primary
     /// route when it is an operator one, or `chat.send` for a node route whose node is down
-    /// (§3.1). `voice.transcript` follows when it fails, if the node is up.
+    /// (talk.md §3.1). `voice.transcript` follows when it fails, if the node is up.
     static func operatorRoute(primary: DeliveryReceipt.Route, nodeUp: Bool, operatorUp: Bool)
         -> DeliveryReceipt.Route?
     {
@@ -65,7 +65,7 @@ extension TranscriptDelivery {
         return await sendVoiceTranscript(entry, trackReply: trackReply, incremental: operatorUp)
     }
 
-    /// `chat.send` (§3.2) or `agent` (§3.4) with `entry.id` as idempotency key.
+    /// `chat.send` (talk.md §3.2) or `agent` (talk.md §3.4) with `entry.id` as idempotency key.
     private func sendOperator(
         _ entry: QueuedTranscript, route: DeliveryReceipt.Route, session: OperatorSession, trackReply: Bool
     ) async -> OperatorOutcome {
@@ -109,8 +109,8 @@ extension TranscriptDelivery {
         }
     }
 
-    /// `node.event voice.transcript {text, sessionKey, eventId}` (§3.3); the tracker is armed
-    /// first to adopt the gateway's run (§4.2).
+    /// `node.event voice.transcript {text, sessionKey, eventId}` (talk.md §3.3); the tracker is armed
+    /// first to adopt the gateway's run (talk.md §4.2).
     private func sendVoiceTranscript(_ entry: QueuedTranscript, trackReply: Bool, incremental: Bool) async
         -> SendOutcome
     {

@@ -1,7 +1,7 @@
 public import ClawTalkProtocol
 import ClawTalkSupport
 
-/// Wake routing (talk-contract §6.2): a voice-wake command goes to the session its trigger is
+/// Wake routing (talk.md §6.2): a voice-wake command goes to the session its trigger is
 /// routed to. The routing follows `voicewake.routing.get` and `voicewake.routing.changed` from
 /// both connections, live; until the gateway says otherwise every command goes to the current
 /// session.

@@ -3,9 +3,9 @@ public import ClawTalkProtocol
 public import ClawTalkSupport
 import Foundation
 
-/// Delivers transcripts to the gateway (talk-contract §3) and never loses one silently.
+/// Delivers transcripts to the gateway (talk.md §3) and never loses one silently.
 ///
-/// - **Routes (§3.1):** push-to-talk and Talk turns go by operator `chat.send` in full mode,
+/// - **Routes (talk.md §3.1):** push-to-talk and Talk turns go by operator `chat.send` in full mode,
 ///   wake commands by node event `voice.transcript` (or `chat.send`/`agent` per `wake.route`);
 ///   without the operator connection everything goes by `voice.transcript`. An operator request
 ///   that cannot be sent or is answered with an error falls back to `voice.transcript`; after a
@@ -17,10 +17,10 @@ import Foundation
 ///   warning; expired after ``Configuration/outboxMaxAge``) and sent in order after reconnecting,
 ///   retried with backoff under the same `idempotencyKey`/`eventId`. `gateways forget` deletes
 ///   the file with the gateway's other data.
-/// - **Wake routing (§6.2):** a wake command goes to the session its trigger is routed to
+/// - **Wake routing (talk.md §6.2):** a wake command goes to the session its trigger is routed to
 ///   (``applyWakeRouting(_:)``, following the gateway's routing on both connections).
 /// - **Prompt:** after a barge-in (``recordInterruption(afterSeconds:)``) the next prompt starts
-///   with the interruption note (§3.5).
+///   with the interruption note (talk.md §3.5).
 ///
 /// Sends are serialized so queued transcripts always go before newer ones.
 public actor TranscriptDelivery: TranscriptDelivering {
@@ -119,7 +119,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
         outbox = OutboxQueue(configuration: configuration)
     }
 
-    /// `session.mainKey` from `talk.config` (§3.5); the new session is subscribed.
+    /// `session.mainKey` from `talk.config` (talk.md §3.5); the new session is subscribed.
     public func updateTalkConfig(_ config: TalkConfig) async {
         guard config.sessionMainKey != mainSessionKey else { return }
         mainSessionKey = config.sessionMainKey
@@ -131,7 +131,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
         }
     }
 
-    /// The previous reply was barged in after `seconds`: the next prompt says so (§3.5).
+    /// The previous reply was barged in after `seconds`: the next prompt says so (talk.md §3.5).
     public func recordInterruption(afterSeconds seconds: Double) {
         pendingInterruption = seconds
     }

@@ -1,4 +1,4 @@
-/// Who listens on the microphone (talk-contract §1): push-to-talk over Talk mode over voice wake.
+/// Who listens on the microphone (talk.md §1): push-to-talk over Talk mode over voice wake.
 ///
 /// Talk mode and push-to-talk claim and release the microphone; voice wake listens whenever
 /// neither holds it. The arbiter turns each claim or release into what the lower holders must

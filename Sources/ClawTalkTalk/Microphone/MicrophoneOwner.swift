@@ -17,7 +17,7 @@ public protocol TalkPausing: Sendable {
     func resumeAfterPushToTalk() async
 }
 
-/// The one owner of the microphone's use (talk-contract §1): Talk mode and push-to-talk claim
+/// The one owner of the microphone's use (talk.md §1): Talk mode and push-to-talk claim
 /// and release it here, ``MicrophoneArbiter`` decides, and this actor carries the decisions out
 /// on voice wake and Talk mode, one at a time in order (``AsyncLane``).
 ///

@@ -2,12 +2,12 @@ public import ClawTalkGateway
 public import ClawTalkProtocol
 public import ClawTalkSupport
 
-/// The `talk.ptt.start|stop|cancel|once` node commands (talk-contract §2) over a
+/// The `talk.ptt.start|stop|cancel|once` node commands (talk.md §2) over a
 /// ``PTTController``: params are ignored (`null`, absent, `""` or any object), results are the
-/// §2.3 payloads, failures the §2.7 ``NodeError``s. The invoke's deadline bounds a `once`
+/// talk.md §2.3 payloads, failures the talk.md §2.7 ``NodeError``s. The invoke's deadline bounds a `once`
 /// capture and the finalization; `node.invoke.cancel` or the local deadline cancels the handler
 /// task, which cancels that request's capture. A `ptt` capture started here ends by itself at its
-/// next pause once the socket its `start` came on closes (§2.7).
+/// next pause once the socket its `start` came on closes (talk.md §2.7).
 public struct PTTCommandHandlers: Sendable {
     /// The commands these handlers answer, for `connect.commands`.
     public static let commands = TalkCommand.allCases.map(\.rawValue)
@@ -30,7 +30,7 @@ public struct PTTCommandHandlers: Sendable {
     }
 
     /// Registers the four commands on `session`, and tells the controller when one of its
-    /// sockets closes (a capture started through it has no controller left, talk-contract §2.7).
+    /// sockets closes (a capture started through it has no controller left, talk.md §2.7).
     public func register(on session: NodeSession) async {
         let controller = controller
         await session.onSocketClosed { epoch in await controller.connectionClosed(connection: epoch) }

@@ -1,7 +1,7 @@
 public import ClawTalkSpeech
 public import ClawTalkSupport
 
-/// The timings of push-to-talk (talk-contract §2.6). The defaults are the contract's values.
+/// The timings of push-to-talk (talk.md §2.6). The defaults are the contract's values.
 public struct PTTConfiguration: Sendable, Hashable {
     /// `once`: silence after speech that ends the capture (`talk.silenceTimeoutMs`, 700 ms;
     /// at least 2000 ms for ko, ja, zh).
@@ -13,7 +13,7 @@ public struct PTTConfiguration: Sendable, Hashable {
     /// `ptt`: safety cap (`ptt.maxCaptureS`, 120 s); then it is finalized as if stopped.
     public var safetyCap: Duration
     /// `ptt` started by a gateway whose connection closed: longest wait for the next pause
-    /// (10 s after the loss, talk-contract §2.7); then it is finalized as if stopped.
+    /// (10 s after the loss, talk.md §2.7); then it is finalized as if stopped.
     public var controllerLossCap: Duration
     /// Longest wait for the transcription of a stopped capture (the engines here are not
     /// streaming, so there is no partial to fall back on: the whole utterance is transcribed at

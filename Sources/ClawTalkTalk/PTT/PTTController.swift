@@ -2,7 +2,7 @@ import ClawTalkProtocol
 public import ClawTalkSpeech
 public import ClawTalkSupport
 
-/// Push-to-talk for remote `talk.ptt.*` invokes and the local hotkey/CLI (talk-contract §2):
+/// Push-to-talk for remote `talk.ptt.*` invokes and the local hotkey/CLI (talk.md §2):
 /// owns a ``PTTStateMachine`` and performs its actions through the seams.
 ///
 /// - Beginning a capture stops speech (no interruption), claims the microphone from Talk mode and
@@ -110,7 +110,7 @@ public actor PTTController {
     }
 
     /// The node connection's socket `connection` (its epoch) closed: a `ptt` capture it started
-    /// has no controller left and ends at its next pause (talk-contract §2.7).
+    /// has no controller left and ends at its next pause (talk.md §2.7).
     public func connectionClosed(connection: Int) {
         apply(.connectionClosed(connection: connection))
     }

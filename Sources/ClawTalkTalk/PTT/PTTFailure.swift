@@ -1,6 +1,6 @@
 public import ClawTalkProtocol
 
-/// Why a push-to-talk command failed (talk-contract §2.7). Each case maps to one wire error.
+/// Why a push-to-talk command failed (talk.md §2.7). Each case maps to one wire error.
 public enum PTTFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// No capture device could be opened (`MICROPHONE_PERMISSION_REQUIRED`).
     case microphoneUnavailable(String)

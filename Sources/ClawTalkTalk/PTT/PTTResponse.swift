@@ -1,13 +1,13 @@
 public import ClawTalkProtocol
 
-/// The answer to one push-to-talk command: what a `talk.ptt.*` invoke returns (talk-contract
+/// The answer to one push-to-talk command: what a `talk.ptt.*` invoke returns (talk.md
 /// §2.3) and what the local control socket prints.
 public enum PTTResponse: Sendable, Hashable {
     /// `start`: the capture's id (`{captureId}`).
     case started(captureId: String)
     /// `stop`, `cancel`, `once`: `{captureId, transcript, status}`.
     case finished(TalkPTTResult)
-    /// The command failed (talk-contract §2.7).
+    /// The command failed (talk.md §2.7).
     case failed(PTTFailure)
 
     /// A finished result.

@@ -43,7 +43,7 @@ extension PTTStateMachine {
     }
 
     /// The result of the last capture that ended because its controller was gone, answered to
-    /// a later `stop` or `cancel` (commands carry no capture id, §2.2, so the newest is the one
+    /// a later `stop` or `cancel` (commands carry no capture id, talk.md §2.2, so the newest is the one
     /// meant) until another capture begins.
     struct Ended: Sendable, Hashable {
         var captureId: String

@@ -36,9 +36,9 @@ extension PTTStateMachine {
     }
 
     /// Who sent a command, which decides what happens when that controller goes away
-    /// (talk-contract §2.7, "a capture whose controller is gone").
+    /// (talk.md §2.7, "a capture whose controller is gone").
     public enum Origin: Sendable, Hashable {
-        /// The hotkey, the CLI or D-Bus (§2.8): the controller stays.
+        /// The hotkey, the CLI or D-Bus (talk.md §2.8): the controller stays.
         case local
         /// A `talk.ptt.*` invoke that arrived on the node connection's socket `connection` (its
         /// epoch): when that socket closes, nobody is left to send `stop`.
@@ -53,7 +53,7 @@ extension PTTStateMachine {
         }
     }
 
-    /// The observable state (talk-contract §2.5).
+    /// The observable state (talk.md §2.5).
     public enum State: Sendable, Hashable {
         /// No capture.
         case idle
@@ -91,7 +91,7 @@ extension PTTStateMachine {
         /// capture (which ends it when its controller is gone).
         case silenceElapsed(captureId: String)
         /// The node connection's socket `connection` closed: a gateway-started `ptt` capture from
-        /// it ends at its next pause, at once if nothing is being said (§2.7).
+        /// it ends at its next pause, at once if nothing is being said (talk.md §2.7).
         case connectionClosed(connection: Int)
         /// ``PTTConfiguration/controllerLossCap`` (10 s) passed since the controller of a capture
         /// waiting for its pause was lost: it ends now.
@@ -109,7 +109,7 @@ extension PTTStateMachine {
         /// The transcript was delivered with this status (`queued` or `offline`).
         case delivered(captureId: String, status: TalkPTTStatus)
         /// The transcript is in the outbox, sent once the gateway is back: `queued` for a
-        /// gateway-started capture (that gateway gets it), `offline` for a local one (§2.4).
+        /// gateway-started capture (that gateway gets it), `offline` for a local one (talk.md §2.4).
         case keptInOutbox(captureId: String)
         /// The node is shutting down: an active capture ends `cancelled`.
         case shutdown

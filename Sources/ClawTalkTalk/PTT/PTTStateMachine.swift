@@ -1,7 +1,7 @@
 import ClawTalkProtocol
 import Foundation
 
-/// The push-to-talk state machine of talk-contract §2.5 as a pure value: events in, actions out.
+/// The push-to-talk state machine of talk.md §2.5 as a pure value: events in, actions out.
 /// ``PTTController`` performs the actions and feeds back what they produce.
 ///
 /// | Command | `idle` | `starting` | `capturing(ptt)` | `capturing(once)` |
@@ -16,7 +16,7 @@ import Foundation
 /// wake (in that order); returning to `idle` resumes wake, then Talk. After ``Event/shutdown``
 /// nothing begins again: `start` fails `PTT_CANCELLED`, `once` is `cancelled`.
 ///
-/// A capture whose controller is gone (§2.7): when the node connection that sent a `ptt`
+/// A capture whose controller is gone (talk.md §2.7): when the node connection that sent a `ptt`
 /// capture's `start` closes (``Event/connectionClosed(connection:)``), the capture ends at once
 /// if nothing is being said, else at its next pause (``Event/silenceElapsed(captureId:)``) or
 /// at the loss cap (``Action/awaitPause(captureId:)``), and is finalized as for `stop` with
@@ -125,7 +125,7 @@ public struct PTTStateMachine: Sendable {
             case .once:
                 begin(.once, origin, startWaiters: [], onceWaiter: request, acquire: true, &out)
             case .stop, .cancel:
-                // The capture that ended without its controller is the one meant (§2.7).
+                // The capture that ended without its controller is the one meant (talk.md §2.7).
                 out.append(.respond(request, ended?.response ?? .result(freshID(), nil, .idle)))
             }
         case .starting(var s):
@@ -236,7 +236,7 @@ public struct PTTStateMachine: Sendable {
     }
 
     /// The node connection's socket `connection` closed: a `ptt` capture it started has no
-    /// controller left (§2.7).
+    /// controller left (talk.md §2.7).
     private mutating func connectionClosed(_ connection: Int, _ out: inout [Action]) {
         let origin = Origin.gateway(connection: connection)
         switch phase {

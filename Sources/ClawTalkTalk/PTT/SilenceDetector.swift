@@ -1,9 +1,9 @@
 import ClawTalkSupport
 
-/// The `once` end-of-utterance rule (talk-contract §2.6): silence counts only after speech was
+/// The `once` end-of-utterance rule (talk.md §2.6): silence counts only after speech was
 /// heard, and the utterance ends when `time − lastSpeech ≥ window`. Judged per frame on the
 /// capture's own frame times, so it is exact to the frame and independent of scheduling. The
-/// same rule finds the pauses that end a capture whose controller is gone (§2.7).
+/// same rule finds the pauses that end a capture whose controller is gone (talk.md §2.7).
 public struct SilenceDetector: Sendable, Hashable {
     /// The silence window in seconds.
     public let window: Double

@@ -1,7 +1,7 @@
 import ClawTalkProtocol
 import Foundation
 
-/// Finds the reply to a turn in a `chat.history` result (talk-contract §4.1; schema unverified
+/// Finds the reply to a turn in a `chat.history` result (talk.md §4.1; schema unverified
 /// upstream, read leniently): `{messages:[{role, content, timestamp}]}` or a bare array.
 enum ChatHistoryReply {
     /// The newest non-empty assistant message created at or after `sentAtMs`; when the

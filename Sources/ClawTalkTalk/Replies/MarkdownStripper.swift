@@ -1,4 +1,4 @@
-/// Removes Markdown markup from one speakable segment (talk-contract §4.3): headings, quote
+/// Removes Markdown markup from one speakable segment (talk.md §4.3): headings, quote
 /// and list markers at a line start, rules and table separators, link and image syntax (the
 /// text stays), inline code backticks and emphasis marks. Whitespace is collapsed. Fenced code
 /// blocks never get here (``SpeakableTextBuffer`` skips them).

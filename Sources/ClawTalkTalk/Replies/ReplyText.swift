@@ -1,4 +1,4 @@
-/// One streamed piece of a run's assistant text as the gateway sent it (talk-contract §4.3).
+/// One streamed piece of a run's assistant text as the gateway sent it (talk.md §4.3).
 struct StreamedText: Sendable, Equatable {
     /// The whole text so far: the `message` text of a `chat` delta, `data.text` of an `agent`
     /// `assistant` event; empty when not sent.
@@ -17,7 +17,7 @@ struct StreamedText: Sendable, Equatable {
 }
 
 /// The assistant text of one stream of a run (`chat` deltas or `agent` `assistant` events) and
-/// how each new piece changes it (talk-contract §4.3). Upstream streamed text is cumulative, and
+/// how each new piece changes it (talk.md §4.3). Upstream streamed text is cumulative, and
 /// a new LLM call inside the same run restarts it, so a piece is one of:
 ///
 /// - **a rewrite** when it says `replace:true` (whatever its text), or when its whole text does

@@ -30,7 +30,7 @@ extension ReplyTracker {
         perform(machine.receive(event))
     }
 
-    /// `chat.history` fallback (§4.1): every ``Timing/historyInterval`` for up to
+    /// `chat.history` fallback (talk.md §4.1): every ``Timing/historyInterval`` for up to
     /// ``Timing/historyWindow`` while the turn has seen no event (`force`: regardless).
     func pollHistory(_ id: Int, force: Bool) async {
         var waited = Duration.zero

@@ -2,7 +2,7 @@ public import ClawTalkGateway
 import ClawTalkProtocol
 public import ClawTalkSupport
 
-/// Follows the reply to the latest user turn (talk-contract §4) and reports it as speakable
+/// Follows the reply to the latest user turn (talk.md §4) and reports it as speakable
 /// ``ReplyUpdate``s.
 ///
 /// - **Full mode:** ``begin(sessionKey:prompt:sentAtMs:adoptFirstRun:incremental:)`` before
@@ -13,7 +13,7 @@ public import ClawTalkSupport
 /// - **Node-only (`voice.transcript`):** `begin(…, adoptFirstRun: true)` arms the tracker before
 ///   sending; the first `chat` run seen on that session is adopted (events through the node's
 ///   subscription are accepted whatever the session key's spelling).
-/// - What is spoken (§4.3) is decided by the turn's ``StreamedReply``: streamed text is
+/// - What is spoken (talk.md §4.3) is decided by the turn's ``StreamedReply``: streamed text is
 ///   cumulative; a text that restarts (`replace:true`, or not starting with the text held) is a
 ///   rewrite whose unspoken rest is dropped, and each sentence is spoken once.
 /// - Every turn ends with `finished` (at `final`), or `failed` on `aborted`/`error`, after
@@ -23,7 +23,7 @@ public import ClawTalkSupport
 /// publishes its updates and logs its notes. Attach the connections with ``attach(node:)`` and
 /// ``attach(operator:)``; events can also be fed with ``receive(_:viaNode:)``.
 public actor ReplyTracker {
-    /// Limits of reply tracking (§4.1, §8).
+    /// Limits of reply tracking (talk.md §4.1, §8).
     public struct Timing: Sendable, Equatable {
         /// Give up this long after the send. Default 120 s.
         public var deadline: Duration
@@ -135,7 +135,7 @@ public actor ReplyTracker {
     ///   - sessionKey: the session the transcript goes to.
     ///   - prompt: the message sent (to find it in history without timestamps).
     ///   - sentAtMs: wall-clock send time (history messages must be newer).
-    ///   - adoptFirstRun: node-only: adopt the first run seen on the session (§4.2).
+    ///   - adoptFirstRun: node-only: adopt the first run seen on the session (talk.md §4.2).
     ///   - incremental: report segments while the reply streams (else only at `final`).
     @discardableResult
     public func begin(sessionKey: String, prompt: String, sentAtMs: Int64, adoptFirstRun: Bool, incremental: Bool)

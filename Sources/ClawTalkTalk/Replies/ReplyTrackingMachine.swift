@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// The decisions of reply tracking (talk-contract §4), with no clock, connection or stream:
+/// The decisions of reply tracking (talk.md §4), with no clock, connection or stream:
 /// which events belong to the followed turn (its bound run, the first run it adopts, or the
 /// backlog kept until the run is known), what of its reply becomes speakable, and how each turn
 /// ends. Every step returns ``Action``s; ``ReplyTracker`` runs the timers and `chat.history`

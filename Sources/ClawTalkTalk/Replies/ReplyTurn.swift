@@ -8,9 +8,9 @@ struct ReplyTurn: Sendable {
     let sentAtMs: Int64
     /// The run followed; nil until bound (full mode) or adopted (node-only).
     var runId: String?
-    /// Adopt the first run seen on ``sessionKey`` (§4.2).
+    /// Adopt the first run seen on ``sessionKey`` (talk.md §4.2).
     var adopting: Bool
-    /// The streamed reply and what of it is spoken (§4.3).
+    /// The streamed reply and what of it is spoken (talk.md §4.3).
     var reply: StreamedReply
     /// Dedupe keys of handled events (the node and operator connections may both deliver one).
     var seen: Set<String> = []

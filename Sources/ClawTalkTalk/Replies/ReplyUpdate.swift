@@ -6,11 +6,11 @@ public enum ReplyUpdate: Sendable, Equatable {
     /// A speakable segment (directive stripped, code skipped, markup removed); `index` counts the
     /// turn's segments from 0.
     case segment(turn: Int, index: Int, text: String, directive: TalkDirective?)
-    /// The reply rewrote itself (§4.3) and discarded the segments at these indices: what of them
+    /// The reply rewrote itself (talk.md §4.3) and discarded the segments at these indices: what of them
     /// has not started playing is not to be spoken.
     case withdrawn(turn: Int, segments: [Int])
     /// The reply is complete; every segment was reported. `text` is the reply's speakable text
-    /// as it finally read: after a rewrite (§4.3) it holds the last draft, which may differ from
+    /// as it finally read: after a rewrite (talk.md §4.3) it holds the last draft, which may differ from
     /// what was spoken (a spoken sentence of a discarded draft cannot be taken back).
     case finished(turn: Int, text: String, directive: TalkDirective?)
     /// No (further) reply will be spoken for this turn.

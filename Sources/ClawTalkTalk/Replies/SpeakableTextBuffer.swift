@@ -1,8 +1,8 @@
 import ClawTalkProtocol
 
-/// Turns a growing assistant reply into speakable segments (talk-contract §4.3, §7.6):
+/// Turns a growing assistant reply into speakable segments (talk.md §4.3, §7.6):
 ///
-/// - the directive (§5.6) is parsed from the first non-empty line before any segment is
+/// - the directive (talk.md §5.6) is parsed from the first non-empty line before any segment is
 ///   emitted (a first line starting with `{` is waited for until it is complete);
 /// - fenced code blocks (```` ``` ```` or `~~~` lines) are skipped;
 /// - segments end at `.`, `!` or `?` followed by whitespace, at a newline, or at whitespace once
@@ -231,7 +231,7 @@ struct SpeakableTextBuffer: Sendable {
     }
 
     /// Segments (indices in ``segments``) discarded by a rewrite since the last call: what of
-    /// them has not started playing must not be spoken (§4.3).
+    /// them has not started playing must not be spoken (talk.md §4.3).
     mutating func takeWithdrawals() -> [Int] {
         defer { withdrawals = [] }
         return withdrawals

@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// What is spoken of one run's streamed reply (talk-contract §4.3): the decisions of one
+/// What is spoken of one run's streamed reply (talk.md §4.3): the decisions of one
 /// followed turn, as a pure value.
 ///
 /// - Both streams of the run are held (``ReplyText``): `chat` deltas and `agent` `assistant`

@@ -1,4 +1,4 @@
-/// Where a finished utterance goes (talk-contract §3): `chat.send` on the operator connection in
+/// Where a finished utterance goes (talk.md §3): `chat.send` on the operator connection in
 /// full mode, `voice.transcript` on the node connection otherwise, or the persistent outbox while
 /// the gateway is offline. Implemented by `TranscriptDelivery`; PTT, voice wake and Talk mode only
 /// see this seam.
@@ -17,7 +17,7 @@ extension TranscriptDelivering {
     }
 }
 
-/// Which feature produced a transcript (it picks the route, §3.1).
+/// Which feature produced a transcript (it picks the route, talk.md §3.1).
 public enum TranscriptSource: String, Sendable, Hashable {
     /// Remote (`talk.ptt.*`) or local (hotkey, CLI) push-to-talk.
     case pushToTalk

@@ -4,7 +4,7 @@ import Foundation
 /// The last assistant reply spoken, for `clawtalk say --last`: `last-reply.json` in the state
 /// directory (mode 0600, replaced atomically). The text is the reply's speakable text as it
 /// finally read (directive, code and markup removed; a draft the reply discarded while it
-/// streamed is not in it, talk-contract §4.3).
+/// streamed is not in it, talk.md §4.3).
 public struct LastReplyStore: Sendable {
     /// The file name in the state directory.
     public static let fileName = "last-reply.json"

@@ -1,6 +1,6 @@
 public import ClawTalkAudio
 
-/// Local text-to-speech (espeak-ng in production, talk-contract §7.4), behind a seam so speech
+/// Local text-to-speech (espeak-ng in production, talk.md §7.4), behind a seam so speech
 /// output tests do not need the library.
 public protocol LocalSynthesizer: Sendable {
     /// Renders `text` with `voice` (an espeak-ng voice or language, e.g. `en-us`, `de`) at

@@ -2,7 +2,7 @@ import ClawTalkProtocol
 public import ClawTalkSupport
 
 /// Speaks what ``ReplyTracker`` reports: the segments of a turn go, as they arrive, into one
-/// ``SpeechOutput`` session (incremental speech, §7.6); a failed or superseded turn stops its
+/// ``SpeechOutput`` session (incremental speech, talk.md §7.6); a failed or superseded turn stops its
 /// speech; a rewrite withdraws what the discarded draft had queued (``SpeechWithdrawals``); a turn
 /// whose speech was stopped (barge-in, push-to-talk) is no longer tracked. The
 /// text of each finished reply is saved for `clawtalk say --last`.

@@ -2,7 +2,7 @@ import ClawTalkGateway
 import ClawTalkProtocol
 
 /// Why a gateway synthesis request produced no playable audio, and whether the fallback chain
-/// may continue (talk-contract §7.1, §7.5).
+/// may continue (talk.md §7.1, §7.5).
 struct SpeechFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line, no secrets.
     var reason: String

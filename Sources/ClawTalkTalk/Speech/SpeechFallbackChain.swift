@@ -1,6 +1,6 @@
 import ClawTalkSupport
 
-/// The fallback chain of talk-contract §7.5 for one synthesis request, as a state machine: which
+/// The fallback chain of talk.md §7.5 for one synthesis request, as a state machine: which
 /// engine goes next after what the last one did. `talk.speak` (replies, with the operator
 /// connection up) → `tts.speak` (if the gateway offers it) → espeak-ng, as `tts.fallback` allows.
 /// ``SpeechOutput`` makes the requests and logs; this decides.
@@ -21,12 +21,12 @@ struct SpeechFallbackChain: Sendable, Equatable {
     enum Outcome: Sendable, Equatable {
         /// Audio came back: the request is done.
         case spoke
-        /// The request failed; `fallbackEligible` as §7.5 classifies the error.
+        /// The request failed; `fallbackEligible` as talk.md §7.5 classifies the error.
         case failed(reason: String, fallbackEligible: Bool)
     }
 
     /// A step's result: the next step (nil: done) and whether the error earcon plays first (a
-    /// gateway failure that no gateway step makes up for, §7.5.3).
+    /// gateway failure that no gateway step makes up for, talk.md §7.5.3).
     struct Decision: Sendable, Equatable {
         var next: Step?
         var earcon = false
@@ -51,7 +51,7 @@ struct SpeechFallbackChain: Sendable, Equatable {
         guard case .failed(let reason, let eligible) = outcome else { return Decision(next: nil) }
         switch step {
         case .talkSpeak where !eligible:
-            // A refusal the gateway means (§7.5.3): no tts.speak, espeak-ng only if always.
+            // A refusal the gateway means (talk.md §7.5.3): no tts.speak, espeak-ng only if always.
             return Decision(next: fallback == .always ? .local : .fail(reason), earcon: true)
         case .talkSpeak:
             return next(afterTalkSpeak)

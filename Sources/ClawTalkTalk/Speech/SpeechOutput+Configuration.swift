@@ -1,7 +1,7 @@
 public import ClawTalkSupport
 
 extension SpeechOutput {
-    /// Formats and fallback policy of speech output (`tts.*`, talk-contract §7).
+    /// Formats and fallback policy of speech output (`tts.*`, talk.md §7).
     public struct Configuration: Sendable, Equatable {
         /// `outputFormat` asked of `talk.speak`; nil omits it (`auto`). Default `pcm_24000`.
         public var outputFormat: String?
@@ -16,7 +16,7 @@ extension SpeechOutput {
         /// Audio queued ahead of playback before the next request is made. Default 3 s.
         public var prefetchLead: Duration
         /// Audio queued ahead of playback before the next clip joins the output stream; until
-        /// then a rewritten reply can still withdraw it (§4.3). Default 0.5 s.
+        /// then a rewritten reply can still withdraw it (talk.md §4.3). Default 0.5 s.
         public var handoffLead: Duration
 
         /// A configuration with the given values.

@@ -36,7 +36,7 @@ extension SpeechOutput {
         return report
     }
 
-    /// One request down the chain of §7.5 (``SpeechFallbackChain``); the caller holds a permit
+    /// One request down the chain of talk.md §7.5 (``SpeechFallbackChain``); the caller holds a permit
     /// for it.
     private func render(
         _ text: String, directive: TalkDirective, purpose: SpeechPurpose, gate: PrefetchGate,
@@ -98,7 +98,7 @@ extension SpeechOutput {
         }
     }
 
-    /// espeak-ng, sentence by sentence (§7.4): voice from the directive's `lang`, rate from its
+    /// espeak-ng, sentence by sentence (talk.md §7.4): voice from the directive's `lang`, rate from its
     /// `rate` or `speed × 175`. The first sentence uses the caller's permit.
     private func speakLocally(
         _ text: String, directive: TalkDirective, gate: PrefetchGate, sink: ClipSink,
@@ -146,9 +146,9 @@ extension SpeechOutput {
 
     // MARK: - Gateway requests
 
-    /// `talk.speak` with the directive's params (§7.1); a non-fallback-eligible failure of a PCM
+    /// `talk.speak` with the directive's params (talk.md §7.1); a non-fallback-eligible failure of a PCM
     /// request is retried once without `outputFormat` and PCM is then avoided for the Talk
-    /// session (§7.2).
+    /// session (talk.md §7.2).
     private func requestTalkSpeak(_ session: OperatorSession, text: String, directive: TalkDirective) async
         -> Result<PCMBuffer, SpeechFailure>
     {
@@ -176,7 +176,7 @@ extension SpeechOutput {
         }
     }
 
-    /// `tts.speak {text}` (§7.3, 60 s).
+    /// `tts.speak {text}` (talk.md §7.3, 60 s).
     private func requestTTSSpeak(_ session: OperatorSession, text: String) async -> Result<PCMBuffer, SpeechFailure> {
         let method = OperatorMethod.ttsSpeak.rawValue
         do {
@@ -201,7 +201,7 @@ extension SpeechOutput {
         return usable(configuration.outputFormat)
     }
 
-    /// Decodes a clip on the decoder lane (§7.2). The format comes from the result's fields or
+    /// Decodes a clip on the decoder lane (talk.md §7.2). The format comes from the result's fields or
     /// the bytes; a clip described by nothing falls back to the requested format.
     private func decode(_ result: TalkSpeakResult, requested: String?, method: String) async
         -> Result<PCMBuffer, SpeechFailure>

@@ -3,8 +3,8 @@ public import ClawTalkGateway
 public import ClawTalkProtocol
 public import ClawTalkSupport
 
-/// Speaks replies and `clawtalk say` text (talk-contract §7): each request goes down the
-/// fallback chain of §7.5 — `talk.speak` (full mode) → `tts.speak` → espeak-ng — and the audio
+/// Speaks replies and `clawtalk say` text (talk.md §7): each request goes down the
+/// fallback chain of talk.md §7.5 — `talk.speak` (full mode) → `tts.speak` → espeak-ng — and the audio
 /// is played through the ``AudioOutput`` seam. Node-only mode speaks with espeak-ng directly.
 ///
 /// One speech session at a time: a new ``speak(segments:directive:purpose:)`` stops the
@@ -13,7 +13,7 @@ public import ClawTalkSupport
 /// clips of one format play as one gapless stream. ``stopSpeaking(recordInterruption:)`` stops
 /// playback and pending synthesis and reports the seconds heard.
 ///
-/// Directives (§5.6): the values of a reply's directive apply to that reply; unless it says
+/// Directives (talk.md §5.6): the values of a reply's directive apply to that reply; unless it says
 /// `once`, they also become the Talk session default until ``resetTalkSession()``.
 public actor SpeechOutput: SpeechStopping {
     let audio: any AudioOutput
@@ -46,7 +46,7 @@ public actor SpeechOutput: SpeechStopping {
     ///   - local: espeak-ng (nil: no local speech, e.g. when the library is missing).
     ///   - configuration: formats and fallback policy (`tts.*`).
     ///   - logger: category `talk.tts` is appended.
-    ///   - errorEarcon: played when the gateway's synthesis failed without a fallback (§7.5.3).
+    ///   - errorEarcon: played when the gateway's synthesis failed without a fallback (talk.md §7.5.3).
     public init(
         audio: any AudioOutput, local: (any LocalSynthesizer)?, configuration: Configuration = Configuration(),
         logger: Logger = .discarding, errorEarcon: @escaping @Sendable () async -> Void = {}
@@ -65,13 +65,13 @@ public actor SpeechOutput: SpeechStopping {
         operatorSession = session
     }
 
-    /// Voice aliases and defaults from `talk.config` (§5.7).
+    /// Voice aliases and defaults from `talk.config` (talk.md §5.7).
     public func updateTalkConfig(_ config: TalkConfig?) {
         voiceAliases = config?.voiceAliases ?? [:]
     }
 
     /// Called with the seconds heard whenever a stop records an interruption (barge-in), so
-    /// the next prompt can say so (§3.5).
+    /// the next prompt can say so (talk.md §3.5).
     public func setInterruptionHandler(_ handler: (@Sendable (Double) async -> Void)?) {
         interruptionHandler = handler
     }
@@ -97,7 +97,7 @@ public actor SpeechOutput: SpeechStopping {
         return await speak(segments: segments, directive: directive, purpose: purpose)
     }
 
-    /// Speaks segments as they arrive (incremental speech, §7.6) until the stream ends; each
+    /// Speaks segments as they arrive (incremental speech, talk.md §7.6) until the stream ends; each
     /// segment is one synthesis request (split further when longer than 4000 characters).
     /// Cancelling the calling task stops this session.
     public func speak(
@@ -108,7 +108,7 @@ public actor SpeechOutput: SpeechStopping {
             directive: directive, purpose: purpose)
     }
 
-    /// Speaks the segments of a reply that may rewrite itself (§4.3): a segment withdrawn in
+    /// Speaks the segments of a reply that may rewrite itself (talk.md §4.3): a segment withdrawn in
     /// `withdrawals` is dropped unless it has started playing.
     public func speak(
         segments: AsyncStream<SpeechSegment>, withdrawals: SpeechWithdrawals, directive: TalkDirective? = nil,

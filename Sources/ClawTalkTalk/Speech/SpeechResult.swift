@@ -30,7 +30,7 @@ public struct SpeechResult: Sendable, Equatable {
     }
 }
 
-/// Which synthesizer produced a piece of speech (talk-contract §7.5).
+/// Which synthesizer produced a piece of speech (talk.md §7.5).
 public enum SpeechEngine: String, Sendable, Hashable, CaseIterable {
     /// The gateway's Talk provider (`talk.speak`).
     case talkSpeak = "talk.speak"
@@ -40,7 +40,7 @@ public enum SpeechEngine: String, Sendable, Hashable, CaseIterable {
     case espeak = "espeak-ng"
 }
 
-/// What the speech is, which picks the first link of the chain (talk-contract §7.3, §7.5).
+/// What the speech is, which picks the first link of the chain (talk.md §7.3, §7.5).
 public enum SpeechPurpose: String, Sendable, Hashable, CaseIterable {
     /// An assistant reply or `clawtalk say`: `talk.speak` first, with the directive's voice.
     case reply

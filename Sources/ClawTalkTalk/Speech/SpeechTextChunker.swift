@@ -1,7 +1,7 @@
 import ClawTalkSpeech
 import Foundation
 
-/// Splits text longer than one synthesis request allows (4000 characters, talk-contract §7.5)
+/// Splits text longer than one synthesis request allows (4000 characters, talk.md §7.5)
 /// at sentence boundaries; a single sentence longer than the limit is cut at whitespace.
 enum SpeechTextChunker {
     /// The request-sized pieces of `text`, trimmed, in order; empty for blank text.

@@ -16,7 +16,7 @@ public struct SpeechSegment: Sendable, Equatable {
     }
 }
 
-/// The withdrawn segments of one speech session (talk-contract §4.3, "drop what was held but
+/// The withdrawn segments of one speech session (talk.md §4.3, "drop what was held but
 /// not yet spoken"): a streamed reply that rewrites itself withdraws the segments of the
 /// discarded draft, and every withdrawn segment that has not started playing is dropped — not
 /// synthesized if it was still waiting, not played if its audio was waiting for its turn. What

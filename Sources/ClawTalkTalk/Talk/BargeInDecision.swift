@@ -1,6 +1,6 @@
 import Foundation
 
-/// Whether speech heard while a reply plays interrupts it (talk-contract §5.5, macOS
+/// Whether speech heard while a reply plays interrupts it (talk.md §5.5, macOS
 /// `shouldInterrupt`): a pure function of the transcript, the text being spoken, how recently
 /// the microphone heard speech energy and the engine's confidence.
 public enum BargeInDecision {
@@ -8,7 +8,7 @@ public enum BargeInDecision {
     public enum Verdict: String, Sendable, Hashable, CaseIterable {
         /// Stop playback and start the next turn.
         case interrupt
-        /// A spoken stop phrase ("stop", "cancel", …; talk-contract §10): stop playback and
+        /// A spoken stop phrase ("stop", "cancel", …; talk.md §10): stop playback and
         /// listen again without sending the phrase as a turn.
         case stopPhrase
         /// Fewer than 3 characters (after trimming).

@@ -2,7 +2,7 @@ public import ClawTalkProtocol
 public import ClawTalkSpeech
 public import ClawTalkSupport
 
-/// The timings and policies of Talk mode (talk-contract §5, §10). Times are in seconds of
+/// The timings and policies of Talk mode (talk.md §5, §10). Times are in seconds of
 /// captured audio, so the state machine needs no clock.
 public struct TalkModeConfiguration: Sendable, Hashable {
     /// Silence after speech that ends a turn (`talk.silenceTimeoutMs`, 0.7 s; ≥ 2 s for ko, ja, zh).
@@ -28,7 +28,7 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     /// Speech in the first part of the reply does not count (0.5 s, from the first frame that
     /// holds the reply's sound when the frames say so, else from the reply's start): the echo
     /// canceller re-converges when a reply starts after silence, and its residual echo there
-    /// was taken for speech on the test rig (like the relay's "not in the first 250 ms", §9).
+    /// was taken for speech on the test rig (like the relay's "not in the first 250 ms", talk.md §9).
     public var bargeInHoldOff: Double
     /// While speaking, an onset's speech run must have a mean level at least this factor over
     /// the mean level of the speaking phase so far (2 = 6 dB): residual echo that the voice

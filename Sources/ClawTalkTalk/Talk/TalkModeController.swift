@@ -4,7 +4,7 @@ public import ClawTalkProtocol
 public import ClawTalkSpeech
 public import ClawTalkSupport
 
-/// Talk mode (talk-contract §5): owns a ``TalkModeStateMachine`` and performs its actions
+/// Talk mode (talk.md §5): owns a ``TalkModeStateMachine`` and performs its actions
 /// through the seams — captures from ``UtteranceCapturing``, transcribes with the
 /// ``Transcriber``, sends through ``TranscriptDelivering`` (source Talk mode), stops speech
 /// through ``SpeechStopping`` and reports `talk.mode` on the operator session.
@@ -179,7 +179,7 @@ public actor TalkModeController: TalkPausing {
         await lane.drained()
     }
 
-    /// Applies the gateway's `talk.config` (§5.7): its idle timeout when none is set locally,
+    /// Applies the gateway's `talk.config` (talk.md §5.7): its idle timeout when none is set locally,
     /// and `interruptOnSpeech: false` disabling barge-in.
     public func updateTalkConfig(_ config: TalkConfig?) {
         let effective = baseConfiguration.applying(config, localIdleTimeout: baseConfiguration.idleTimeout)

@@ -1,5 +1,5 @@
 /// What Talk mode does to the rest of the node: it claims the microphone from voice wake
-/// (talk-contract §1: PTT > Talk mode > voice wake), pauses playback for the barge-in fast path
+/// (talk.md §1: PTT > Talk mode > voice wake), pauses playback for the barge-in fast path
 /// and starts a fresh speech session. Each closure returns quickly.
 public struct TalkModeHooks: Sendable {
     /// Where Talk mode claims and releases the microphone (nil: nobody else listens).

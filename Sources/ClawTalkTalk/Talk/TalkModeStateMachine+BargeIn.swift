@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// Barge-in while the reply is spoken (talk-contract §5.5 and the fast path of §10).
+/// Barge-in while the reply is spoken (talk.md §5.5 and the fast path of talk.md §10).
 extension TalkModeStateMachine {
     /// The barge-in evidence: seconds of voice heard in settled pauses since the onset being
     /// checked.

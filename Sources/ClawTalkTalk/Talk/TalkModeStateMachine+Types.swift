@@ -1,7 +1,7 @@
 public import ClawTalkProtocol
 
 extension TalkModeStateMachine {
-    /// Where Talk mode is (talk-contract §5.1).
+    /// Where Talk mode is (talk.md §5.1).
     public enum Phase: String, Sendable, Hashable, CaseIterable {
         /// Talk mode is off (voice wake listens).
         case idle
@@ -37,7 +37,7 @@ extension TalkModeStateMachine {
         case shutdown
     }
 
-    /// How a barge-in may happen while the reply is spoken (talk-contract §5.5).
+    /// How a barge-in may happen while the reply is spoken (talk.md §5.5).
     public enum BargeInMode: String, Sendable, Hashable {
         /// Capture keeps running during playback; speech that is not the echo stops it.
         case enabled

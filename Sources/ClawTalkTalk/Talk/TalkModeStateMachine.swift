@@ -1,7 +1,7 @@
 import ClawTalkProtocol
 import Foundation
 
-/// Talk mode as a pure value (talk-contract §5, §10): events in, actions out, no clock (time
+/// Talk mode as a pure value (talk.md §5, §10): events in, actions out, no clock (time
 /// is counted in seconds of captured audio). ``TalkModeController`` performs the actions.
 ///
 /// - **Loop:** `idle → listening → thinking → speaking → listening …`. A turn ends when

@@ -7,7 +7,7 @@ public import ClawTalkSupport
 import Foundation
 import Synchronization
 
-/// The `gateway` speech-to-text engine: the Gateway's transcription relay (talk-contract §9.1),
+/// The `gateway` speech-to-text engine: the Gateway's transcription relay (talk.md §9.1),
 /// for hosts without usable local STT. One finished utterance becomes one relay session:
 ///
 /// 1. only with a live operator connection whose `hello-ok` lists `talk.session.create` and
@@ -31,7 +31,7 @@ import Synchronization
 ///
 /// Every failure throws ``SpeechError/sttEngineUnavailable(engine:reason:)`` naming the step,
 /// so a ``FallbackTranscriber`` re-transcribes the same audio locally: nothing said is lost.
-/// Endpointing stays local; the transcript then follows the normal delivery (§3).
+/// Endpointing stays local; the transcript then follows the normal delivery (talk.md §3).
 public final class GatewayRelayTranscriber: Transcriber {
     /// Timings (the contract's by default; tests shorten them).
     public struct Configuration: Sendable, Hashable {

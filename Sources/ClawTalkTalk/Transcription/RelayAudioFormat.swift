@@ -2,7 +2,7 @@ import ClawTalkAudio
 import Foundation
 
 /// The audio format a transcription relay session states (`audio.inputEncoding`,
-/// `audio.inputSampleRateHz`; talk-contract §9.1), and how one chunk is written in it.
+/// `audio.inputSampleRateHz`; talk.md §9.1), and how one chunk is written in it.
 ///
 /// Current upstream takes G.711 μ-law at 8 kHz only (`g711_ulaw`, also spelled `mulaw`/`ulaw`);
 /// A-law (`g711_alaw`/`alaw`) and pcm16 LE (older builds: 24 kHz) are produced too. Anything else,

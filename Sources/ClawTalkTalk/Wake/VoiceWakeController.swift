@@ -2,7 +2,7 @@ import ClawTalkAudio
 public import ClawTalkSpeech
 public import ClawTalkSupport
 
-/// Voice wake on the live capture stream (talk contract §6): wake → trigger chime → command
+/// Voice wake on the live capture stream (talk.md §6): wake → trigger chime → command
 /// capture → verified transcript → send chime and delivery; the reply is then spoken by the
 /// reply pipeline like any other transcript's.
 ///
@@ -21,7 +21,7 @@ public import ClawTalkSupport
 ///   verifier's command is used. A non-empty command plays the send chime and goes to
 ///   ``TranscriptDelivering`` as `.voiceWake` with the trigger, or to ``setCommandHook(_:)``'s
 ///   hook when it takes it (`wake.startsTalk`).
-/// - Chimes (§6.5): with echo cancellation the capture runs on through the chime (its echo is
+/// - Chimes (talk.md §6.5): with echo cancellation the capture runs on through the chime (its echo is
 ///   cancelled); frames flagged ``WakeAudioFrame/muted`` (own playback without echo control) are
 ///   replaced by silence before speech-to-text.
 /// - ``suspend()``/``resume()`` are leases (push-to-talk, Talk mode): a capture in progress is
@@ -37,7 +37,7 @@ public actor VoiceWakeController: WakeListening {
 
     /// Settings of the controller.
     public struct Configuration: Sendable, Hashable {
-        /// §6.4 timings.
+        /// talk.md §6.4 timings.
         public var timing: VoiceWakeStateMachine.Timing
         /// Language for speech-to-text (BCP-47), nil for the engine's default.
         public var language: String?

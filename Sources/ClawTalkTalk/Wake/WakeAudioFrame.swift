@@ -8,7 +8,7 @@ public struct WakeAudioFrame: Sendable, Hashable {
     /// Voice activity for this frame (endpointing of the command).
     public var isSpeech: Bool
     /// The node's own playback may be in this frame and no echo canceller removed it (talk
-    /// contract §6.5): the frame is replaced by silence before speech-to-text (the audio front
+    /// contract talk.md §6.5): the frame is replaced by silence before speech-to-text (the audio front
     /// end already silences such frames; this guards other sources).
     public var muted: Bool
     /// The node's own playback may be in this frame, echo-cancelled or not: wake holds weak

@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// The closed `connect` params schema of gateway-protocol §7.2–§7.3, at every level
+/// The closed `connect` params schema of protocol.md §7.2–§7.3, at every level
 /// (`params`, `client`, `device`, `auth`), with the case-sensitive client id and mode enums.
 enum ConnectSchema {
     /// `GATEWAY_CLIENT_IDS` (newest list).

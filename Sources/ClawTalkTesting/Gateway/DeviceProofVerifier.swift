@@ -2,7 +2,7 @@ import ClawTalkGateway
 import ClawTalkProtocol
 import Foundation
 
-/// Which device-auth payload layouts the gateway accepts (gateway-protocol §6.2).
+/// Which device-auth payload layouts the gateway accepts (protocol.md §6.2).
 public enum TestSignaturePolicy: Sendable, Equatable {
     /// Current gateways: try v3, then v2.
     case v3ThenV2
@@ -10,7 +10,7 @@ public enum TestSignaturePolicy: Sendable, Equatable {
     case v2Only
 }
 
-/// A device-proof failure of §7.6, in the gateway's order, with its `details.reason`.
+/// A device-proof failure of protocol.md §7.6, in the gateway's order, with its `details.reason`.
 enum DeviceProofFailure: String, Error, CaseIterable {
     case deviceIdMismatch = "device-id-mismatch"
     case stale = "device-signature-stale"
@@ -54,7 +54,7 @@ struct VerifiedDevice: Sendable, Equatable {
     let signatureVersion: DeviceAuthVersion
 }
 
-/// The device-proof check of gateway-protocol §7.6, in upstream order: (1) id = SHA-256 of the
+/// The device-proof check of protocol.md §7.6, in upstream order: (1) id = SHA-256 of the
 /// raw key, (2) `|now − signedAt| ≤ 120000`, (3) nonce non-empty after trim, (4) nonce equals
 /// the challenge, (5) signature verifies as v3, else v2, (6) the key normalizes.
 enum DeviceProofVerifier {

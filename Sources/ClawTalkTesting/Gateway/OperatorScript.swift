@@ -13,7 +13,7 @@ public enum ScriptedReply: Sendable, Equatable {
     /// The inner reply after `ms` milliseconds.
     indirect case delayed(ms: Int, ScriptedReply)
 
-    /// `UNAVAILABLE` with `details {reason, fallbackEligible?}` (talk-contract §7.1).
+    /// `UNAVAILABLE` with `details {reason, fallbackEligible?}` (talk.md §7.1).
     public static func talkSpeakUnavailable(_ reason: TalkSpeakFailureReason, fallbackEligible: Bool?) -> ScriptedReply
     {
         var details: WireObject = ["reason": .string(reason.rawValue)]
@@ -29,7 +29,7 @@ public enum ScriptedReply: Sendable, Equatable {
     }
 }
 
-/// One step of a scripted chat run (talk-contract §4.1, §4.3). Streamed texts are cumulative:
+/// One step of a scripted chat run (talk.md §4.1, §4.3). Streamed texts are cumulative:
 /// a `delta` (or `agentText`) whose text does not extend the previous one of its stream restarts
 /// the reply (a new LLM call inside the run), marked or not as
 /// ``TestGatewayConfiguration/chatDeltaForm`` says.
@@ -50,7 +50,7 @@ public enum ChatScriptStep: Sendable, Equatable {
     case pause(ms: Int)
 }
 
-/// Defaults for the operator surface of talk-contract §11; per-request overrides go through
+/// Defaults for the operator surface of talk.md §11; per-request overrides go through
 /// ``TestGateway/enqueueReply(_:for:)`` and ``TestGateway/enqueueChatRun(_:)``.
 public struct OperatorScript: Sendable {
     /// Steps of a chat run when no run is queued (`[]` = no events at all).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An audio clip a scripted `talk.speak` / `tts.speak` returns inline as base64
-/// (talk-contract §7.1–§7.2).
+/// (talk.md §7.1–§7.2).
 public struct TestClip: Sendable, Equatable {
     /// The clip bytes.
     public var audio: [UInt8]

@@ -6,7 +6,7 @@ struct AuthFailure: Error {
     var retryAfterMs: Int?
 }
 
-/// Credentials of gateway-protocol §7.4 and §11 (checklist 14–16, 35, 42): the shared secret
+/// Credentials of protocol.md §7.4 and §11 (checklist 14–16, 35, 42): the shared secret
 /// per auth mode, bootstrap tokens (single use, bound to the first device, 10-minute life) and
 /// device tokens per (deviceId, role). Stricter than upstream in auth mode `none`: an explicit
 /// `auth.deviceToken` or `auth.bootstrapToken` is always verified (a bad one fails the connect
@@ -61,7 +61,7 @@ extension TestGateway {
         return provided == expected ? (method, nil) : (nil, "\(name)_mismatch")
     }
 
-    /// The §3 auth rejection: `INVALID_REQUEST` with `details {code, authReason,
+    /// The protocol.md §3 auth rejection: `INVALID_REQUEST` with `details {code, authReason,
     /// canRetryWithDeviceToken, recommendedNextStep}`, close 1008.
     func rejectUnauthorized(_ id: Int, _ connect: ParsedConnect, _ failure: AuthFailure) {
         let provided = Self.authProvided(connect)
@@ -157,14 +157,14 @@ extension TestGateway {
     }
 
     /// Whether `granted` covers `scope`: `operator.admin` covers everything, and `operator.write`
-    /// covers `operator.read` and `operator.talk` (gateway-protocol §14).
+    /// covers `operator.read` and `operator.talk` (protocol.md §14).
     static func scopeSatisfied(_ scope: String, by granted: Set<String>) -> Bool {
         granted.contains(scope) || granted.contains("operator.admin")
             || (["operator.read", "operator.talk"].contains(scope) && granted.contains("operator.write"))
     }
 
     /// Issues (or replaces) the device token for (deviceId, role); `token` fixes its value (e.g.
-    /// the §6.4 fixture `dtok_example_0123456789`).
+    /// the protocol.md §6.4 fixture `dtok_example_0123456789`).
     @discardableResult
     public func issueDeviceToken(deviceId: String, role: String, scopes: [String] = [], token: String? = nil) -> String
     {

@@ -1,6 +1,6 @@
 public import ClawTalkProtocol
 
-/// How `shutdown.restartExpectedMs` is sent (gateway-protocol §16).
+/// How `shutdown.restartExpectedMs` is sent (protocol.md §16).
 public enum RestartExpectation: Sendable, Equatable {
     /// A number of milliseconds.
     case ms(Int)
@@ -10,7 +10,7 @@ public enum RestartExpectation: Sendable, Equatable {
     case absent
 }
 
-/// Gateway pushes (checklist 23, 33; talk-contract §11.4–§11.5): ticks, shutdown, wake
+/// Gateway pushes (checklist 23, 33; talk.md §11.4–§11.5): ticks, shutdown, wake
 /// triggers and routing, Talk mode and arbitrary events.
 extension TestGateway {
     func startTicks(_ id: Int) {

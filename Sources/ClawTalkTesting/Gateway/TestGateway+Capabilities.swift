@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// Capability approval and command policy of gateway-protocol §8.4 and §13 (checklist 29–30):
+/// Capability approval and command policy of protocol.md §8.4 and §13 (checklist 29–30):
 /// a command is dispatched only when declared, approved and allowlisted; `talk.ptt.*` are
 /// allowlisted for a node with cap `talk` or any declared `talk.*` command; deny wins.
 extension TestGateway {

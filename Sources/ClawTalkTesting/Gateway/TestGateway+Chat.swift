@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// Scripted chat runs (talk-contract §4, §11.2–§11.3): `chat` events go to operators and to
+/// Scripted chat runs (talk.md §4, §11.2–§11.3): `chat` events go to operators and to
 /// nodes subscribed to the session (only after `chat.subscribe`); `agent` events go to
 /// operators only; finals are appended to the history. Streamed texts are cumulative; a
 /// scripted text that does not extend the previous one of its stream restarts the reply, sent

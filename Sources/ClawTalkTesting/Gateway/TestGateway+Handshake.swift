@@ -2,7 +2,7 @@ import ClawTalkGateway
 import ClawTalkProtocol
 import Foundation
 
-/// The connect handshake of gateway-protocol §7 (checklist 1–24), phase by phase in upstream
+/// The connect handshake of protocol.md §7 (checklist 1–24), phase by phase in upstream
 /// order: frame → params schema → startup window → protocol → role → device identity →
 /// device proof → auth → pairing → `hello-ok`.
 extension TestGateway {

@@ -35,8 +35,8 @@ struct PendingInvoke {
     let continuation: CheckedContinuation<TestInvokeOutcome, Never>
 }
 
-/// `node.invoke.request` / `node.invoke.result` of gateway-protocol §10.2–§10.3 and the
-/// `talk.event` derived from PTT results (§13; checklist 26–29, 32).
+/// `node.invoke.request` / `node.invoke.result` of protocol.md §10.2–§10.3 and the
+/// `talk.event` derived from PTT results (protocol.md §13; checklist 26–29, 32).
 extension TestGateway {
     /// Sends `node.invoke.request {id, nodeId, command, paramsJSON, timeoutMs, idempotencyKey}`
     /// (no `seq`) to the node and waits for its result, or reports ``TestInvokeOutcome/timeout``

@@ -4,7 +4,7 @@ import ClawTalkSupport
 import Foundation
 import Synchronization
 
-/// The gateway's join codes (gateway-protocol §9.1), answered on the listening port the way
+/// The gateway's join codes (protocol.md §9.1), answered on the listening port the way
 /// upstream's `src/gateway/device-pairing-join-http.ts` does: a `GET /…/j/<code>` without a
 /// query burns a live code and returns its setup payload (`200`, JSON); an unknown, used or
 /// expired code, another method or a query gets `404 {"error":"not_found"}`. Every other

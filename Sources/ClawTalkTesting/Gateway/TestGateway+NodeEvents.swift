@@ -1,6 +1,6 @@
 import ClawTalkProtocol
 
-/// `node.event` of gateway-protocol §10.5 (checklist 31; talk-contract §3.3, §4.2): closed
+/// `node.event` of protocol.md §10.5 (checklist 31; talk.md §3.3, §4.2): closed
 /// params, `{ok, event, handled, reason?}`, transcripts starting chat runs, chat
 /// subscriptions and presence-trigger normalization.
 extension TestGateway {

@@ -1,7 +1,7 @@
 public import ClawTalkProtocol
 import Foundation
 
-/// Operator methods of gateway-protocol §14 and talk-contract §11 (checklist 40–43): feature
+/// Operator methods of protocol.md §14 and talk.md §11 (checklist 40–43): feature
 /// list, scopes per method, closed params, then table-driven scripted answers.
 extension TestGateway {
     /// Closed params schema per operator method (absent params read as `{}`).
@@ -44,7 +44,7 @@ extension TestGateway {
         "talk.session.close": .closed(["sessionId": .nonEmptyString], required: ["sessionId"]),
     ]
 
-    /// The scope a call needs (checklist 40, as current upstream has it, gateway-protocol §14):
+    /// The scope a call needs (checklist 40, as current upstream has it, protocol.md §14):
     /// `talk.session.*`, `talk.client.*`, `talk.speak` and `talk.mode` need `operator.talk`,
     /// which `operator.write` satisfies (``scopeSatisfied(_:by:)``); `talk.mode` needs
     /// `operator.admin` only in the ``TestGatewayConfiguration/talkModeRequiresAdmin`` mode.

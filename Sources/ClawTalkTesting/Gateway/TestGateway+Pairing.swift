@@ -1,7 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 
-/// Device pairing of gateway-protocol §8 (checklist 17–21, 39): unknown devices, role, scope
+/// Device pairing of protocol.md §8 (checklist 17–21, 39): unknown devices, role, scope
 /// and metadata upgrades, pending-request reuse, supersede and 5-minute expiry, bootstrap and
 /// loopback auto-approval, and scripted approval.
 extension TestGateway {

@@ -2,7 +2,7 @@ import ClawTalkAudio
 import ClawTalkProtocol
 import Foundation
 
-/// The emulated transcription relay (talk-contract §9.1, §11 item 8), in the script's
+/// The emulated transcription relay (talk.md §9.1, §11 item 8), in the script's
 /// ``OperatorScript/relayForm``:
 /// - **current** (upstream today): `talk.session.create` in `transcription` mode answers
 ///   `{sessionId, transcriptionSessionId, audio:{inputEncoding:"g711_ulaw", inputSampleRateHz:

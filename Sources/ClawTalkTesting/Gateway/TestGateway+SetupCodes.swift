@@ -1,7 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 
-/// Setup-code fixtures of checklist 37 (gateway-protocol §9): each variant carries a freshly
+/// Setup-code fixtures of checklist 37 (protocol.md §9): each variant carries a freshly
 /// minted bootstrap token of this gateway, so a node that accepts a valid code can redeem it.
 public enum TestSetupCodeVariant: Sendable, CaseIterable {
     /// Raw base64url code, 10-minute expiry.

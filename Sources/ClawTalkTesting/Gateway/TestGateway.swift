@@ -3,7 +3,7 @@ import ClawTalkProtocol
 public import Foundation
 
 /// The project's own OpenClaw Gateway peer for tests: it speaks the real frames, enforces the
-/// conformance checklist of gateway-protocol §18 and the talk fixtures of talk-contract §11,
+/// conformance checklist of protocol.md §18 and the talk fixtures of talk.md §11,
 /// and rejects what the real gateway rejects (closed schemas, device proof, auth, pairing,
 /// role allowlists, scopes, command policy).
 ///

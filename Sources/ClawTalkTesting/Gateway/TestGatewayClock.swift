@@ -25,7 +25,7 @@ public struct SystemGatewayClock: TestGatewayClock {
 public final class ManualGatewayClock: TestGatewayClock {
     private let now: Mutex<Int64>
 
-    /// A clock standing at `startMs` (default: the §6.4 fixture time 1754640000000).
+    /// A clock standing at `startMs` (default: the protocol.md §6.4 fixture time 1754640000000).
     public init(startMs: Int64 = 1_754_640_000_000) {
         now = Mutex(startMs)
     }

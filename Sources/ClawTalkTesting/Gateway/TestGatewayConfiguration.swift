@@ -3,7 +3,7 @@ public import ClawTalkProtocol
 /// Everything scriptable about a ``TestGateway`` that is not live state. Change it at any time
 /// with ``TestGateway/configure(_:)``; each connect reads the current values.
 public struct TestGatewayConfiguration: Sendable {
-    /// The gateway's shared-secret auth mode (§7.4).
+    /// The gateway's shared-secret auth mode (protocol.md §7.4).
     public enum AuthMode: Sendable, Equatable {
         /// No shared secret; device tokens and bootstrap tokens still apply.
         case none
@@ -22,7 +22,7 @@ public struct TestGatewayConfiguration: Sendable {
         }
     }
 
-    /// How streamed reply texts are sent (talk-contract §4.3).
+    /// How streamed reply texts are sent (talk.md §4.3).
     public enum ChatDeltaForm: Sendable, Equatable {
         /// Older gateways: `chat` deltas carry only the cumulative `message` and `agent` events
         /// only `data.text`; a reply that restarts simply sends a text that does not extend the
@@ -49,7 +49,7 @@ public struct TestGatewayConfiguration: Sendable {
     public var methods: [String] = TestGatewayConfiguration.defaultMethods
     /// `hello-ok.features.events`.
     public var events: [String] = TestGatewayConfiguration.defaultEvents
-    /// "gateway starting": every connect gets `UNAVAILABLE` and close 1013 (§5, checklist 34).
+    /// "gateway starting": every connect gets `UNAVAILABLE` and close 1013 (protocol.md §5, checklist 34).
     public var startingUp = false
     /// `retryAfterMs` of the startup rejection.
     public var startupRetryAfterMs = 500
@@ -58,15 +58,15 @@ public struct TestGatewayConfiguration: Sendable {
     /// Silent local pairing for loopback links (`not-paired`, `role-upgrade`; never scope or metadata).
     public var autoApproveLoopback = false
     /// A node-profile bootstrap token used by `node-host` approves the device and its first
-    /// declared surface; when false the connect stays pending (with the retry hints of §8.2).
+    /// declared surface; when false the connect stays pending (with the retry hints of protocol.md §8.2).
     public var bootstrapApprovesNodeProfile = true
-    /// Commands need capability approval (§8.4); when false, declared + allowlisted suffices.
+    /// Commands need capability approval (protocol.md §8.4); when false, declared + allowlisted suffices.
     public var requireCapabilityApproval = true
     /// A capability approval updates live sockets; when false the node must reconnect.
     public var capabilityApprovalAppliesLive = false
     /// Send `node.pair.resolved` for its own request to the node connection too.
     public var notifyNodeOfCapabilityResolution = true
-    /// Platform default commands of the allowlist (§13).
+    /// Platform default commands of the allowlist (protocol.md §13).
     public var platformDefaultCommands: [String] = []
     /// `gateway.nodes.commands.allow`.
     public var allowCommands: [String] = []
@@ -101,7 +101,7 @@ public struct TestGatewayConfiguration: Sendable {
         "node.pair.requested", "node.pair.resolved", "device.pair.requested", "device.pair.resolved",
     ]
 
-    /// The node-role allowlist (§10.1, all versions merged); everything else is refused.
+    /// The node-role allowlist (protocol.md §10.1, all versions merged); everything else is refused.
     public static let nodeMethods: Set<String> = [
         "node.invoke.result", "node.event", "skills.bins", "node.pending.pull", "node.pending.ack",
         "node.pending.drain", "node.pluginSurface.refresh", "node.canvas.capability.refresh",

@@ -16,7 +16,7 @@ public protocol TestGatewayLink: AnyObject, Sendable {
     func send(bytes: Data)
     /// Closes the connection with `code` and `reason`.
     func close(code: Int, reason: String)
-    /// True for a direct loopback peer (the condition for silent local pairing, §8.3).
+    /// True for a direct loopback peer (the condition for silent local pairing, protocol.md §8.3).
     var isLoopback: Bool { get }
 }
 

@@ -38,7 +38,7 @@ public struct TestGatewaySession: Sendable, Equatable {
     public internal(set) var caps: [String]
     /// Declared commands.
     public internal(set) var declaredCommands: [String]
-    /// Commands invokes may use: declared ∩ approved ∩ allowlisted (§13).
+    /// Commands invokes may use: declared ∩ approved ∩ allowlisted (protocol.md §13).
     public internal(set) var effectiveCommands: Set<String>
     /// `minProtocol`…`maxProtocol` as sent.
     public internal(set) var protocolRange: ClosedRange<Int64>

@@ -1,4 +1,4 @@
-/// A pending device-pairing request (gateway-protocol §8.2); approve it with
+/// A pending device-pairing request (protocol.md §8.2); approve it with
 /// ``TestGateway/approve(requestId:)``.
 public struct TestPairingRequest: Sendable, Equatable {
     /// Request id, matching `^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`.
@@ -35,7 +35,7 @@ public struct TestPairingRequest: Sendable, Equatable {
     }
 }
 
-/// A pending capability-approval request (gateway-protocol §8.4); approve it with
+/// A pending capability-approval request (protocol.md §8.4); approve it with
 /// ``TestGateway/approveCapabilities(requestId:)``.
 public struct TestCapabilityRequest: Sendable, Equatable {
     /// Request id.

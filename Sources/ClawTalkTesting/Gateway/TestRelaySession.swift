@@ -1,6 +1,6 @@
 public import ClawTalkProtocol
 
-/// Which transcription relay the test gateway emulates (talk-contract §9.1).
+/// Which transcription relay the test gateway emulates (talk.md §9.1).
 public enum TestRelayForm: Sendable, Hashable {
     /// Current upstream: the session states G.711 μ-law at 8 kHz, events are keyed by
     /// `transcriptionSessionId` (`ready`, `inputAudio`, `partial`, `transcript` with `final:true`),
@@ -12,7 +12,7 @@ public enum TestRelayForm: Sendable, Hashable {
 }
 
 /// What the test gateway's emulated transcription relay recorded for one `talk.session.create`
-/// (talk-contract §9.1, §11 item 8): the params, every appended chunk and the close.
+/// (talk.md §9.1, §11 item 8): the params, every appended chunk and the close.
 public struct TestRelaySession: Sendable {
     /// `sessionId` (also the `transcriptionSessionId` or `relaySessionId` of its events).
     public var sessionId: String

@@ -87,7 +87,7 @@ struct GatewayServiceTests {
 
         await gateway.stall(connection: first)
         let stalledAt = ContinuousClock.now
-        // §4.3.2: the node writes 4000 "tick timeout" before it drops the socket, and the stalled
+        // protocol.md §4.3.2: the node writes 4000 "tick timeout" before it drops the socket, and the stalled
         // gateway still reads it. A bare TCP drop would be recorded without a code (1006).
         let close = try await EndToEnd.close(gateway, connection: first)
         #expect(close.code == 4000, "close code \(close.code.map(String.init) ?? "none (a bare drop)")")

@@ -3,7 +3,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// Issue 14 part 5 (talk-contract §2.7), "a capture whose controller is gone", through the built
+/// Issue 14 part 5 (talk.md §2.7), "a capture whose controller is gone", through the built
 /// binary on the audio rig: the gateway starts a capture with `talk.ptt.start`, the question is
 /// spoken, and the gateway restarts (`shutdown`, close 1012, listener gone) in the middle of it.
 /// Nobody sends `stop`: the capture ends by itself at the next pause, its transcript is queued,

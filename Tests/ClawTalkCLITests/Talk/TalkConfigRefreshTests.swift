@@ -11,7 +11,7 @@ import Testing
 @testable import ClawTalkNode
 
 /// `talk.config` is read after each operator `hello-ok` and again on entering Talk mode
-/// (talk-contract §5.7), through `run`'s reply services and Talk service against the test gateway.
+/// (talk.md §5.7), through `run`'s reply services and Talk service against the test gateway.
 @Suite("talk.config on entering Talk", .serialized, .timeLimit(.minutes(1)))
 struct TalkConfigRefreshTests {
     static func talkConfigCalls(_ gateway: TestGateway) async -> Int {

@@ -8,7 +8,7 @@ import Testing
 @testable import ClawTalkCLI
 @testable import ClawTalkNode
 
-/// Voice wake's frames from the live capture on the audio rig (talk contract §6.5): without echo
+/// Voice wake's frames from the live capture on the audio rig (talk.md §6.5): without echo
 /// cancellation the frames that may hold the node's own playback (a chime) are silence (the front
 /// end's half-duplex gate) and flagged `muted` (the controller's own guard); with it, the capture
 /// runs on unmuted and the chime's echo is left to the echo canceller.

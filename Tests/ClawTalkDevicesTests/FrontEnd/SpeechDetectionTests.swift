@@ -79,7 +79,7 @@ struct SpeechDetectionTests {
         let frames = try Fixtures.drive(frontEnd, near: noise)
         let last = try #require(frames.last)
         #expect(abs(last.rms - LevelMeter.rms(last.aec)) < 1e-12)
-        // After 3 s the §5.4 floor has risen most of the way from 1e-4 to the noise (0.01).
+        // After 3 s the talk.md §5.4 floor has risen most of the way from 1e-4 to the noise (0.01).
         #expect(last.noiseFloor > 0.005 && last.noiseFloor < 0.011, "floor \(last.noiseFloor)")
         #expect(!last.energyGateSpeech)
         #expect(frames.first?.energyGateSpeech == true)  // the floor starts at 1e-4

@@ -2,7 +2,7 @@ import ClawTalkGateway
 import ClawTalkProtocol
 import Testing
 
-@Suite("Connection state machine: rejections (§6.2, §7.4, §8.2, §11.3, §14, §15)")
+@Suite("Connection state machine: rejections (protocol.md §6.2, §7.4, §8.2, §11.3, §14, §15)")
 struct ConnectionStateMachineTests {
     static let plainPauseCodes = [
         "AUTH_TOKEN_MISSING", "AUTH_TOKEN_NOT_CONFIGURED", "AUTH_PASSWORD_MISSING", "AUTH_PASSWORD_MISMATCH",
@@ -10,7 +10,7 @@ struct ConnectionStateMachineTests {
         "DEVICE_IDENTITY_REQUIRED", "PROTOCOL_MISMATCH", "CLIENT_VERSION_MISMATCH",
     ]
 
-    @Test("§15 pause set: no reconnect, status paused with the code", arguments: plainPauseCodes)
+    @Test("protocol.md §15 pause set: no reconnect, status paused with the code", arguments: plainPauseCodes)
     func pauseSet(code: String) throws {
         var harness = MachineHarness()
         let actions = harness.reject(rejection(code), credential: .sharedToken)
@@ -177,7 +177,9 @@ struct ConnectionStateMachineTests {
         #expect(noToken.reject(mismatch, credential: .sharedToken, available: [.sharedToken]).pause != nil)
     }
 
-    @Test("§14: operator INVALID_REQUEST for gateway-client/backend retries once as cli/cli and remembers it")
+    @Test(
+        "protocol.md §14: operator INVALID_REQUEST for gateway-client/backend retries once as cli/cli and remembers it"
+    )
     func operatorClientPair() {
         var harness = MachineHarness(role: .operator)
         #expect(harness.machine.clientPair == .gatewayClient)

@@ -3,7 +3,7 @@ import ClawTalkProtocol
 import ClawTalkSupport
 import Testing
 
-@Suite("Credential selection (§7.4)")
+@Suite("Credential selection (protocol.md §7.4)")
 struct CredentialSelectorTests {
     struct Row: Sendable, CustomTestStringConvertible {
         var bootstrap: String?

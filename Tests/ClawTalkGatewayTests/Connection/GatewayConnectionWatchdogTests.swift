@@ -5,7 +5,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// The tick watchdog's close (gateway-protocol §4.3.2): 4000 "tick timeout" is written to the
+/// The tick watchdog's close (protocol.md §4.3.2): 4000 "tick timeout" is written to the
 /// socket before it is torn down, the peer gets at most 1 s to answer, then the connection is
 /// dropped, pending requests fail and the node reconnects.
 @Suite("Gateway connection: tick watchdog close", .timeLimit(.minutes(1)))

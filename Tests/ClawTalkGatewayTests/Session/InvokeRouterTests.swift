@@ -3,7 +3,7 @@ import ClawTalkProtocol
 import ClawTalkSupport
 import Testing
 
-@Suite("Invoke router (§10.2–§10.4)")
+@Suite("Invoke router (protocol.md §10.2–§10.4)")
 struct InvokeRouterTests {
     static let node = "node-1"
 

@@ -5,7 +5,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-@Suite("Operator session (§14)", .timeLimit(.minutes(1)))
+@Suite("Operator session (protocol.md §14)", .timeLimit(.minutes(1)))
 struct OperatorSessionTests {
     static let methods = ["voicewake.get", "talk.config", "talk.mode", "chat.send"]
 

@@ -49,7 +49,7 @@ struct GatewayStoreTests {
         }
     }
 
-    @Test("§11.2: the same token keeps the stored scopes; a new token replaces them")
+    @Test("protocol.md §11.2: the same token keeps the stored scopes; a new token replaces them")
     func sameTokenKeepsScopes() throws {
         try withStore { store, _ in
             try store.saveDeviceToken("t1", role: "node", scopes: ["a"], issuedAtMs: 1, deviceId: "d", for: Self.key)

@@ -64,7 +64,7 @@ struct DeliveryRulesTests {
         #expect(queue.speakRepliesWithinMs == 1500)
     }
 
-    /// The operator route tried first (§3.1), for each primary route and connection state.
+    /// The operator route tried first (talk.md §3.1), for each primary route and connection state.
     @Test(arguments: [DeliveryReceipt.Route.chatSend, .agent, .voiceTranscript])
     func theOperatorRouteGoesFirstUnlessTheNodeRouteIsUp(primary: DeliveryReceipt.Route) {
         for nodeUp in [false, true] {

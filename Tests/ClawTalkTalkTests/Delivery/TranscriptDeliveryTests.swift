@@ -8,7 +8,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-@Suite("Transcript delivery (§3)", .serialized, .timeLimit(.minutes(1)))
+@Suite("Transcript delivery (talk.md §3)", .serialized, .timeLimit(.minutes(1)))
 struct TranscriptDeliveryTests {
     static func spoke(_ event: ReplySpeaker.Event) -> Bool {
         if case .spoke = event { return true }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-@Suite("Wake routing in delivery (§6.2)", .serialized, .timeLimit(.minutes(1)))
+@Suite("Wake routing in delivery (talk.md §6.2)", .serialized, .timeLimit(.minutes(1)))
 struct WakeRoutingDeliveryTests {
     static func config(_ routes: [WireJSON], defaultTarget: WireJSON = ["mode": "current"]) -> WireJSON {
         ["version": 1, "defaultTarget": defaultTarget, "routes": .array(routes), "updatedAtMs": 1]

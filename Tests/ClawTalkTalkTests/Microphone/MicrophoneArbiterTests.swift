@@ -3,7 +3,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// Who listens (talk-contract §1): push-to-talk over Talk mode over voice wake.
+/// Who listens (talk.md §1): push-to-talk over Talk mode over voice wake.
 struct MicrophoneArbiterTests {
     typealias Arbiter = MicrophoneArbiter
 

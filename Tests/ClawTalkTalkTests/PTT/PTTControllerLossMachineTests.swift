@@ -3,7 +3,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// Talk-contract §2.7, "a capture whose controller is gone", as state-machine scripts: a `ptt`
+/// talk.md §2.7, "a capture whose controller is gone", as state-machine scripts: a `ptt`
 /// capture started by the gateway over socket 1 ends when that socket closes — at once if
 /// nothing is being said, else at the next pause or the loss cap — with its transcript kept in
 /// the outbox (`queued`); a `stop` before that wins, one after it gets the finished result.

@@ -6,7 +6,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// Talk-contract §2.7 through the controller on a manual clock: the frames of the fake capture
+/// talk.md §2.7 through the controller on a manual clock: the frames of the fake capture
 /// decide when speech and pauses happen, the clock alone when the 10 s loss cap passes.
 @Suite("PTT controller: a capture whose controller is gone", .timeLimit(.minutes(1)))
 struct PTTControllerLossTests {

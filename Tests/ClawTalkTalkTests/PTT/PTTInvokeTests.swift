@@ -154,7 +154,7 @@ struct PTTInvokeTests {
         }
     }
 
-    /// Talk-contract §2.7: the gateway restarts (shutdown, close 1012) during a capture it
+    /// talk.md §2.7: the gateway restarts (shutdown, close 1012) during a capture it
     /// started; nothing is being said, so the capture ends at once; silence is never sent to the
     /// recogniser, so nothing is delivered; after the reconnect a `stop` answers that result
     /// (`empty`).

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// Every cell of talk-contract §2.5 plus the events around it, as scripts: each step applies
+/// Every cell of talk.md §2.5 plus the events around it, as scripts: each step applies
 /// one event and states the exact actions and the state after it.
 @Suite("PTT state machine")
 struct PTTStateMachineTests {
@@ -77,7 +77,7 @@ struct PTTStateMachineTests {
         ]
     }
 
-    // MARK: - The §2.5 table
+    // MARK: - The talk.md §2.5 table
 
     static let table: [Script] = [
         // idle

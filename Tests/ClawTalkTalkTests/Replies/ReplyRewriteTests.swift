@@ -4,7 +4,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-@Suite("Streamed replies that rewrite themselves (§4.3)", .serialized, .timeLimit(.minutes(1)))
+@Suite("Streamed replies that rewrite themselves (talk.md §4.3)", .serialized, .timeLimit(.minutes(1)))
 struct ReplyRewriteTests {
     /// How the transcript goes out and the reply is followed.
     enum Path: String, Sendable {
@@ -13,7 +13,7 @@ struct ReplyRewriteTests {
         /// A wake command over `voice.transcript` with the operator up: the node adopts the first
         /// run of its subscription, speech streams through `talk.speak`.
         case voiceTranscript = "voice.transcript"
-        /// Node-only: `voice.transcript`, espeak-ng, and nothing spoken before the final (§4.2).
+        /// Node-only: `voice.transcript`, espeak-ng, and nothing spoken before the final (talk.md §4.2).
         case nodeOnly = "node-only"
     }
 

@@ -7,7 +7,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-@Suite("Reply tracking (§4)", .serialized, .timeLimit(.minutes(1)))
+@Suite("Reply tracking (talk.md §4)", .serialized, .timeLimit(.minutes(1)))
 struct ReplyTrackerTests {
     static func assistant(_ text: String, at ms: Int64) -> WireJSON {
         ["role": "assistant", "content": [["type": "text", "text": .string(text)]], "timestamp": .integer(ms)]

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// The reply-tracking rules of talk-contract §4, step by step, with no gateway or clock.
+/// The reply-tracking rules of talk.md §4, step by step, with no gateway or clock.
 @Suite("Reply tracking machine")
 struct ReplyTrackingMachineTests {
     typealias Machine = ReplyTrackingMachine

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-@Suite("Speakable text (§4.3, §7.6)")
+@Suite("Speakable text (talk.md §4.3, §7.6)")
 struct SpeakableTextBufferTests {
     static let reply = """
         {"voice":"nova","once":true}
@@ -149,7 +149,7 @@ struct MarkdownStripperTests {
     }
 }
 
-@Suite("History reply (§4.1)")
+@Suite("History reply (talk.md §4.1)")
 struct ChatHistoryReplyTests {
     static func message(_ role: String, _ text: String, at ms: Int64?) -> WireJSON {
         var object: WireObject = ["role": .string(role), "content": [["type": "text", "text": .string(text)]]]

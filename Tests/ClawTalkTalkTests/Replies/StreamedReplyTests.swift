@@ -2,7 +2,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-@Suite("Streamed text: extension or rewrite (§4.3)")
+@Suite("Streamed text: extension or rewrite (talk.md §4.3)")
 struct ReplyTextTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
@@ -48,7 +48,7 @@ struct ReplyTextTests {
     }
 }
 
-@Suite("What is spoken of a streamed reply (§4.3)")
+@Suite("What is spoken of a streamed reply (talk.md §4.3)")
 struct StreamedReplyTests {
     /// Feeds `pieces` of the chat stream; returns every segment to speak.
     static func chat(_ reply: inout StreamedReply, _ pieces: StreamedText...) -> [String] {

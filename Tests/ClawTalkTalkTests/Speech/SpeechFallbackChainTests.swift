@@ -3,8 +3,8 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// The fallback chain of talk-contract §7.5, decision by decision.
-@Suite("Speech fallback chain (§7.5)")
+/// The fallback chain of talk.md §7.5, decision by decision.
+@Suite("Speech fallback chain (talk.md §7.5)")
 struct SpeechFallbackChainTests {
     typealias Chain = SpeechFallbackChain
 
@@ -36,7 +36,7 @@ struct SpeechFallbackChainTests {
         #expect(chain.decide(after: .talkSpeak, Self.unavailable) == Chain.Decision(next: .local))
     }
 
-    /// §7.5.3: a refusal that the gateway means plays the error earcon and skips `tts.speak`;
+    /// talk.md §7.5.3: a refusal that the gateway means plays the error earcon and skips `tts.speak`;
     /// espeak-ng speaks only with `tts.fallback always`.
     @Test(arguments: TTSFallback.allCases)
     func aRefusalPlaysTheEarconAndFallsBackOnlyWhenAlways(fallback: TTSFallback) {

@@ -9,7 +9,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-@Suite("Speech output (§7)", .serialized, .timeLimit(.minutes(1)))
+@Suite("Speech output (talk.md §7)", .serialized, .timeLimit(.minutes(1)))
 struct SpeechOutputTests {
     /// A speech output over a connected operator session (or none), with fakes.
     struct Rig {
@@ -114,7 +114,7 @@ struct SpeechOutputTests {
         await rig.harness.stop()
     }
 
-    /// One row of the fallback chain (§7.5).
+    /// One row of the fallback chain (talk.md §7.5).
     struct ChainRow: Sendable, CustomTestStringConvertible {
         var name: String
         var talkSpeak: ScriptedReply

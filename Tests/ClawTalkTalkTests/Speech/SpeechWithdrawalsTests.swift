@@ -6,10 +6,10 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// Talk-contract §4.3, "drop what was held but not yet spoken": a rewrite of a streamed reply
+/// talk.md §4.3, "drop what was held but not yet spoken": a rewrite of a streamed reply
 /// withdraws the discarded draft's segments; those that have not started playing are dropped,
 /// and what plays goes on.
-@Suite("Speech withdrawals: a rewrite drops queued speech (§4.3)", .serialized, .timeLimit(.minutes(1)))
+@Suite("Speech withdrawals: a rewrite drops queued speech (talk.md §4.3)", .serialized, .timeLimit(.minutes(1)))
 struct SpeechWithdrawalsTests {
     /// A local synthesizer whose clips last as long as its script says (default 100 ms).
     final class LengthSynthesizer: LocalSynthesizer {

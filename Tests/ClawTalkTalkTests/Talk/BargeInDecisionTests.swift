@@ -2,7 +2,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// §5.5's `shouldInterrupt` rules, one by one.
+/// talk.md §5.5's `shouldInterrupt` rules, one by one.
 @Suite("Barge-in decision")
 struct BargeInDecisionTests {
     static let spoken = "Tomorrow will be cloudy, with rain in the afternoon. Take an umbrella!"

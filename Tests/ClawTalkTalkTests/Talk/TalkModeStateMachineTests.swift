@@ -3,7 +3,7 @@ import Testing
 
 @testable import ClawTalkTalk
 
-/// The Talk mode rules of talk-contract §5 and the barge-in row of §10, event by event.
+/// The Talk mode rules of talk.md §5 and the barge-in row of talk.md §10, event by event.
 @Suite("Talk mode state machine")
 struct TalkModeStateMachineTests {
     typealias Machine = TalkModeStateMachine

@@ -8,7 +8,7 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-/// The `gateway` STT engine against the test gateway's emulated transcription relay (talk-contract
+/// The `gateway` STT engine against the test gateway's emulated transcription relay (talk.md
 /// §9.1), in upstream's current form (μ-law 8 kHz, finals after close) and the legacy one (pcm16
 /// 24 kHz): what goes over the wire (params, chunks, timestamps, in-flight limit, close) and every
 /// way it can be unavailable, each ending in a fallback that keeps the audio.

@@ -75,7 +75,7 @@ struct VoiceWakeControllerTests {
             harness: harness, stack: stack, controller: controller, chimes: chimes, events: events, recorder: recorder)
     }
 
-    /// 20 ms frames of the clip at `path`, speech judged by the §5.4 energy gate.
+    /// 20 ms frames of the clip at `path`, speech judged by the talk.md §5.4 energy gate.
     static func frames(_ path: String, muteAfter: Double? = nil) throws -> [WakeAudioFrame] {
         let samples = try WAVFile(data: Data(contentsOf: URL(fileURLWithPath: path))).pcm.samples
         var gate = EnergyGate()
@@ -218,7 +218,7 @@ struct VoiceWakeControllerTests {
 }
 
 extension VoiceWakeControllerTests {
-    /// Push-to-talk's leases hold wake off for the capture and give it back (talk contract §1).
+    /// Push-to-talk's leases hold wake off for the capture and give it back (talk.md §1).
     @Test func pushToTalkSuspendsWakeForItsCaptureAndResumesIt() async throws {
         let engine = try PocketSphinxKeywordEngine(
             triggers: ["computer"], resolver: PronunciationResolver(dictionary: .shared()))

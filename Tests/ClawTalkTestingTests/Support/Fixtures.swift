@@ -3,15 +3,15 @@ import ClawTalkProtocol
 import ClawTalkTesting
 import Foundation
 
-/// Shared fixtures: the spec's 0x00…0x1f identity and the §6.4 inputs.
+/// Shared fixtures: the spec's 0x00…0x1f identity and the protocol.md §6.4 inputs.
 enum Fixture {
-    /// gateway-protocol §6.4 seed.
+    /// protocol.md §6.4 seed.
     static let identity = try! DeviceIdentity(seed: Array(0...31), createdAtMs: 0)
-    /// §6.4 deviceId.
+    /// protocol.md §6.4 deviceId.
     static let deviceId = "56475aa75463474c0285df5dbf2bcab73da651358839e9b77481b2eab107708c"
-    /// §6.4 challenge time.
+    /// protocol.md §6.4 challenge time.
     static let time: Int64 = 1_754_640_000_000
-    /// §6.4 nonce.
+    /// protocol.md §6.4 nonce.
     static let nonce = "3f7b2c1e-9a4d-4c8e-b1f2-0d5e6a7b8c9d"
     /// The four PTT commands.
     static let talkCommands = TalkCommand.allCases.map(\.rawValue)
@@ -21,7 +21,7 @@ enum Fixture {
         try! DeviceIdentity(seed: [UInt8](repeating: byte, count: 32), createdAtMs: 0)
     }
 
-    /// A gateway on a manual clock at the §6.4 time with short ticks off by default.
+    /// A gateway on a manual clock at the protocol.md §6.4 time with short ticks off by default.
     static func gateway(
         _ configure: (inout TestGatewayConfiguration) -> Void = { _ in }, nonce: String? = nil,
         script: OperatorScript = OperatorScript()

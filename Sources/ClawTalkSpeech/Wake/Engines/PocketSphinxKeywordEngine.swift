@@ -4,7 +4,7 @@ import ClawTalkAudio
 /// 0.8 and its en-us model): one decoder, one keyphrase per trigger, each with its own
 /// threshold; pronunciations of words the dictionary lacks come from ``PronunciationResolver``.
 ///
-/// Default thresholds depend on the phrase's syllables (audio-stack.md §4): PocketSphinx
+/// Default thresholds depend on the phrase's syllables (architecture.md §7.4): PocketSphinx
 /// compares a keyphrase's acoustic score with a garbage loop, so a longer phrase needs a smaller
 /// (more lenient) threshold, and a one-syllable word such as "claude" false-fires on every
 /// "claims"/"clause" even at 1e-3 — so one syllable gets the strictest default and should be
@@ -56,7 +56,7 @@ public final class PocketSphinxKeywordEngine: WakeEngine {
     ///
     /// One syllable: no threshold makes a lone word such as "claude" safe (it fired on "claws"
     /// and "the clause claims" from 1e-5 to 1e-1 in this project's tests, and 21 times in 46 min
-    /// of read text at 1e-3 in audio-stack.md), while 1e-3 already missed "hey claude"; 1e-5 is
+    /// of read text at 1e-3 in docs/architecture.md §7), while 1e-3 already missed "hey claude"; 1e-5 is
     /// 10¹⁵ stricter than the multi-syllable default and leaves rejection to the transcript verifier.
     public static func defaultThreshold(syllables: Int) -> Double {
         switch syllables {

@@ -1,5 +1,5 @@
 extension VoiceWakeStateMachine {
-    /// Durations of talk contract §6.4.
+    /// Durations of talk.md §6.4.
     public struct Timing: Sendable, Hashable {
         /// Silence that ends a command once speech beyond the trigger was heard (2.0 s).
         public var silenceAfterCommand: Duration
@@ -90,7 +90,7 @@ extension VoiceWakeStateMachine {
         case commandTranscript(String, isFinal: Bool)
     }
 
-    /// Chimes of talk contract §6.5.
+    /// Chimes of talk.md §6.5.
     public enum Chime: String, Sendable, Hashable {
         /// Played when a trigger is accepted.
         case trigger
@@ -114,7 +114,7 @@ extension VoiceWakeStateMachine {
         case finishCapture
         /// Drop the capture without sending anything.
         case cancelCapture
-        /// Send the command (talk contract §3).
+        /// Send the command (talk.md §3).
         case send(trigger: String, command: String)
     }
 }

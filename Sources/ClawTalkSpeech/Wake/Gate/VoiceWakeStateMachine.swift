@@ -1,6 +1,6 @@
 import Foundation
 
-/// The decisions of voice wake after stage 1 (talk contract §6.3–§6.5): verify a hit, capture
+/// The decisions of voice wake after stage 1 (talk.md §6.3–§6.5): verify a hit, capture
 /// the command, finalize, cool down and restart. Events in, actions out; no clock, no I/O.
 ///
 /// ```
@@ -16,7 +16,7 @@ import Foundation
 /// - The final command is sent with the send chime only when it is non-empty.
 /// - After a capture, stage 1 restarts after 0.7 s with a clean buffer; hits within 350 ms of
 ///   the end are ignored. Command transcripts arriving before the restart are late copies of
-///   the utterance just handled and are ignored (§6.3.5); the same command after a new trigger
+///   the utterance just handled and are ignored (talk.md §6.3.5); the same command after a new trigger
 ///   is sent again.
 /// - A recognition error drops the capture and restarts stage 1 after 700 ms.
 /// - ``Event/suspend`` (push-to-talk, Talk) stops everything until every lease is returned.

@@ -3,10 +3,10 @@ import ClawTalkAudio
 /// Cuts a 16 kHz stream into the speech segments the Whisper keyword scorer hears, so that
 /// nothing is scored in silence (issue 13: "VAD-gated").
 ///
-/// Each 20 ms frame is judged by an ``EnergyGate`` (talk contract §5.4: adaptive noise floor, so
+/// Each 20 ms frame is judged by an ``EnergyGate`` (talk.md §5.4: adaptive noise floor, so
 /// a steady fan or hiss stops counting after a few hundred milliseconds) with a lower ratio,
 /// ``Options/speechRatio`` (2.5, 8 dB, instead of 6): at 10 dB SNR a word is only about 3 × the
-/// noise's RMS, and §5.4's ratio heard its vowels only, in pieces. A segment
+/// noise's RMS, and talk.md §5.4's ratio heard its vowels only, in pieces. A segment
 /// - **opens** at the first speech frame, starting ``Options/preRoll`` earlier (the quiet onset
 ///   of a word is below the gate);
 /// - is **confirmed** once it holds ``Options/minimumSpeechFrames`` speech frames: only then is it

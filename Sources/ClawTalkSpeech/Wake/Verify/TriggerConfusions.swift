@@ -1,5 +1,5 @@
 /// Known misrecognitions of trigger words, so the gate accepts what recognizers really write
-/// (talk contract §10, "wake robustness").
+/// (talk.md §10, "wake robustness").
 ///
 /// Entries are compared by ``TriggerText/key(_:)``, so word breaks never matter: `open claw`,
 /// `openclaw` and `Open-Claw` are one spelling. The table is deliberately short. Every entry turns

@@ -1,4 +1,4 @@
-/// Finds triggers in recognized text and applies the trigger gate of talk contract §6.3.
+/// Finds triggers in recognized text and applies the trigger gate of talk.md §6.3.
 ///
 /// Matching: the transcript's words and the triggers are normalized with ``TriggerText`` (case,
 /// diacritics, width and punctuation ignored) and compared by their ``TriggerText/key(_:)``, so
@@ -16,7 +16,7 @@
 /// A final result whose only occurrences are followed too closely by more words is
 /// ``TriggerGateDecision/pauseTooShort(_:)``: the trigger word was part of running speech.
 public struct TriggerMatcher: Sendable, Hashable {
-    /// The gate's timings (talk contract §6.3).
+    /// The gate's timings (talk.md §6.3).
     public struct Configuration: Sendable, Hashable {
         /// Least gap between the end of the trigger and the first command word, seconds (0.45).
         public var minPostTriggerGap: Double

@@ -44,7 +44,7 @@ public struct TriggerOccurrence: Sendable, Hashable {
     }
 }
 
-/// What the trigger gate (talk contract §6.3) decided about one transcript.
+/// What the trigger gate (talk.md §6.3) decided about one transcript.
 public enum TriggerGateDecision: Sendable, Hashable {
     /// The rule that accepted a trigger.
     public enum Rule: String, Sendable, Hashable {

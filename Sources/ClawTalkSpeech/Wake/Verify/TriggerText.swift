@@ -1,6 +1,6 @@
 import Foundation
 
-/// The text normalization every trigger comparison uses (talk contract §6.3.2): case, diacritics
+/// The text normalization every trigger comparison uses (talk.md §6.3.2): case, diacritics
 /// and character width are folded (`Ｃｌàude` → `claude`, `ß` → `ss`), apostrophes are dropped
 /// (`what's` → `whats`), every other character that is not a letter or digit separates words
 /// (`open-claw!` → `open claw`, `hey_jarvis` → `hey jarvis`), and whitespace collapses.

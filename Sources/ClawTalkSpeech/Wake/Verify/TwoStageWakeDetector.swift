@@ -7,7 +7,7 @@ import ClawTalkAudio
 /// - A hit is verified once ``Options/postRoll`` seconds of audio after it have arrived (or at
 ///   ``finish()``): the clip runs from ``Options/preRoll`` before the hit to that point. Without
 ///   a verifier every hit is accepted at once (stage-1-only mode).
-/// - The energy gate (talk contract §5.4) guards the verifier: a clip without a single speech
+/// - The energy gate (talk.md §5.4) guards the verifier: a clip without a single speech
 ///   frame is rejected unheard, so Whisper never gets the noise on which it echoes its prompt.
 /// - A transcript equal to the prompt is rejected as an echo when the prompt names two or more
 ///   triggers (with one trigger, the echo cannot be told from the real thing).

@@ -6,7 +6,7 @@ import Foundation
 
 /// Shared test inputs: the spec's fixture identity, temporary state directories, connections.
 enum Fixtures {
-    /// The §6.4 identity (seed 0x00…0x1f).
+    /// The protocol.md §6.4 identity (seed 0x00…0x1f).
     static func identity() throws -> DeviceIdentity {
         try DeviceIdentity(seed: Array(0..<32), createdAtMs: 1_700_000_000_000)
     }

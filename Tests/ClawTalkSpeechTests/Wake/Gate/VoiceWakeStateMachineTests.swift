@@ -94,7 +94,7 @@ private func capturing(command: String = "") -> Machine {
         #expect(machine.state == .listening)
     }
 
-    // MARK: Capture windows (§6.4)
+    // MARK: Capture windows (talk.md §6.4)
 
     struct WindowCase: Sendable, CustomTestStringConvertible {
         var name: String
@@ -139,7 +139,7 @@ private func capturing(command: String = "") -> Machine {
         #expect(machine.handle(.audio(.milliseconds(100), isSpeech: true)) == [.finishCapture])
     }
 
-    // MARK: Finalize, chimes, cooldown (§6.4, §6.5)
+    // MARK: Finalize, chimes, cooldown (talk.md §6.4, §6.5)
 
     @Test func nonEmptyCommandIsSentWithSendChime() {
         var machine = capturing(command: "lights")
@@ -179,7 +179,7 @@ private func capturing(command: String = "") -> Machine {
         var machine = capturing(command: "lights on")
         _ = run(&machine, blocks(20))
         _ = machine.handle(.commandTranscript("lights on", isFinal: true))
-        // The same utterance recognized twice, before the restart: ignored (§6.3.5).
+        // The same utterance recognized twice, before the restart: ignored (talk.md §6.3.5).
         #expect(machine.handle(.commandTranscript("lights on", isFinal: true)).isEmpty)
         #expect(machine.handle(.stageOneHit(hit)).isEmpty)
         #expect(run(&machine, blocks(6)).isEmpty)
@@ -217,7 +217,7 @@ private func capturing(command: String = "") -> Machine {
         #expect(machine.state == .recovering(.zero))
     }
 
-    // MARK: Suspend / resume (PTT and Talk leases, §6.5)
+    // MARK: Suspend / resume (PTT and Talk leases, talk.md §6.5)
 
     @Test func suspendStopsListeningUntilEveryLeaseReturns() {
         var machine = Machine(verifiesHits: true)

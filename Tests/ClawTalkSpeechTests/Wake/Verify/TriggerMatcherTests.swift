@@ -75,7 +75,7 @@ private func timed(_ spec: String, isFinal: Bool = false, heard: Double? = nil) 
         #expect(Self.matcher.trigger(named: "jarvis") == nil)
     }
 
-    // MARK: The gate (talk contract §6.3)
+    // MARK: The gate (talk.md §6.3)
 
     struct GateCase: CustomTestStringConvertible, Sendable {
         var name: String
