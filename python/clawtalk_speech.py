@@ -159,7 +159,7 @@ def sounds_silent(text: str, no_speech_prob: float, avg_logprob: float) -> bool:
     return only_punctuation(text) or avg_logprob < LOGPROB_THRESHOLD
 
 
-def cut_loop(tokens: Sequence[int], shortest: int = 3) -> List[int]:
+def cut_loop(tokens: Sequence[int], shortest: int = 2) -> List[int]:
     """A decode that ran to its length limit repeating itself ("A B C A B C A B"), cut after the
     first time round ("A B C"): the earliest block of at least `shortest` tokens that is followed
     by itself. A sequence without such a repeat is returned whole."""
@@ -267,6 +267,7 @@ class Transcriber:
         self.model = model
         self.features = features
         self.pad_frames = max(0, pad_ms) // 10
+        self.sizes = WINDOW_SIZES
         self.tokenizer = tokenizers.Tokenizer.from_file(os.path.join(model_dir, "tokenizer.json"))
         token = self.tokenizer.token_to_id
         self.sot = token("<|startoftranscript|>")
@@ -331,7 +332,7 @@ class Transcriber:
         for start, end in pieces(len(audio), self.pad_frames):
             check()
             piece = audio[start:end]
-            frames = window or window_frames(len(piece), self.pad_frames)
+            frames = window or window_frames(len(piece), self.pad_frames, self.sizes)
             features = self.window(piece, frames, pad_features)
             seconds = len(piece) / SAMPLE_RATE
             prompt = self.prefix(language, previous)
