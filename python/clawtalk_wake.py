@@ -176,19 +176,25 @@ class Scores:
 class KeywordScorer:
     """Whisper tiny.en through CTranslate2: encode once, score spellings, decode greedily."""
 
-    def __init__(self, model_dir: str, threads: int) -> None:
+    def __init__(self, model_dir: str, threads: int, model=None, features=None) -> None:
+        """`model`: an already loaded ctranslate2 Whisper of `model_dir` to share; `features`: a
+        log-mel function called as `features(samples, padding=0)` (default: faster-whisper's
+        FeatureExtractor). clawtalk-speech passes both; clawtalk-wake neither."""
         import ctranslate2  # noqa: PLC0415 (after OMP_NUM_THREADS is set)
         import numpy  # noqa: PLC0415
         import tokenizers  # noqa: PLC0415
-        from faster_whisper.feature_extractor import FeatureExtractor  # noqa: PLC0415
 
         self._ct2 = ctranslate2
         self._np = numpy
-        self.model = ctranslate2.models.Whisper(
+        self.model = model or ctranslate2.models.Whisper(
             model_dir, device="cpu", compute_type="int8", intra_threads=threads, inter_threads=1
         )
         self.tokenizer = tokenizers.Tokenizer.from_file(os.path.join(model_dir, "tokenizer.json"))
-        self.features = FeatureExtractor(feature_size=self.model.n_mels)
+        if features is None:
+            from faster_whisper.feature_extractor import FeatureExtractor  # noqa: PLC0415
+
+            features = FeatureExtractor(feature_size=self.model.n_mels)
+        self.features = features
         token = self.tokenizer.token_to_id
         self.sot = token("<|startoftranscript|>")
         self.no_timestamps = token("<|notimestamps|>")
@@ -310,10 +316,11 @@ class Segment:
 class Service:
     """What every connection shares: the scorer, one worker thread, defaults."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, args: argparse.Namespace, scorer: Optional[KeywordScorer] = None, worker=None) -> None:
+        """`scorer` and `worker` (an executor) are given when another server shares them."""
         self.args = args
-        self.scorer = KeywordScorer(args.model, args.threads)
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
+        self.scorer = scorer or KeywordScorer(args.model, args.threads)
+        self.worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
         self.spec_cache: Dict[tuple, TriggerSpec] = {}
 
     def specs(self, names: List[str], thresholds: Dict[str, float], aliases: Dict[str, List[str]]) -> List[TriggerSpec]:
@@ -498,14 +505,8 @@ def make_handler_class():
     return Handler
 
 
-def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="clawtalk-wake",
-        description="Wyoming wake-word service: Whisper tiny.en scores any trigger phrase.",
-    )
-    parser.add_argument("--uri", default="tcp://127.0.0.1:10401", help="where to listen (default %(default)s)")
-    parser.add_argument("--model", required=True, help="Whisper tiny.en CTranslate2 directory (scripts/fetch-wake-model)")
-    parser.add_argument("--threads", type=int, default=1, help="inference threads (default %(default)s)")
+def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
+    """The wake-scoring options (shared with clawtalk-speech)."""
     parser.add_argument("--trigger", action="append", help="default trigger (repeatable; default: openclaw, claude, computer)")
     parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, help="default keyword score threshold (default %(default)s)")
     parser.add_argument("--first-ms", type=int, default=1000, help="score a segment first once it holds (default %(default)s)")
@@ -514,6 +515,17 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--late-interval-ms", type=int, default=0, help="then every (default %(default)s: only at its end)")
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")
+
+
+def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="clawtalk-wake",
+        description="Wyoming wake-word service: Whisper tiny.en scores any trigger phrase.",
+    )
+    parser.add_argument("--uri", default="tcp://127.0.0.1:10401", help="where to listen (default %(default)s)")
+    parser.add_argument("--model", required=True, help="Whisper tiny.en CTranslate2 directory (scripts/fetch-wake-model)")
+    parser.add_argument("--threads", type=int, default=1, help="inference threads (default %(default)s)")
+    add_scoring_arguments(parser)
     parser.add_argument("--log-format", default="%(levelname)s|%(name)s|%(message)s", help="Python logging format")
     parser.add_argument("--debug", action="store_true", help="log debug lines (transcripts included)")
     parser.add_argument("--version", action="version", version=VERSION)
