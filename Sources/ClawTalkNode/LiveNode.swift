@@ -31,7 +31,9 @@ public struct LiveNode: Sendable {
     /// Builds every component for `service`'s settings; `environment` locates the user's
     /// directories, the installed speech servers and the desktop session. Nothing runs yet.
     public static func compose(service: ServiceEnvironment, environment: [String: String]) async -> LiveNode {
-        let settings = service.effective.settings
+        let paths = XDGPaths(environment: environment)
+        let sttServer = SpeechServerSupervisor.installedServer(paths: paths)
+        let settings = Self.sharingSpeechServer(service.effective.settings, sttServer: sttServer)
         let logger = service.logger
         let store = GatewayStore(directory: service.state)
         let factory = GatewayConnectionFactory(
@@ -54,11 +56,9 @@ public struct LiveNode: Sendable {
         let levels = VoiceStatusTap()
         let delivery = StatusNotingDelivery(inner: replies.delivery, tap: levels)
         let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: logger)
-        let paths = XDGPaths(environment: environment)
         // The Whisper server (stt.server): used when one answers, else started and supervised;
         // until it answers, the chain below falls back to PocketSphinx (loaded on first use).
-        let speechServer = SpeechServerSupervisor(
-            settings: settings.stt, server: SpeechServerSupervisor.installedServer(paths: paths), logger: logger)
+        let speechServer = SpeechServerSupervisor(settings: settings.stt, server: sttServer, logger: logger)
         // The Whisper keyword scorer (wake.scorer), supervised the same way; until it answers,
         // PocketSphinx spots the triggers it would score.
         let wakeScorer = SpeechServerSupervisor(
@@ -119,6 +119,21 @@ public struct LiveNode: Sendable {
             service: service, target: target, frontEnd: frontEnd, playback: playback, capturing: capturing,
             levels: levels, replies: replies, speechServer: speechServer, wakeScorer: wakeScorer, wake: wake,
             talk: talk, ptt: ptt, gateway: gateway)
+    }
+
+    /// `settings` with voice wake's keyword scorer at the speech-to-text server's address when
+    /// both are `auto` and the installed server is `clawtalk-speech`, which scores wake words
+    /// too: one process and one set of runtime libraries instead of two (issue 32's memory).
+    /// The scorer's supervisor then only watches that address.
+    static func sharingSpeechServer(_ settings: Settings, sttServer: WyomingServerProcess.Configuration) -> Settings {
+        guard sttServer.program == .clawtalkSpeech, settings.stt.server == .auto, settings.wake.scorer == .auto else {
+            return settings
+        }
+        var shared = settings
+        shared.wake.scorerHost = settings.stt.wyomingHost
+        shared.wake.scorerPort = settings.stt.wyomingPort
+        shared.wake.scorer = .external
+        return shared
     }
 
     /// Runs every component until SIGTERM or SIGINT (or one of them fails), logging the start and

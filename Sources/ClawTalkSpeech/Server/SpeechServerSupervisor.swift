@@ -93,7 +93,9 @@ public actor SpeechServerSupervisor {
     /// unit's initial prompt, no default language (each request names one).
     public static func installedServer(paths: XDGPaths) -> WyomingServerProcess.Configuration {
         var configuration = WyomingServerProcess.Configuration.installed(paths: paths)
-        configuration.language = nil
+        // clawtalk-speech decodes one request at a time on one thread per core it is given;
+        // every request names its language (LanguageChainTranscriber), en is only its default.
+        if configuration.program != .clawtalkSpeech { configuration.language = nil }
         configuration.cpuThreads = 2
         configuration.niceIncrement = 5
         configuration.logFormat = WyomingServerLog.format

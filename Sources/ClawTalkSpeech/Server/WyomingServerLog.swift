@@ -15,6 +15,8 @@ public enum WyomingServerLog {
     static let transcriptLogger = "wyoming_faster_whisper.dispatch_handler"
     /// `clawtalk-wake`'s transcript logger (DEBUG, with `--debug` only).
     static let wakeTranscriptLogger = "clawtalk_wake.transcript"
+    /// `clawtalk-speech`'s transcript logger (DEBUG, with `--debug` only).
+    static let speechTranscriptLogger = "clawtalk_speech.transcript"
 
     /// One output line as a log event: its level, and its fields.
     public static func event(for line: String) -> (level: LogLevel, fields: [String: LogValue]) {
@@ -24,7 +26,9 @@ public enum WyomingServerLog {
         }
         let origin = String(parts[1])
         let message = String(parts[2])
-        if (origin == transcriptLogger && level == .info) || origin == wakeTranscriptLogger {
+        if (origin == transcriptLogger && level == .info) || origin == wakeTranscriptLogger
+            || origin == speechTranscriptLogger
+        {
             return (.debug, ["logger": .string(origin), "transcript": .string(message)])
         }
         return (level, ["logger": .string(origin), "line": .string(message)])

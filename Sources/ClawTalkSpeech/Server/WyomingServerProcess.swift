@@ -21,13 +21,17 @@ public final class WyomingServerProcess: Sendable {
             case fasterWhisper = "wyoming-faster-whisper"
             /// `clawtalk-wake`: the Whisper keyword scorer (`python/clawtalk_wake.py`).
             case clawtalkWake = "clawtalk-wake"
+            /// `clawtalk-speech`: clawtalk's own speech server (`python/clawtalk_speech.py`):
+            /// speech-to-text with Whisper's window cut to the audio, the end-of-turn verdict,
+            /// cancelling requests nobody waits for, and the keyword scorer, in one process.
+            case clawtalkSpeech = "clawtalk-speech"
 
             /// Whether a server that described itself as `info` can stand in for this program:
             /// any speech-to-text server for `wyoming-faster-whisper`, only `clawtalk-wake` itself
             /// for the keyword scorer (another wake service cannot score arbitrary triggers).
             public func isOffered(by info: WyomingInfo) -> Bool {
                 switch self {
-                case .fasterWhisper: !info.asr.isEmpty
+                case .fasterWhisper, .clawtalkSpeech: !info.asr.isEmpty
                 case .clawtalkWake: info.wake.contains { $0.name == rawValue }
                 }
             }
@@ -39,6 +43,10 @@ public final class WyomingServerProcess: Sendable {
         public var executable: String
         /// The faster-whisper (CTranslate2) model directory.
         public var modelDirectory: String
+        /// `clawtalk-speech`: the keyword scorer's model directory (Whisper tiny.en).
+        public var wakeModelDirectory: String?
+        /// `clawtalk-speech`: the end-of-turn model (Smart Turn ONNX); used when the file exists.
+        public var turnModel: String?
         /// Port on 127.0.0.1; nil picks a free one.
         public var port: Int?
         /// Default language (`--language`); nil lets Whisper detect it.
@@ -71,12 +79,26 @@ public final class WyomingServerProcess: Sendable {
             self.readyTimeout = readyTimeout
         }
 
-        /// The locations `scripts/setup` and `scripts/fetch-whisper-model` install to:
-        /// `<data>/clawtalk/venv/bin/wyoming-faster-whisper` and `<data>/clawtalk/models/whisper-base`.
+        /// The speech-to-text server `scripts/setup` installs: `clawtalk-speech` when it is
+        /// there (with `models/whisper-base`, `models/whisper-tiny-en` and
+        /// `models/smart-turn-v3.2`), else `wyoming-faster-whisper` with `models/whisper-base`.
         public static func installed(paths: XDGPaths = XDGPaths()) -> Configuration {
-            Configuration(
+            let speech = installedSpeechServer(paths: paths)
+            if FileManager.default.isExecutableFile(atPath: speech.executable) { return speech }
+            return Configuration(
                 executable: paths.dataDirectory + "/venv/bin/wyoming-faster-whisper",
                 modelDirectory: paths.dataDirectory + "/models/whisper-base")
+        }
+
+        /// `<data>/clawtalk/venv/bin/clawtalk-speech` with its three models.
+        public static func installedSpeechServer(paths: XDGPaths = XDGPaths()) -> Configuration {
+            var configuration = Configuration(
+                executable: paths.dataDirectory + "/venv/bin/clawtalk-speech",
+                modelDirectory: paths.dataDirectory + "/models/whisper-base", language: "en", initialPrompt: nil)
+            configuration.program = .clawtalkSpeech
+            configuration.wakeModelDirectory = paths.dataDirectory + "/models/whisper-tiny-en"
+            configuration.turnModel = paths.dataDirectory + "/models/smart-turn-v3.2/smart-turn-v3.2-cpu.onnx"
+            return configuration
         }
 
         /// The `clawtalk-wake` keyword scorer that `scripts/setup` installs:
@@ -97,6 +119,9 @@ public final class WyomingServerProcess: Sendable {
                 return "\(executable) is not installed (run scripts/setup)"
             }
             guard hasModel else { return "no Whisper model in \(modelDirectory) (run \(modelScript))" }
+            if let wakeModelDirectory, !FileManager.default.fileExists(atPath: wakeModelDirectory + "/model.bin") {
+                return "no Whisper model in \(wakeModelDirectory) (run scripts/fetch-wake-model)"
+            }
             return nil
         }
 
@@ -112,6 +137,19 @@ public final class WyomingServerProcess: Sendable {
 
         /// The server's command-line arguments for `port`.
         public func arguments(port: Int) -> [String] {
+            if program == .clawtalkSpeech {
+                var arguments = [
+                    "--uri", "tcp://127.0.0.1:\(port)", "--asr-model", modelDirectory, "--threads", String(cpuThreads),
+                ]
+                if let wakeModelDirectory { arguments += ["--wake-model", wakeModelDirectory] }
+                if let turnModel, FileManager.default.fileExists(atPath: turnModel) {
+                    arguments += ["--turn-model", turnModel]
+                }
+                if let language { arguments += ["--language", language] }
+                if let initialPrompt { arguments += ["--initial-prompt", initialPrompt] }
+                if let logFormat { arguments += ["--log-format", logFormat] }
+                return arguments
+            }
             if program == .clawtalkWake {
                 var arguments = [
                     "--uri", "tcp://127.0.0.1:\(port)", "--model", modelDirectory, "--threads", String(cpuThreads),

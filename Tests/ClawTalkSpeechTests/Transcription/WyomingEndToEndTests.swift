@@ -53,7 +53,7 @@ extension SpeechEngineTests {
 
         @Test func theServerDescribesWhisperBase() async throws {
             let info = try await Self.transcriber().prepare()
-            #expect(info.summary == "faster-whisper base")
+            #expect(info.summary == "clawtalk-speech base")
             #expect(info.supports(languageCode: "en"))
             #expect(info.supports(languageCode: "de"))
         }
@@ -66,7 +66,7 @@ extension SpeechEngineTests {
             // Whisper's wording of espeak-ng speech varies a little: one key word is enough.
             #expect(text.contains("timer") || text.contains("minutes"), "'\(transcript.text)'")
             #expect(!transcript.discardedAsEcho)
-            #expect(transcript.engineDescription == "wyoming (faster-whisper base)")
+            #expect(transcript.engineDescription == "wyoming (clawtalk-speech base)")
             // Measured and plausible; how fast is `clawtalk bench`'s business (a busy machine is slower).
             #expect(transcript.processingTime > .zero && transcript.processingTime < .seconds(60))
             print(
@@ -117,5 +117,28 @@ extension SpeechEngineTests {
         #expect(arguments.starts(with: ["--uri", "tcp://127.0.0.1:10301", "--model", "/d/models/whisper-base"]))
         #expect(arguments.contains("--local-files-only"))
         #expect(arguments.suffix(4) == ["--language", "en", "--initial-prompt", "OpenClaw, Claude, computer."])
+    }
+
+    @Test func clawtalkSpeechGetsItsModelsAndLanguage() throws {
+        let folder = NSTemporaryDirectory() + "ct-speech-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paths = XDGPaths(environment: ["XDG_DATA_HOME": folder, "HOME": folder])
+        var configuration = WyomingServerProcess.Configuration.installedSpeechServer(paths: paths)
+        #expect(configuration.program == .clawtalkSpeech)
+        let data = paths.dataDirectory
+        #expect(configuration.notInstalledReason?.contains("clawtalk-speech is not installed") == true)
+        var arguments = configuration.arguments(port: 10302)
+        #expect(
+            arguments == [
+                "--uri", "tcp://127.0.0.1:10302", "--asr-model", data + "/models/whisper-base", "--threads",
+                String(configuration.cpuThreads), "--wake-model", data + "/models/whisper-tiny-en", "--language", "en",
+            ], "no turn model file: no --turn-model")
+        let turn = try #require(configuration.turnModel)
+        try FileManager.default.createDirectory(
+            atPath: (turn as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: turn, contents: Data([0]))
+        configuration.logFormat = "%(message)s"
+        arguments = configuration.arguments(port: 10302)
+        #expect(arguments.suffix(6) == ["--turn-model", turn, "--language", "en", "--log-format", "%(message)s"])
     }
 }
