@@ -83,7 +83,7 @@ public struct TranscribeCommand: Command {
         if startServer {
             let started = try await Self.startServer(paths: XDGPaths(environment: context.environment))
             context.io.writeError(
-                "server: wyoming-faster-whisper on \(started.host):\(started.port), "
+                "server: \(started.configuration.program.rawValue) on \(started.host):\(started.port), "
                     + "ready in \(Self.seconds(started.startupTime))\n")
             wyoming = started.transcriberConfiguration
             server = started

@@ -191,7 +191,13 @@ extension TalkModeController {
             let captured = await running.finish()
             // Nothing but silence came after the speculation's audio: its transcript is the turn's.
             if let speculation, let transcript = await speculation.task.value {
-                logger.debug("talk.speculation.used", ["speculation": .int(speculation.number)])
+                logger.info(
+                    "talk.transcribed",
+                    [
+                        "what": .string("turn"), "speculation": .int(speculation.number),
+                        "audioS": .double(transcript.audioSeconds), "seconds": .double(transcript.processingSeconds),
+                        "transcript": .string(transcript.text),
+                    ])
                 self.transcribed(transcript.text, turn: id)
                 return
             }
