@@ -11,7 +11,8 @@ extension BenchCommand {
         public static let discussion = """
             Runs the wake benchmark (the recordings under --dataset when present, and generated \
             espeak-ng speech with pink noise, including read licence texts as negatives), the \
-            loopback measurements and the CPU measurements, then writes report.json, report.md \
+            loopback measurements, the CPU measurements and a short run of whole voice turns \
+            (bench turn), then writes report.json, report.md \
             (a table per metric, goal beside the measured value), report.svg (latency CDFs and \
             the ROC), roc.csv and events.jsonl (the loopback stamps) into --output, with the \
             machine, commit and corpus manifest hash in the header. A metric that could not be \
@@ -29,7 +30,7 @@ extension BenchCommand {
                     default: "../shared/data/wakeword"),
                 .repeating(
                     "skip", valueName: "family", help: "Leave out a family (listed as not measured; repeatable).",
-                    allowedValues: ["wake", "loopback", "cpu"]),
+                    allowedValues: ["wake", "loopback", "cpu", "turn"]),
             ]
 
         let options: BenchSession.Options
@@ -50,6 +51,14 @@ extension BenchCommand {
             var metrics: [BenchMetric] = []
             let families: [(String, () async -> [BenchMetric])] = [
                 ("wake", session.wake), ("loopback", session.loopback), ("cpu", session.cpu),
+                // Whole turns, shortened: 10 probes a route and 3 lost-turn runs (3 and 1 with --quick).
+                (
+                    "turn",
+                    {
+                        await session.turn(
+                            probes: options.probes ?? (options.quick ? 3 : 10), lostRuns: options.quick ? 1 : 3)
+                    }
+                ),
             ]
             for (index, (family, run)) in families.enumerated() {
                 if skipped.contains(family) {

@@ -73,15 +73,19 @@ final class BenchSession {
 
     // MARK: - Corpus
 
+    /// The folder for generated speech: `--cache`, else `$XDG_CACHE_HOME/clawtalk/bench`.
+    var cacheBase: URL {
+        URL(
+            fileURLWithPath: options.cacheDirectory
+                ?? (context.environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/clawtalk/bench")
+    }
+
     /// The generated espeak-ng corpus (cached).
     func corpus() async throws -> WakeDataset {
         var size: SpeechCorpus.Size = options.quick ? .quick : .full
         if let minutes = options.negativeMinutes { size.negativeMinutes = minutes }
-        let base =
-            options.cacheDirectory
-            ?? (context.environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/clawtalk/bench"
         let key = triggers.joined(separator: "_").replacingOccurrences(of: " ", with: "-")
-        let directory = URL(fileURLWithPath: base).appendingPathComponent("\(options.quick ? "quick" : "full")-\(key)")
+        let directory = cacheBase.appendingPathComponent("\(options.quick ? "quick" : "full")-\(key)")
         let dataset = try await SpeechCorpus(
             directory: directory, triggers: triggers, size: size, synthesizer: synthesizer, progress: progress
         ).prepare()
@@ -340,6 +344,7 @@ final class BenchSession {
         "wake": [("wake.latency", "ms"), ("wake.frr", "ratio"), ("wake.fa_per_hour", "per_hour")],
         "loopback": loopbackNames,
         "cpu": [("cpu.rtf.idle", "rtf"), ("cpu.rtf.active", "rtf"), ("memory.rss.peak", "MiB")],
+        "turn": TurnBench.names,
     ]
 
     /// A family's metrics, not measured for `reason`.

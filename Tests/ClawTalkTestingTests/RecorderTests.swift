@@ -28,6 +28,22 @@ import Testing
         #expect(frames[3].event == "voicewake.changed")
     }
 
+    @Test func timedEventsCarryTheInstantEachEventWasPublishedInOrder() async throws {
+        let (gateway, _) = Fixture.gateway()
+        let before = ContinuousClock.now
+        let result = try await connected(gateway)
+        let connectedAt = ContinuousClock.now
+        result.client.socket.close(code: 1000, reason: "bye")
+        _ = try await gateway.waitForEvent { if case .closed = $0 { true } else { false } }
+        let timed = await gateway.timedEvents()
+        #expect(timed.map(\.event) == (await gateway.observedEvents))
+        #expect(timed.first.map { $0.at >= before } == true)
+        #expect(zip(timed, timed.dropFirst()).allSatisfy { $0.at <= $1.at })
+        #expect(timed.filter { $0.at <= connectedAt }.count >= 2)
+        #expect(await gateway.timedEvents(from: 1).map(\.event) == Array(timed.dropFirst().map(\.event)))
+        #expect(await gateway.timedEvents(from: 99).isEmpty)
+    }
+
     @Test func theDialerConnectsInMemoryAndKeepsTheRequests() async throws {
         let (gateway, _) = Fixture.gateway()
         let socket = try await gateway.dialer().dial(GatewayDialRequest(url: "ws://127.0.0.1:18789/openclaw-gw"))

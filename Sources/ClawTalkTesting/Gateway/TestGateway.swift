@@ -29,6 +29,8 @@ public actor TestGateway {
     var idCounters: [String: Int] = [:]
     var frames: [RecordedFrame] = []
     var eventLog: [TestGatewayEvent] = []
+    /// When each entry of ``eventLog`` was published.
+    var eventTimes: [ContinuousClock.Instant] = []
     var waiters: [Int: EventWaiter] = [:]
     var nextWaiterKey = 0
 
@@ -162,6 +164,13 @@ public actor TestGateway {
     /// Every harness event so far.
     public var observedEvents: [TestGatewayEvent] { eventLog }
 
+    /// Every harness event so far with the instant it was published, from index `start` of
+    /// ``observedEvents`` on.
+    public func timedEvents(from start: Int = 0) -> [TimedGatewayEvent] {
+        let first = min(max(start, 0), eventLog.count)
+        return (first..<eventLog.count).map { TimedGatewayEvent(event: eventLog[$0], at: eventTimes[$0]) }
+    }
+
     /// The first event (already observed or future) matching `predicate`.
     /// - Throws: ``TestGatewayError/timedOut(_:)`` after `timeout`.
     public func waitForEvent(
@@ -185,6 +194,7 @@ public actor TestGateway {
 
     func emit(_ event: TestGatewayEvent) {
         eventLog.append(event)
+        eventTimes.append(.now)
         eventSink.yield(event)
         for (key, waiter) in waiters where waiter.predicate(event) {
             waiters.removeValue(forKey: key)
