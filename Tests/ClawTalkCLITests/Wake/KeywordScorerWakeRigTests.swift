@@ -52,7 +52,8 @@ struct KeywordScorerWakeRigTests {
         print(run.stderr.split(separator: "\n").filter { $0.contains("wake.") }.joined(separator: "\n"))
         let status = try #require(EndToEnd.status(home), "\(run.stderr)")
         // clawtalk-speech scores wake words too: the scorer is the speech server's process.
-        let server = (status["wakeScorer"] as? [String: Any])?["pid"] ?? (status["speechServer"] as? [String: Any])?["pid"]
+        let server =
+            (status["wakeScorer"] as? [String: Any])?["pid"] ?? (status["speechServer"] as? [String: Any])?["pid"]
         let pid = try #require(server as? Int, "\(status)")
 
         run.send(SIGTERM)
