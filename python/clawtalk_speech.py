@@ -285,6 +285,7 @@ class Transcriber:
         if initial_prompt and initial_prompt.strip():
             self.prompt_tokens = self.encode(" " + initial_prompt.strip())[-(448 // 2 - 1):]
         self.decodes = 0  # decodes run (tests: silence is never decoded)
+        self.loop_redecodes = 0  # pieces decoded again in the 30 s window after a loop
 
     def encode(self, text: str) -> List[int]:
         return self.tokenizer.encode(text, add_special_tokens=False).ids
@@ -345,8 +346,19 @@ class Transcriber:
                 suppress_blank=True, suppress_tokens=[-1], return_no_speech_prob=True, return_scores=True,
             )[0]
             ids = [t for t in result.sequences_ids[0] if t < self.eot]
+            if len(prompt) + len(result.sequences_ids[0]) >= limit - 1 and window is None and frames < FULL_FRAMES:
+                # No end of text before the limit: a short window's repetition loop. Decode the
+                # piece again in Whisper's own 30 s window (slower, and rare), as it was trained.
+                check()
+                self.loop_redecodes += 1
+                features = self.window(piece, FULL_FRAMES, pad_features)
+                result = self.model.generate(
+                    features, [prompt], beam_size=1, max_length=limit,
+                    suppress_blank=True, suppress_tokens=[-1], return_no_speech_prob=True, return_scores=True,
+                )[0]
+                ids = [t for t in result.sequences_ids[0] if t < self.eot]
             if len(prompt) + len(result.sequences_ids[0]) >= limit - 1:
-                # No end of text before the limit: a short window's repetition loop, cut.
+                # Still no end of text before the limit: a repetition loop, cut.
                 ids = cut_loop(ids)
             text = self.tokenizer.decode(ids).strip()
             no_speech = max(no_speech, float(result.no_speech_prob))
