@@ -324,6 +324,13 @@ class Transcriber:
         prompt.append(self.no_timestamps)
         return prompt
 
+    @staticmethod
+    def looped(ids: Sequence[int], result, prompt: Sequence[int], limit: int) -> bool:
+        """A decode that ran to its length limit (counted with or without the prompt) or repeats
+        a block of tokens."""
+        generated = len(result.sequences_ids[0])
+        return generated >= limit - len(prompt) - 1 or len(prompt) + generated >= limit - 1 or repeats_block(ids)
+
     def transcribe(self, audio, language: str, check: Callable[[], None] = lambda: None,
                    window: Optional[int] = None, pad_features: bool = False) -> Result:
         """Decodes `audio` (16 kHz float) in `language`, piece by piece; `check` raises Cancelled
@@ -346,7 +353,7 @@ class Transcriber:
                 suppress_blank=True, suppress_tokens=[-1], return_no_speech_prob=True, return_scores=True,
             )[0]
             ids = [t for t in result.sequences_ids[0] if t < self.eot]
-            if len(prompt) + len(result.sequences_ids[0]) >= limit - 1 and window is None and frames < FULL_FRAMES:
+            if self.looped(ids, result, prompt, limit) and window is None and frames < FULL_FRAMES:
                 # No end of text before the limit: a short window's repetition loop. Decode the
                 # piece again in Whisper's own 30 s window (slower, and rare), as it was trained.
                 check()
@@ -357,8 +364,8 @@ class Transcriber:
                     suppress_blank=True, suppress_tokens=[-1], return_no_speech_prob=True, return_scores=True,
                 )[0]
                 ids = [t for t in result.sequences_ids[0] if t < self.eot]
-            if len(prompt) + len(result.sequences_ids[0]) >= limit - 1:
-                # Still no end of text before the limit: a repetition loop, cut.
+            if self.looped(ids, result, prompt, limit):
+                # Still a repetition loop: cut after its first time round.
                 ids = cut_loop(ids)
             text = self.tokenizer.decode(ids).strip()
             no_speech = max(no_speech, float(result.no_speech_prob))
@@ -370,6 +377,12 @@ class Transcriber:
             previous = ids
         text = clean_text(" ".join(texts))
         return Result(text, language, silent=silent_all or not text, no_speech_prob=no_speech, decoded=True)
+
+
+def repeats_block(tokens: Sequence[int], shortest: int = 4) -> bool:
+    """Whether a block of at least `shortest` tokens is followed at once by itself: the mark of a
+    decoder caught in a loop (people rarely say four words twice in a row)."""
+    return len(cut_loop(tokens, shortest)) < len(tokens)
 
 
 class TurnModel:
