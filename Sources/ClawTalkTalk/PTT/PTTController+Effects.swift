@@ -229,7 +229,7 @@ extension PTTController {
                 ["captureId": .string(id), "audioS": .double(captured.duration), "sentS": .double(audio.duration)])
             if let speculation = entry.speculation, let timeline,
                 Self.speculationCovers(speculation, timeline: timeline, capturedSeconds: captured.duration),
-                let transcript = await speculation.task.value
+                let transcript = await speculation.task.value, transcript.turnComplete != nil
             {
                 logger.info(
                     "ptt.transcribed",

@@ -190,7 +190,9 @@ extension TalkModeController {
         Task {
             let captured = await running.finish()
             // Nothing but silence came after the speculation's audio: its transcript is the turn's.
-            if let speculation, let transcript = await speculation.task.value {
+            // Used when the engine judges turns (clawtalk-speech); others transcribe the turn as
+            // it ended, as their text may change with the silence after it.
+            if let speculation, let transcript = await speculation.task.value, transcript.turnComplete != nil {
                 logger.info(
                     "talk.transcribed",
                     [

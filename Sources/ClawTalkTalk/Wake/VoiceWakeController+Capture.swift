@@ -23,6 +23,7 @@ extension VoiceWakeController {
             case .finishCapture:
                 await finishCapture()
             case .cancelCapture:
+                capture?.speculation?.cancel()
                 if capture != nil {
                     capture = nil
                     logger.info("wake.cancelled", [:])
@@ -63,14 +64,85 @@ extension VoiceWakeController {
         emit(.accepted(trigger: trigger, command: command))
     }
 
+    /// Follows the capture's pauses: at ``Configuration/speculateAfter`` of silence after command
+    /// speech, its command is transcribed ahead of the capture's end; speech drops that.
+    func follow(_ frame: WakeAudioFrame) {
+        guard var current = capture else { return }
+        let hitPassed = current.samples.count > current.hitOffset + Int(0.3 * 16000)
+        if frame.isSpeech {
+            current.pause = 0
+            if hitPassed { current.heardCommand = true }
+            current.speculation?.cancel()
+            current.speculation = nil
+        } else {
+            current.pause += frame.seconds
+        }
+        if let after = configuration.speculateAfter, current.heardCommand, current.speculation == nil,
+            current.pause >= after - 1e-9
+        {
+            current.speculation = speculate(current)
+        }
+        capture = current
+    }
+
+    /// The command of `current` so far with an end-of-turn verdict; a complete verdict on a
+    /// non-empty command ends the capture at once with it (when nothing was said since).
+    private func speculate(_ current: Capture) -> Task<WakeCommand?, Never> {
+        let threshold = configuration.turnCompleteThreshold
+        let logger = logger
+        return Task {
+            guard let command = try? await self.commandText(of: current, detectTurn: true) else { return nil }
+            let complete = (command.turnComplete ?? 0) >= threshold && !command.text.isEmpty
+            logger.debug(
+                "wake.speculation",
+                ["turnComplete": .double(command.turnComplete ?? -1), "endsCapture": .bool(complete)])
+            if complete { await self.speculationEnded(current.id, command: command.text) }
+            return command
+        }
+    }
+
+    /// A speculation of capture `id` called the command complete.
+    private func speculationEnded(_ id: Int, command: String) async {
+        guard let current = capture, current.id == id, current.speculation != nil, case .capturing = machine.state
+        else { return }
+        report(current, command: command, started: nil)
+        await perform(machine.handle(.commandTranscript(command, isFinal: true)))
+        if capture?.id == id { capture = nil }
+    }
+
+    private func report(_ current: Capture, command: String, started: ContinuousClock.Instant?) {
+        var fields: [String: LogValue] = [
+            "trigger": .string(current.trigger), "commandText": .string(command),
+            "captureMs": .int(current.samples.count / 16), "engine": .string(transcriber.name),
+        ]
+        if let started {
+            fields["sttMs"] = .int(Self.milliseconds(since: started))
+        } else {
+            fields["speculative"] = true
+        }
+        logger.info("wake.captured", fields)
+        emit(.captured(trigger: current.trigger, command: command))
+    }
+
     /// Transcribes the capture and hands the command to the machine.
     private func finishCapture() async {
         guard let current = capture else { return }
-        let captureSeconds = Double(current.samples.count) / 16000
         let started = ContinuousClock.now
         let command: String
+        if let speculation = current.speculation, let speculated = await speculation.value,
+            speculated.turnComplete != nil
+        {
+            // Nothing was said after the pause it transcribed, and the engine is one that judges
+            // turns (clawtalk-speech): its text does not change with the silence after it. Other
+            // engines' may, so they transcribe the whole capture as before.
+            guard capture?.id == current.id else { return }
+            report(current, command: speculated.text, started: nil)
+            await perform(machine.handle(.commandTranscript(speculated.text, isFinal: true)))
+            capture = nil
+            return
+        }
         do {
-            command = try await commandText(of: current)
+            command = try await commandText(of: current).text
         } catch {
             guard capture?.id == current.id else { return }
             capture = nil
@@ -79,33 +151,29 @@ extension VoiceWakeController {
             return
         }
         guard capture?.id == current.id else { return }
-        let sttMilliseconds = Self.milliseconds(since: started)
-        logger.info(
-            "wake.captured",
-            [
-                "trigger": .string(current.trigger), "commandText": .string(command),
-                "captureMs": .int(Int(captureSeconds * 1000)), "sttMs": .int(sttMilliseconds),
-                "engine": .string(transcriber.name),
-            ])
-        emit(.captured(trigger: current.trigger, command: command))
+        report(current, command: command, started: started)
         await perform(machine.handle(.commandTranscript(command, isFinal: true)))
         capture = nil
     }
 
     /// The text after the trigger in the capture's transcript; the transcript of the audio after
     /// the hit when the trigger is not in it.
-    private func commandText(of capture: Capture) async throws -> String {
-        let options = TranscriptionOptions(language: configuration.language, prompt: detector.matcher.triggers)
+    private func commandText(of capture: Capture, detectTurn: Bool = false) async throws -> WakeCommand {
+        let options = TranscriptionOptions(
+            language: configuration.language, prompt: detector.matcher.triggers, detectTurn: detectTurn)
         let audio = PCMBuffer(format: .speech, samples: capture.samples)
         let transcript = try await transcriber.transcribe(audio, options: options)
         let recognized = RecognizedTranscript(text: transcript.text, isFinal: true, audioDuration: audio.duration)
         let trigger = detector.matcher.trigger(named: capture.trigger) ?? capture.trigger
         if let occurrence = detector.matcher.occurrences(in: recognized, only: trigger).first {
-            return occurrence.command
+            return WakeCommand(text: occurrence.command, turnComplete: transcript.turnComplete)
         }
-        guard capture.hitOffset < capture.samples.count, !transcript.text.isEmpty else { return "" }
+        guard capture.hitOffset < capture.samples.count, !transcript.text.isEmpty else {
+            return WakeCommand(text: "", turnComplete: transcript.turnComplete)
+        }
         let tail = PCMBuffer(format: .speech, samples: Array(capture.samples[capture.hitOffset...]))
-        return try await transcriber.transcribe(tail, options: options).text
+        return WakeCommand(
+            text: try await transcriber.transcribe(tail, options: options).text, turnComplete: transcript.turnComplete)
     }
 
     private func send(trigger: String, command: String) async {

@@ -44,6 +44,14 @@ public actor VoiceWakeController: WakeListening {
         /// Audio before the stage-1 hit that the command capture starts with, seconds (1.5, the
         /// verifier's pre-roll: the trigger is in it, so the transcript can be split at it).
         public var commandPreRoll: Double
+        /// Silence after command speech at which the command is transcribed ahead of the
+        /// capture's end, with an end-of-turn verdict (0.2 s; nil: never). A verdict of
+        /// complete on a non-empty command is the final result that ends the capture (talk.md
+        /// §6.4), without waiting for the 2.0 s silence; otherwise its transcript is used when
+        /// the capture ends with no speech after it.
+        public var speculateAfter: Double? = 0.2
+        /// The end-of-turn probability at which a speculation ends the capture (0.5).
+        public var turnCompleteThreshold = 0.5
 
         /// The contract's values.
         public init(
@@ -67,6 +75,18 @@ public actor VoiceWakeController: WakeListening {
         let hitOffset: Int
         let acceptedAt: ContinuousClock.Instant
         let verifyMilliseconds: Int
+        /// Seconds of silence since the last speech frame of the capture.
+        var pause = 0.0
+        /// Command speech was heard in the capture (a speech frame after the hit).
+        var heardCommand = false
+        /// The command transcribed at the current pause (nil: none, or speech went on since).
+        var speculation: Task<WakeCommand?, Never>?
+    }
+
+    /// A command transcript with the engine's end-of-turn verdict (nil: not asked or not known).
+    struct WakeCommand: Sendable {
+        var text: String
+        var turnComplete: Double?
     }
 
     let detector: TwoStageWakeDetector
@@ -176,7 +196,10 @@ public actor VoiceWakeController: WakeListening {
         measure(frame)
         speech.withUnsafeBufferPointer { ring.append($0) }
         position += speech.count
-        if capture != nil, case .capturing = machine.state { capture?.samples += speech }
+        if capture != nil, case .capturing = machine.state {
+            capture?.samples += speech
+            follow(frame)
+        }
         if listening {
             busy = true
             let started = ContinuousClock.now
