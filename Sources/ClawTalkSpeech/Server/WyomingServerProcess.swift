@@ -96,6 +96,9 @@ public final class WyomingServerProcess: Sendable {
                 executable: paths.dataDirectory + "/venv/bin/clawtalk-speech",
                 modelDirectory: paths.dataDirectory + "/models/whisper-base", language: "en", initialPrompt: nil)
             configuration.program = .clawtalkSpeech
+            // glibc's per-thread arenas hold tens of MB the one worker thread frees (measured:
+            // 297 → 287 MB idle, 335 → 309 MB after 20 requests with one arena).
+            configuration.environment["MALLOC_ARENA_MAX"] = "1"
             configuration.wakeModelDirectory = paths.dataDirectory + "/models/whisper-tiny-en"
             configuration.turnModel = paths.dataDirectory + "/models/smart-turn-v3.2/smart-turn-v3.2-cpu.onnx"
             return configuration
