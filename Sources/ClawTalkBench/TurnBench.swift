@@ -112,32 +112,52 @@ struct TurnBench {
         let stage = TurnStage(rig: rig, soak: soak, harness: harness, log: BargeInLog(file: rig.log))
         try await Task.sleep(for: .seconds(3))
         var metrics: [BenchMetric] = []
-        for route in routes {
-            let load = TurnStage.load()
-            var samples: [Sample] = []
-            var references: [String] = []
-            do {
-                if route == .talk { try await talkMode(true, stage) }
-                for index in 0..<probes {
-                    let clip = clips[(index + route.offset) % clips.count]
+        for route in routes { metrics += await measure(route, stage) }
+        if lostRuns > 0 { metrics += await lost(stage) }
+        return metrics
+    }
+
+    /// ``probes`` probes of `route`; a probe that fails (no capture opened, the clip did not
+    /// play) is left out and noted, and three failures in a row end the route.
+    private func measure(_ route: Route, _ stage: TurnStage) async -> [BenchMetric] {
+        let load = TurnStage.load()
+        var samples: [Sample] = []
+        var references: [String] = []
+        var failures: [String] = []
+        var inRow = 0
+        do {
+            if route == .talk { try await talkMode(true, stage) }
+            for index in 0..<probes where inRow < 3 {
+                let clip = clips[(index + route.offset) % clips.count]
+                do {
                     let sample = try await probe(route, clip, stage)
                     samples.append(sample)
                     references.append(clip.text)
+                    inRow = 0
                     progress(
                         "bench turn: \(route.metric) \(index + 1)/\(probes) \(clip.label): "
                             + (sample.latency.map { "\(Int($0)) ms" } ?? "nothing delivered")
                             + " → \(sample.text.map { "\"\($0)\"" } ?? "-")\n")
+                } catch {
+                    inRow += 1
+                    failures.append("probe \(index + 1): \(error)")
+                    progress("bench turn: \(route.metric) \(index + 1)/\(probes) failed: \(error)\n")
                 }
-                if route == .talk { try await talkMode(false, stage) }
-            } catch {
-                progress("bench turn: \(route.metric) stopped: \(error)\n")
-                metrics.append(.unmeasured(route.metric, condition: route.label, unit: "ms", reason: "\(error)"))
-                continue
             }
-            metrics += Self.metrics(route, samples: samples, references: references, load: (load, TurnStage.load()))
+            if route == .talk { try await talkMode(false, stage) }
+        } catch {
+            failures.append("\(error)")
+            progress("bench turn: \(route.metric) stopped: \(error)\n")
         }
-        if lostRuns > 0 { metrics += await lost(stage) }
-        return metrics
+        guard !samples.isEmpty else {
+            return [
+                .unmeasured(
+                    route.metric, condition: route.label, unit: "ms", goal: route.goal,
+                    reason: failures.joined(separator: "; "))
+            ]
+        }
+        return Self.metrics(
+            route, samples: samples, references: references, load: (load, TurnStage.load()), failures: failures)
     }
 
     /// One probe of `route` with `clip`.
@@ -213,11 +233,15 @@ struct TurnBench {
 
     /// A route's latency and WER metrics.
     static func metrics(
-        _ route: Route, samples: [Sample], references: [String], load: (String, String)
+        _ route: Route, samples: [Sample], references: [String], load: (String, String), failures: [String] = []
     ) -> [BenchMetric] {
         let condition = "clawtalk run, \(route.label); load \(load.0) → \(load.1)"
         let latencies = samples.compactMap(\.latency)
         let lost = samples.count - latencies.count
+        var notes =
+            failures.isEmpty
+            ? [] : ["\(failures.count) probes failed and are left out: " + failures.joined(separator: "; ")]
+        if lost > 0 { notes.insert("\(lost) of \(samples.count) utterances were not delivered within 20 s", at: 0) }
         var wer = WordErrorRate.Tally(edits: 0, words: 0)
         for (sample, reference) in zip(samples, references) {
             wer = wer + WordErrorRate.tally(reference: reference, hypothesis: sample.text ?? "")
@@ -225,7 +249,7 @@ struct TurnBench {
         var metrics: [BenchMetric] = [
             .latency(
                 route.metric, condition: condition, samples: latencies, goal: route.goal,
-                reason: lost > 0 ? "\(lost) of \(samples.count) utterances were not delivered within 20 s" : nil),
+                reason: notes.isEmpty ? nil : notes.joined(separator: "; ")),
             .value(
                 route.metric + ".wer", condition: "\(route.label): delivered text vs. reference (folded)",
                 unit: "ratio", value: wer.rate, n: samples.count,
