@@ -83,7 +83,8 @@ struct BenchSmokeTests {
             directory.appendingPathComponent("cache").path,
         ])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.error.contains("bench all: loopback (2/3)"))
+        #expect(result.error.contains("bench all: loopback (2/4)"))
+        #expect(result.error.contains("bench all: turn (4/4)"))
         let metrics = try Self.metrics(in: directory)
         for name in ["wake.latency", "wake.frr", "wake.fa_per_hour"] {
             #expect((try Self.first(name, in: metrics)["reason"] as? String) == "skipped (--skip wake)")
@@ -94,6 +95,7 @@ struct BenchSmokeTests {
             ("capture.latency", "block 20 ms", 0...5_000), ("playback.latency", "", -30...5_000),
             ("eou.latency", "", 500...10_000), ("tts.ttfa.gateway", "PCM", 0...5_000),
             ("tts.ttfa.espeak", "", 0...5_000), ("bargein.pause", "echo path −6 dB", 0...5_000),
+            ("turn.talk", "", 0...30_000), ("turn.ptt_stop", "", 0...30_000),
         ]
         for (name, condition, range) in bounds {
             let metric = try Self.first(name, in: metrics, where: condition)
