@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkSpeech
 import ClawTalkSupport
+import Foundation
 
 extension VoiceWakeController {
     /// Performs the machine's actions in order.
@@ -77,28 +78,45 @@ extension VoiceWakeController {
         } else {
             current.pause += frame.seconds
         }
-        if let after = configuration.speculateAfter, current.heardCommand, current.speculation == nil,
-            current.pause >= after - 1e-9
-        {
-            current.speculation = speculate(current)
+        if let after = configuration.speculateAfter, current.heardCommand, current.pause >= after - 1e-9 {
+            if current.speculation == nil {
+                current.speculation = speculate(current, closedSentenceEnds: false)
+                current.speculatedTwice = false
+            } else if !current.speculatedTwice, current.pause >= configuration.closedSentencePause - 1e-9 {
+                // The pause reached a Talk turn's silence window: ask again, and a command that
+                // the recogniser closed as a sentence ends the capture even on a verdict of
+                // incomplete (the verdict missed complete commands after a wake word).
+                current.speculation?.cancel()
+                current.speculation = speculate(current, closedSentenceEnds: true)
+                current.speculatedTwice = true
+            }
         }
         capture = current
     }
 
     /// The command of `current` so far with an end-of-turn verdict; a complete verdict on a
     /// non-empty command ends the capture at once with it (when nothing was said since).
-    private func speculate(_ current: Capture) -> Task<WakeCommand?, Never> {
+    private func speculate(_ current: Capture, closedSentenceEnds: Bool) -> Task<WakeCommand?, Never> {
         let threshold = configuration.turnCompleteThreshold
         let logger = logger
         return Task {
             guard let command = try? await self.commandText(of: current, detectTurn: true) else { return nil }
-            let complete = (command.turnComplete ?? 0) >= threshold && !command.text.isEmpty
+            let judged =
+                (command.turnComplete ?? 0) >= threshold
+                || (closedSentenceEnds && command.turnComplete != nil && Self.closesSentence(command.text))
+            let complete = judged && !command.text.isEmpty
             logger.debug(
                 "wake.speculation",
                 ["turnComplete": .double(command.turnComplete ?? -1), "endsCapture": .bool(complete)])
             if complete { await self.speculationEnded(current.id, command: command.text) }
             return command
         }
+    }
+
+    /// Whether `text` ends with a sentence's closing punctuation (`.`, `?`, `!`).
+    static func closesSentence(_ text: String) -> Bool {
+        guard let last = text.trimmingCharacters(in: .whitespaces).last else { return false }
+        return ".?!".contains(last)
     }
 
     /// A speculation of capture `id` called the command complete.

@@ -14,11 +14,17 @@ extension VoiceWakeControllerTests {
         let name = "turn-judging"
         let inner = PocketSphinxTranscriber()
         let verdict: Double
+        /// Appended to every transcript (Whisper closes a sentence with "." or "?").
+        let closing: String
         /// Verdicts given so far.
         let verdicts = Locked(0)
-        init(verdict: Double) { self.verdict = verdict }
+        init(verdict: Double, closing: String = "") {
+            self.verdict = verdict
+            self.closing = closing
+        }
         func transcribe(_ audio: PCMBuffer, options: TranscriptionOptions) async throws -> Transcript {
             var transcript = try await inner.transcribe(audio, options: options)
+            if !transcript.text.isEmpty { transcript.text += closing }
             transcript.turnComplete = options.detectTurn ? verdict : nil
             if options.detectTurn { verdicts.update { $0 += 1 } }
             return transcript
@@ -62,5 +68,25 @@ extension VoiceWakeControllerTests {
         try await rig.wait("sent", Self.isSent)
         #expect(await rig.sent().count == 1)
         await rig.stop()
+    }
+
+    @Test func anIncompleteVerdictOnAClosedSentenceEndsTheCaptureAtTheSecondPause() async throws {
+        let directory = try TempDirectory(prefix: "wake")
+        let clip = try SpokenClip.wav(Self.phrase, padAfter: 3, in: directory)
+        let judge = TurnJudging(verdict: 0.1, closing: "?")
+        let rig = try await Self.rig(verifier: nil, transcriber: judge)
+        let (spoken, _) = Self.split(try Self.frames(clip), after: 0.9)
+        await Self.feed(rig.controller, spoken)
+        // 0.9 s of silence: past the 0.7 s second look, far from the 2.0 s window.
+        try await rig.wait("sent", Self.isSent)
+        #expect(judge.verdicts.value >= 2, "asked at 0.2 s and again at 0.7 s")
+        await rig.stop()
+    }
+
+    @Test(arguments: [
+        ("What time is it?", true), ("Set a timer.", true), ("Stop!", true), ("set a timer for", false), ("", false),
+    ])
+    func aClosedSentenceEndsWithItsPunctuation(text: String, closed: Bool) {
+        #expect(VoiceWakeController.closesSentence(text) == closed)
     }
 }
