@@ -63,6 +63,10 @@ public struct TalkModeConfiguration: Sendable, Hashable {
     public var speculateAfter: Double? = 0.2
     /// The end-of-turn probability at which a speculative transcription ends the turn (0.5).
     public var turnCompleteThreshold = 0.5
+    /// Audio kept before the first speech of a turn that is no barge-in (0.5 s, as push-to-talk's
+    /// margin): the voice detector calls speech late on a soft first syllable, and turns cut
+    /// 0.3 s before it lost first words ("Add milk" heard as "and milk").
+    public var turnLeadIn = 0.5
 
     /// A configuration; see each property for its default.
     public init(

@@ -180,7 +180,7 @@ extension TalkModeController {
             return
         }
         open.monitor?.cancel()
-        let start = max((open.turnStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
+        let start = Self.turnAudioStart(open, baseConfiguration)
         let end = open.turnEnd
         let transcriber = transcriber
         let options = baseConfiguration.transcription
@@ -213,7 +213,7 @@ extension TalkModeController {
     /// complete ends the turn at once (``TalkModeStateMachine/Event/turnComplete(speculation:)``).
     private func speculate(_ id: Int?, number: Int) {
         guard let id, let open = captures[id], let running = open.capture, open.speculation == nil else { return }
-        let start = max((open.turnStart ?? open.firstSpeech ?? 0) - baseConfiguration.leadIn, 0)
+        let start = Self.turnAudioStart(open, baseConfiguration)
         var turnOptions = baseConfiguration.transcription
         turnOptions.detectTurn = true
         let options = turnOptions
@@ -244,6 +244,14 @@ extension TalkModeController {
         // A newer capture means this turn was abandoned (Talk left and re-entered).
         guard generation == turn else { return }
         apply(.transcribed(text))
+    }
+
+    /// Where a turn's audio starts (capture seconds): ``TalkModeConfiguration/leadIn`` before the
+    /// interrupting speech of a barge-in (the reply's echo lies before it), else
+    /// ``TalkModeConfiguration/turnLeadIn`` before the first speech frame.
+    static func turnAudioStart(_ open: OpenCapture, _ configuration: TalkModeConfiguration) -> Double {
+        if let interruption = open.turnStart { return max(interruption - configuration.leadIn, 0) }
+        return max((open.firstSpeech ?? 0) - configuration.turnLeadIn, 0)
     }
 
     /// `audio` from `seconds` on, up to `end` (capture seconds; nil: to its end).

@@ -80,15 +80,24 @@ extension VoiceWakeController {
         }
         if let after = configuration.speculateAfter, current.heardCommand, current.pause >= after - 1e-9 {
             if current.speculation == nil {
-                current.speculation = speculate(current, closedSentenceEnds: false)
-                current.speculatedTwice = false
-            } else if !current.speculatedTwice, current.pause >= configuration.closedSentencePause - 1e-9 {
-                // The pause reached a Talk turn's silence window: ask again, and a command that
-                // the recogniser closed as a sentence ends the capture even on a verdict of
-                // incomplete (the verdict missed complete commands after a wake word).
-                current.speculation?.cancel()
-                current.speculation = speculate(current, closedSentenceEnds: true)
-                current.speculatedTwice = true
+                current.speculation = speculate(current)
+                current.lookedAgain = false
+            } else if let speculation = current.speculation, !current.lookedAgain,
+                current.pause >= configuration.closedSentencePause - 1e-9
+            {
+                // The pause reached a Talk turn's silence window: a command that the recogniser
+                // closed as a sentence ends the capture now even on a verdict of incomplete (the
+                // verdict missed complete commands after a wake word). Its text is the pause's
+                // transcript: nothing was said since, and a turn-judging engine's text does not
+                // change with the silence after it.
+                current.lookedAgain = true
+                let id = current.id
+                Task {
+                    guard let command = await speculation.value, command.turnComplete != nil,
+                        !command.text.isEmpty, Self.closesSentence(command.text)
+                    else { return }
+                    await self.speculationEnded(id, command: command.text)
+                }
             }
         }
         capture = current
@@ -96,15 +105,12 @@ extension VoiceWakeController {
 
     /// The command of `current` so far with an end-of-turn verdict; a complete verdict on a
     /// non-empty command ends the capture at once with it (when nothing was said since).
-    private func speculate(_ current: Capture, closedSentenceEnds: Bool) -> Task<WakeCommand?, Never> {
+    private func speculate(_ current: Capture) -> Task<WakeCommand?, Never> {
         let threshold = configuration.turnCompleteThreshold
         let logger = logger
         return Task {
             guard let command = try? await self.commandText(of: current, detectTurn: true) else { return nil }
-            let judged =
-                (command.turnComplete ?? 0) >= threshold
-                || (closedSentenceEnds && command.turnComplete != nil && Self.closesSentence(command.text))
-            let complete = judged && !command.text.isEmpty
+            let complete = (command.turnComplete ?? 0) >= threshold && !command.text.isEmpty
             logger.debug(
                 "wake.speculation",
                 ["turnComplete": .double(command.turnComplete ?? -1), "endsCapture": .bool(complete)])

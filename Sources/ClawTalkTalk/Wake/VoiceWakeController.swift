@@ -52,7 +52,7 @@ public actor VoiceWakeController: WakeListening {
         public var speculateAfter: Double? = 0.2
         /// The end-of-turn probability at which a speculation ends the capture (0.5).
         public var turnCompleteThreshold = 0.5
-        /// Silence after which a second speculation ends the capture when its command is a
+        /// Silence after which the pause's speculation ends the capture when its command is a
         /// closed sentence (ends with `.`, `?` or `!`), whatever the verdict (0.7 s, a Talk
         /// turn's silence window).
         public var closedSentencePause = 0.7
@@ -85,8 +85,8 @@ public actor VoiceWakeController: WakeListening {
         var heardCommand = false
         /// The command transcribed at the current pause (nil: none, or speech went on since).
         var speculation: Task<WakeCommand?, Never>?
-        /// The current pause was transcribed a second time (``Configuration/closedSentencePause``).
-        var speculatedTwice = false
+        /// The current pause's transcript was looked at again (``Configuration/closedSentencePause``).
+        var lookedAgain = false
     }
 
     /// A command transcript with the engine's end-of-turn verdict (nil: not asked or not known).

@@ -24,8 +24,8 @@ struct TalkModeControllerTests {
         }
         #expect(rig.phases.value == [.idle, .listening, .thinking, .speaking, .listening])
         #expect(
-            rig.transcriber.audio.map(\.samples.count) == [8000],
-            "transcribed from 0.3 s before the first speech (0.8 s): the reply's echo in the pre-roll is not sent")
+            rig.transcriber.audio.map(\.samples.count) == [11200],
+            "transcribed from 0.5 s before the first speech (0.8 s), not from the capture's start")
         #expect(rig.stack.audio.totalSeconds > 0.25, "the reply was played")
         // The phase changes before the controller's lane has closed and opened the captures.
         await rig.controller.settle()
@@ -109,8 +109,8 @@ struct TalkModeControllerTests {
         #expect(second.hasPrefix("(The user interrupted your previous spoken reply after "), "\(second)")
         #expect(second.hasSuffix(" s.)\nwhat about tomorrow"), "\(second)")
         #expect(
-            rig.transcriber.audio.last?.samples.count == 16000 * 6 - 62400,
-            "the next turn is transcribed from 0.3 s before its own speech (4.2 s), not from the stop phrase")
+            rig.transcriber.audio.last?.samples.count == 16000 * 6 - 59200,
+            "the next turn is transcribed from 0.5 s before its own speech (4.2 s), not from the stop phrase")
         await rig.stop()
     }
 

@@ -40,6 +40,10 @@ final class TalkRig: Sendable {
         let hooks = TalkModeHooks(
             microphone: microphone, pauseReply: { on in pauses.update { $0.append(on) } },
             resetSpeechSession: { await stack.speech.resetTalkSession() })
+        // Each turn transcribed once, at its end: the transcription at a pause has its own tests
+        // (+Speculation); these count and measure the requests.
+        var configuration = configuration
+        configuration.speculateAfter = nil
         let controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: stack.delivery, speech: stack.speech,
             hooks: hooks, configuration: configuration)

@@ -79,7 +79,7 @@ extension VoiceWakeControllerTests {
         await Self.feed(rig.controller, spoken)
         // 0.9 s of silence: past the 0.7 s second look, far from the 2.0 s window.
         try await rig.wait("sent", Self.isSent)
-        #expect(judge.verdicts.value >= 2, "asked at 0.2 s and again at 0.7 s")
+        #expect(judge.verdicts.value == 1, "one transcription at the pause, looked at again at 0.7 s")
         await rig.stop()
     }
 
