@@ -83,18 +83,19 @@ extension VoiceWakeController {
                 current.speculation = speculate(current)
                 current.lookedAgain = false
             } else if let speculation = current.speculation, !current.lookedAgain,
-                current.pause >= configuration.closedSentencePause - 1e-9
+                current.pause >= configuration.commandPause - 1e-9
             {
-                // The pause reached a Talk turn's silence window: a command that the recogniser
-                // closed as a sentence ends the capture now even on a verdict of incomplete (the
-                // verdict missed complete commands after a wake word). Its text is the pause's
-                // transcript: nothing was said since, and a turn-judging engine's text does not
-                // change with the silence after it.
+                // The pause reached a Talk turn's silence window: the command transcribed at the
+                // pause is final even on a verdict of incomplete, as a Talk turn's is (the
+                // official apps end a wake command as fast; the verdict called 5 of 30 complete
+                // commands after a wake word incomplete). Its text is the pause's transcript:
+                // nothing was said since, and a turn-judging engine's text does not change with
+                // the silence after it.
                 current.lookedAgain = true
                 let id = current.id
                 Task {
                     guard let command = await speculation.value, command.turnComplete != nil,
-                        !command.text.isEmpty, Self.closesSentence(command.text)
+                        !command.text.isEmpty
                     else { return }
                     await self.speculationEnded(id, command: command.text)
                 }
@@ -117,12 +118,6 @@ extension VoiceWakeController {
             if complete { await self.speculationEnded(current.id, command: command.text) }
             return command
         }
-    }
-
-    /// Whether `text` ends with a sentence's closing punctuation (`.`, `?`, `!`).
-    static func closesSentence(_ text: String) -> Bool {
-        guard let last = text.trimmingCharacters(in: .whitespaces).last else { return false }
-        return ".?!".contains(last)
     }
 
     /// A speculation of capture `id` called the command complete.

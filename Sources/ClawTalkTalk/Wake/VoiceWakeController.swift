@@ -52,10 +52,10 @@ public actor VoiceWakeController: WakeListening {
         public var speculateAfter: Double? = 0.2
         /// The end-of-turn probability at which a speculation ends the capture (0.5).
         public var turnCompleteThreshold = 0.5
-        /// Silence after which the pause's speculation ends the capture when its command is a
-        /// closed sentence (ends with `.`, `?` or `!`), whatever the verdict (0.7 s, a Talk
-        /// turn's silence window).
-        public var closedSentencePause = 0.7
+        /// Silence after which the pause's transcript ends the capture when it holds a command,
+        /// whatever the verdict (0.7 s, a Talk turn's silence window); the 2.0 s of talk.md §6.4
+        /// remain for an engine that gives no verdict, and for a pause with no command words.
+        public var commandPause = 0.7
 
         /// The contract's values.
         public init(
@@ -85,7 +85,7 @@ public actor VoiceWakeController: WakeListening {
         var heardCommand = false
         /// The command transcribed at the current pause (nil: none, or speech went on since).
         var speculation: Task<WakeCommand?, Never>?
-        /// The current pause's transcript was looked at again (``Configuration/closedSentencePause``).
+        /// The current pause's transcript was looked at again (``Configuration/commandPause``).
         var lookedAgain = false
     }
 

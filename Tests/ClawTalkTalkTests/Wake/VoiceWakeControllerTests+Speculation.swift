@@ -14,17 +14,11 @@ extension VoiceWakeControllerTests {
         let name = "turn-judging"
         let inner = PocketSphinxTranscriber()
         let verdict: Double
-        /// Appended to every transcript (Whisper closes a sentence with "." or "?").
-        let closing: String
         /// Verdicts given so far.
         let verdicts = Locked(0)
-        init(verdict: Double, closing: String = "") {
-            self.verdict = verdict
-            self.closing = closing
-        }
+        init(verdict: Double) { self.verdict = verdict }
         func transcribe(_ audio: PCMBuffer, options: TranscriptionOptions) async throws -> Transcript {
             var transcript = try await inner.transcribe(audio, options: options)
-            if !transcript.text.isEmpty { transcript.text += closing }
             transcript.turnComplete = options.detectTurn ? verdict : nil
             if options.detectTurn { verdicts.update { $0 += 1 } }
             return transcript
@@ -70,10 +64,10 @@ extension VoiceWakeControllerTests {
         await rig.stop()
     }
 
-    @Test func anIncompleteVerdictOnAClosedSentenceEndsTheCaptureAtTheSecondPause() async throws {
+    @Test func anIncompleteVerdictEndsTheCaptureAtATalkTurnsSilenceWindow() async throws {
         let directory = try TempDirectory(prefix: "wake")
         let clip = try SpokenClip.wav(Self.phrase, padAfter: 3, in: directory)
-        let judge = TurnJudging(verdict: 0.1, closing: "?")
+        let judge = TurnJudging(verdict: 0.1)
         let rig = try await Self.rig(verifier: nil, transcriber: judge)
         let (spoken, _) = Self.split(try Self.frames(clip), after: 0.9)
         await Self.feed(rig.controller, spoken)
@@ -81,12 +75,5 @@ extension VoiceWakeControllerTests {
         try await rig.wait("sent", Self.isSent)
         #expect(judge.verdicts.value == 1, "one transcription at the pause, looked at again at 0.7 s")
         await rig.stop()
-    }
-
-    @Test(arguments: [
-        ("What time is it?", true), ("Set a timer.", true), ("Stop!", true), ("set a timer for", false), ("", false),
-    ])
-    func aClosedSentenceEndsWithItsPunctuation(text: String, closed: Bool) {
-        #expect(VoiceWakeController.closesSentence(text) == closed)
     }
 }
