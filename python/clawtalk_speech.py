@@ -328,6 +328,13 @@ class Transcriber:
         prompt.append(self.no_timestamps)
         return prompt
 
+    def decode(self, features, prompt: Sequence[int], limit: int):
+        """One beam-search decode of `features` after `prompt`, at most `limit` tokens in all."""
+        return self.model.generate(
+            features, [list(prompt)], beam_size=self.beam_size, max_length=limit,
+            suppress_blank=True, suppress_tokens=[-1], return_no_speech_prob=True, return_scores=True,
+        )[0]
+
     @staticmethod
     def looped(ids: Sequence[int], result, prompt: Sequence[int], limit: int) -> bool:
         """A decode that ran to its length limit (counted with or without the prompt) or repeats
@@ -352,10 +359,7 @@ class Transcriber:
             prompt = self.prefix(language, previous)
             self.decodes += 1
             limit = min(448, len(prompt) + 16 + int(10 * seconds))
-            result = self.model.generate(
-                features, [prompt], beam_size=self.beam_size, max_length=limit,
-                suppress_blank=True, suppress_tokens=[-1], return_no_speech_prob=True, return_scores=True,
-            )[0]
+            result = self.decode(features, prompt, limit)
             ids = [t for t in result.sequences_ids[0] if t < self.eot]
             if self.looped(ids, result, prompt, limit) and window is None and frames < FULL_FRAMES:
                 # No end of text before the limit: a short window's repetition loop. Decode the
@@ -363,10 +367,7 @@ class Transcriber:
                 check()
                 self.loop_redecodes += 1
                 features = self.window(piece, FULL_FRAMES, pad_features)
-                result = self.model.generate(
-                    features, [prompt], beam_size=self.beam_size, max_length=limit,
-                    suppress_blank=True, suppress_tokens=[-1], return_no_speech_prob=True, return_scores=True,
-                )[0]
+                result = self.decode(features, prompt, limit)
                 ids = [t for t in result.sequences_ids[0] if t < self.eot]
             if self.looped(ids, result, prompt, limit):
                 # Still a repetition loop: cut after its first time round.
@@ -748,13 +749,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not os.path.isfile(os.path.join(path, "model.bin")):
             LOGGER.error("%s: no model.bin in %s (run scripts/fetch-whisper-model / scripts/fetch-wake-model)", flag, path)
             return 66
-    # OpenMP's idle threads spin: the inference threads only, set before ctranslate2 loads.
-    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, args.threads)))
-    try:
-        asyncio.run(serve(args))
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return wake.run_server(serve, args)
 
 
 if __name__ == "__main__":

@@ -555,10 +555,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not os.path.isfile(os.path.join(args.model, "model.bin")):
         LOGGER.error("no model.bin in %s (run scripts/fetch-wake-model)", args.model)
         return 66
-    # OpenMP's idle threads spin: one inference thread, and no spinning helpers.
+    return run_server(serve, args)
+
+
+def run_server(serve_with, args: argparse.Namespace) -> int:
+    """Runs `serve_with(args)` until interrupted (clawtalk-wake's and clawtalk-speech's main).
+    OpenMP's idle threads spin: only the inference threads, set before ctranslate2 loads."""
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, args.threads)))
     try:
-        asyncio.run(serve(args))
+        asyncio.run(serve_with(args))
     except KeyboardInterrupt:
         pass
     return 0
