@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkProtocol
 import ClawTalkSpeech
+import ClawTalkSupport
 import ClawTalkTesting
 import Testing
 
@@ -20,13 +21,13 @@ struct PTTControllerTests {
         init(
             _ scripts: CaptureScript..., transcriber: FakeTranscriber = FakeTranscriber(),
             delivery: RecordingDelivery = RecordingDelivery(), talkOn: Bool = false,
-            configuration: PTTConfiguration = PTTConfiguration()
+            configuration: PTTConfiguration = PTTConfiguration(), speculating: Bool = false
         ) {
             let capturing = FakeCapturing()
             for script in scripts { capturing.append(script) }
-            // The captures' own ends, not a transcription at a pause (PTTSpeculationTests).
+            // The captures' own ends, not a transcription at a pause (unless `speculating`).
             var configuration = configuration
-            configuration.speculateAfter = nil
+            if !speculating { configuration.speculateAfter = nil }
             self.capturing = capturing
             self.transcriber = transcriber
             self.delivery = delivery
@@ -82,6 +83,54 @@ struct PTTControllerTests {
         _ = await rig.controller.perform(.cancel)
         await rig.controller.settle()
         #expect(rig.recorder.calls == ["stopSpeech", "pauseTalk", "resumeTalk"])
+    }
+
+    @Test func aCompleteVerdictAtThePauseEndsTheOnceBeforeItsSilenceWindow() async throws {
+        // Speech 0.2–1.2 s, then only 0.4 s of silence and the stream stays open: the silence
+        // window (0.7 s) never passes, so only the verdict of the transcription at 0.2 s can end it.
+        let rig = Rig(.utterance(speech: 1.0, until: 1.6), speculating: true)
+        rig.transcriber.verdict.locked { $0 = 0.9 }
+        let once = await rig.controller.perform(.once, timeout: .seconds(15))
+        guard case .finished(let result) = once else {
+            Issue.record("once failed: \(once)")
+            return
+        }
+        #expect(result.status == .queued)
+        #expect(rig.delivery.texts == ["what's on my calendar"])
+        #expect(rig.transcriber.audio.count == 1, "the pause's transcript is the capture's")
+    }
+
+    @Test func anIncompleteVerdictLeavesTheOnceOpen() async throws {
+        let rig = Rig(.utterance(speech: 1.0, until: 1.6), speculating: true)
+        rig.transcriber.verdict.locked { $0 = 0.1 }
+        let once = Task { await rig.controller.perform(.once, timeout: .seconds(15)) }
+        #expect(await eventually { rig.transcriber.audio.count == 1 }, "transcribed at the pause")
+        await rig.controller.settle()
+        #expect(rig.delivery.texts.isEmpty)
+        #expect(await rig.state() != .idle, "still capturing: no verdict of complete, no window")
+        _ = await rig.controller.perform(.cancel)
+        _ = await once.value
+    }
+
+    @Test(
+        arguments: [
+            // (speech runs [start, end), speculation's speech end, seen until, captured s, covers)
+            ([0.2..<1.2], 1.2, 1.6, 1.6, true),
+            ([0.2..<1.2, 1.5..<1.8], 1.2, 2.0, 2.0, false),  // speech after the pause
+            ([0.2..<1.2], 1.2, 1.3, 1.6, false),  // 0.3 s of the capture not judged yet
+        ] as [([Range<Double>], Double, Double, Double, Bool)])
+    func aSpeculationStandsForTheCaptureOnlyWithNoSpeechAfterIt(
+        runs: [Range<Double>], speechEnd: Double, seen: Double, captured: Double, covers: Bool
+    ) {
+        var timeline = SpeechTimeline()
+        var time = 0.0
+        while time < seen - 1e-9 {
+            timeline.record(UtteranceFrame(time: time, isSpeech: runs.contains { $0.contains(time + 1e-9) }, rms: 0.1))
+            time += 0.02
+        }
+        let speculation = PTTController.Speculation(speechEnd: speechEnd, task: Task { nil })
+        #expect(
+            PTTController.speculationCovers(speculation, timeline: timeline, capturedSeconds: captured) == covers)
     }
 
     @Test func onceEndsAfterTheSilenceWindowWithoutAnyTimer() async throws {

@@ -173,6 +173,8 @@ final class FakeTranscriber: Transcriber, Sendable {
     let name = "fake"
     private let behaviour: Mutex<Behaviour>
     private let received = Mutex<[PCMBuffer]>([])
+    /// The end-of-turn verdict given when a request asks for one (nil: none, as most engines).
+    let verdict = Mutex<Double?>(nil)
 
     init(_ behaviour: Behaviour = .text("what's on my calendar")) {
         self.behaviour = Mutex(behaviour)
@@ -184,7 +186,9 @@ final class FakeTranscriber: Transcriber, Sendable {
         received.locked { $0.append(audio) }
         switch behaviour.locked({ $0 }) {
         case .text(let text):
-            return Transcript(text: text, engine: name, audioSeconds: audio.duration, processingTime: .zero)
+            return Transcript(
+                text: text, engine: name, audioSeconds: audio.duration, processingTime: .zero,
+                turnComplete: options.detectTurn ? verdict.locked { $0 } : nil)
         case .fail(let error):
             throw error
         case .hang:
