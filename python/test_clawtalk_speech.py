@@ -174,6 +174,59 @@ class TextTests(unittest.TestCase):
                 self.assertEqual(speech.cut_loop(tokens), cut)
 
 
+class LoopTests(unittest.TestCase):
+    """A decode that loops is decoded once more in the same window with a repetition penalty,
+    reusing the encoder's output; a second loop is cut after its first round."""
+
+    class Model:
+        # Whisper's decoder as CTranslate2 answers: each decode pops the next token list.
+        is_multilingual = False
+
+        def __init__(self, answers):
+            self.answers = list(answers)
+            self.calls = []
+
+        def encode(self, features):
+            return ("encoded", features)
+
+        def generate(self, features, prompts, **options):
+            self.calls.append((features, options.get("repetition_penalty", 1.0)))
+            ids = self.answers.pop(0)
+            result = type("Result", (), {})()
+            result.sequences_ids, result.scores, result.no_speech_prob = [ids], [-0.1], 0.01
+            return [result]
+
+    def transcriber(self, answers):
+        model = self.Model(answers)
+        transcriber = speech.Transcriber.__new__(speech.Transcriber)
+        transcriber.model, transcriber._np = model, np
+        transcriber.beam_size, transcriber.pad_frames, transcriber.sizes = 5, 100, speech.WINDOW_SIZES
+        transcriber.features = speech.LogMel(80)
+        transcriber.window = lambda audio, frames, pad=False: ("mel", frames)
+        transcriber.prefix = lambda language, previous: [1]
+        transcriber.tokenizer = type("Tokenizer", (), {"decode": lambda self, ids: " ".join(map(str, ids))})()
+        transcriber.eot, transcriber.prompt_tokens = 10_000, []
+        transcriber.decodes = transcriber.loop_redecodes = 0
+        return transcriber, model
+
+    def test_loops_are_decoded_again_with_a_penalty_in_the_same_window(self):
+        audio = np.zeros(3 * speech.SAMPLE_RATE, np.float32)
+        cases = [
+            # (decoder answers, text, second decodes, penalties asked)
+            ([[5, 6, 7, 8]], "5 6 7 8", 0, [1.0]),
+            ([[5, 6, 7, 8, 5, 6, 7, 8], [5, 6, 7, 9]], "5 6 7 9", 1, [1.0, speech.LOOP_REPETITION_PENALTY]),
+            ([[5, 6, 7, 8, 5, 6, 7, 8], [5, 6, 7, 9, 5, 6, 7, 9]], "5 6 7 9", 1, [1.0, speech.LOOP_REPETITION_PENALTY]),
+        ]
+        for answers, text, redecodes, penalties in cases:
+            with self.subTest(answers=answers):
+                transcriber, model = self.transcriber(answers)
+                result = transcriber.transcribe(audio, "en")
+                self.assertEqual(result.text, text)
+                self.assertEqual(transcriber.loop_redecodes, redecodes)
+                self.assertEqual([penalty for _, penalty in model.calls], penalties)
+                self.assertTrue(all(features[0] == "encoded" for features, _ in model.calls))
+
+
 class QueueRuleTests(unittest.TestCase):
     def test_a_request_runs_only_while_wanted(self):
         cases = [
