@@ -58,6 +58,9 @@ struct BenchGoal: Sendable, Equatable {
     /// The node's resident memory: ≤ 60 MiB (issue 13).
     static let serviceRSS = BenchGoal(value: 60)
 
+    /// The node and the speech servers it runs together ≤ 250 MB of RSS, idle and after a turn.
+    static let serviceTotalRSS = BenchGoal(value: 250)
+
     /// End of utterance ≤ silence window + 64 ms (p95).
     static func endOfUtterance(windowMs: Double) -> BenchGoal {
         BenchGoal(p95: windowMs + 64)

@@ -30,6 +30,8 @@ struct ServiceBench {
         var cpu: [String: Double]
         var peakRSS: Double
         var meanRSS: Double
+        /// The node and its children (the speech servers) together, at most, MB (10^6 bytes).
+        var peakTotalMB: Double
         var threads: Int
     }
 
@@ -39,6 +41,8 @@ struct ServiceBench {
         var completed: Bool
         /// The node's RSS 5 s after the reply, MiB.
         var rss: Double
+        /// The node's and its children's RSS then, MB.
+        var totalMB: Double
     }
 
     /// Runs both phases and returns the metrics.
@@ -152,18 +156,20 @@ struct ServiceBench {
         }
         try await Task.sleep(for: .seconds(5))
         guard let reading = sampler.sample() else { throw BenchTool.Failure(description: "clawtalk run exited") }
-        return Turn(completed: completed, rss: reading.node.rssMiB)
+        return Turn(completed: completed, rss: reading.node.rssMiB, totalMB: Self.totalMB(reading))
     }
 
     private func measure(_ sampler: ProcessSampler, seconds: Double) async throws -> Phase {
         guard let start = sampler.sample() else { throw BenchTool.Failure(description: "clawtalk run exited") }
         let began = ContinuousClock.now
         var rss: [Double] = [start.node.rssMiB]
+        var total = Self.totalMB(start)
         var threads = start.node.threads
         while began.duration(to: .now) < .seconds(seconds) {
             try await Task.sleep(for: .seconds(min(5, seconds)))
             guard let reading = sampler.sample() else { throw BenchTool.Failure(description: "clawtalk run exited") }
             rss.append(reading.node.rssMiB)
+            total = max(total, Self.totalMB(reading))
             threads = max(threads, reading.node.threads)
         }
         guard let end = sampler.sample() else { throw BenchTool.Failure(description: "clawtalk run exited") }
@@ -175,10 +181,16 @@ struct ServiceBench {
         }
         return Phase(
             seconds: elapsed, cpu: cpu, peakRSS: rss.max() ?? 0, meanRSS: rss.reduce(0, +) / Double(rss.count),
-            threads: threads)
+            peakTotalMB: total, threads: threads)
+    }
+
+    /// The RSS of the node and all its children, MB (10^6 bytes, as the goal is stated).
+    static func totalMB(_ reading: (node: ProcessSampler.Reading, children: [ProcessSampler.Reading])) -> Double {
+        (reading.node.rssMiB + reading.children.reduce(0) { $0 + $1.rssMiB }) * 1.048_576
     }
 
     static func part(_ name: String) -> String {
+        if name.hasPrefix("clawtalk-speech") { return "speech server" }
         if name.hasPrefix("clawtalk-wake") { return "wake scorer" }
         if name.hasPrefix("wyoming-faster") { return "stt server" }
         return "other"
@@ -194,7 +206,7 @@ struct ServiceBench {
                 .value(
                     name, condition: "node + servers, \(Int(phase.seconds)) s, \(stage1)", unit: "% of a core",
                     value: total / phase.seconds * 100, goal: goal))
-            for part in ["node", "stt server", "wake scorer", "other"] {
+            for part in ["node", "speech server", "stt server", "wake scorer", "other"] {
                 guard let seconds = phase.cpu[part] else { continue }
                 metrics.append(
                     .value(name, condition: part, unit: "% of a core", value: seconds / phase.seconds * 100))
@@ -205,6 +217,14 @@ struct ServiceBench {
                 "service.rss.node", condition: "peak: silence, a command turn, speech", unit: "MiB",
                 value: max(idle.peakRSS, turn.rss, speech.peakRSS), goal: .serviceRSS))
         metrics.append(.value("service.rss.node", condition: "mean, silence", unit: "MiB", value: idle.meanRSS))
+        metrics.append(
+            .value(
+                "service.rss.total", condition: "node + speech servers, peak in silence", unit: "MB",
+                value: idle.peakTotalMB, goal: .serviceTotalRSS))
+        metrics.append(
+            .value(
+                "service.rss.total", condition: "node + speech servers, peak after a turn and in speech", unit: "MB",
+                value: max(turn.totalMB, speech.peakTotalMB), goal: .serviceTotalRSS))
         metrics.append(
             turn.completed
                 ? .value("service.rss.node", condition: "5 s after a command turn", unit: "MiB", value: turn.rss)

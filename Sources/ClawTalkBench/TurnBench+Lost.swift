@@ -38,7 +38,8 @@ extension TurnBench {
                 progress(
                     "bench turn: lost-turn run \(run + 1)/\(lostRuns): silent once \(status), "
                         + "once \(tally.once), lost \(tally.lost), duplicated \(tally.duplicated), "
-                        + "unmatched \(tally.unmatched): \(texts.map { "\"\($0)\"" }.joined(separator: ", "))\n")
+                        + "unmatched \(tally.unmatched), misheard \(tally.misheard): \(texts.map { "\"\($0)\"" }.joined(separator: ", "))\n"
+                )
             } catch {
                 notes.append("run \(run + 1) stopped: \(error)")
                 progress("bench turn: lost-turn run \(run + 1) stopped: \(error)\n")
@@ -58,6 +59,10 @@ extension TurnBench {
             .value(
                 "turn.lost", condition: "\(condition): questions delivered exactly once", unit: "questions",
                 value: Double(count.once), n: questions),
+            .value(
+                "turn.lost",
+                condition: "\(condition): of those, misheard beyond a text match (in a missing question's place)",
+                unit: "questions", value: Double(count.misheard), n: questions),
             .value(
                 "turn.lost", condition: "\(condition): deliveries that matched no question", unit: "deliveries",
                 value: Double(count.unmatched), n: questions),

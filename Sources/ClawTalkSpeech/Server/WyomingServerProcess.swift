@@ -99,10 +99,8 @@ public final class WyomingServerProcess: Sendable {
             // glibc's per-thread arenas hold tens of MB the one worker thread frees (measured:
             // 297 → 287 MB idle, 335 → 309 MB after 20 requests with one arena).
             configuration.environment["MALLOC_ARENA_MAX"] = "1"
-            // A fixed mmap threshold: glibc otherwise raises it to the largest block freed, and a
-            // decode's big temporaries then stay in the heap for good (measured with the three
-            // models: 289 → 277 MB after a turn).
-            configuration.environment["MALLOC_MMAP_THRESHOLD_"] = "131072"
+            // Not a fixed MALLOC_MMAP_THRESHOLD_: it saved 12 MB after a turn but made every
+            // request 190 ms slower (each large tensor mapped and faulted in anew).
             configuration.wakeModelDirectory = paths.dataDirectory + "/models/whisper-tiny-en"
             configuration.turnModel = paths.dataDirectory + "/models/smart-turn-v3.2/smart-turn-v3.2-cpu.onnx"
             return configuration
