@@ -494,20 +494,22 @@ class Service:
         self.features = LogMel(80)
         loaded = {}
 
-        def whisper(path: str):
+        def whisper(path: str, threads: int):
             key = os.path.realpath(path)
             if key not in loaded:
                 loaded[key] = ctranslate2.models.Whisper(
-                    path, device="cpu", compute_type="int8", intra_threads=max(1, args.threads), inter_threads=1
+                    path, device="cpu", compute_type="int8", intra_threads=max(1, threads), inter_threads=1
                 )
             return loaded[key]
 
-        asr_model = whisper(args.asr_model)
+        asr_model = whisper(args.asr_model, args.threads)
         self.asr_name = os.path.basename(os.path.normpath(args.asr_model)) or "whisper"
         self.transcriber = Transcriber(
             asr_model, args.asr_model, self.features, args.pad_ms, args.initial_prompt, args.beam_size)
-        wake_model = whisper(args.wake_model)
-        scorer = wake.KeywordScorer(args.wake_model, args.threads, model=wake_model, features=self.features)
+        # The scorer's passes run all through speech: one thread, as the standalone clawtalk-wake
+        # was measured (two made continuous speech cost 17.7 % of a core instead of ≤ 15 %).
+        wake_model = whisper(args.wake_model, args.wake_threads)
+        scorer = wake.KeywordScorer(args.wake_model, args.wake_threads, model=wake_model, features=self.features)
         args.model = args.wake_model
         self.wake = wake.Service(args, scorer=scorer, worker=self.worker)
         self.turn: Optional[TurnModel] = None
@@ -718,6 +720,7 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--wake-model", required=True, help="Whisper tiny.en CTranslate2 directory for wake scoring (scripts/fetch-wake-model)")
     parser.add_argument("--turn-model", help="Smart Turn v3.2 ONNX file (scripts/fetch-turn-model); optional")
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default %(default)s)")
+    parser.add_argument("--wake-threads", type=int, default=1, help="threads of the wake scorer's passes (default %(default)s)")
     parser.add_argument("--beam-size", type=int, default=5, help="speech-to-text beam size (default %(default)s)")
     parser.add_argument("--language", default="en", help="language when a request names none; 'auto' detects once per connection (default %(default)s)")
     parser.add_argument("--initial-prompt", help="text given to Whisper as previous text")
