@@ -178,6 +178,14 @@ public final class PulseCaptureStream: @unchecked Sendable {
             default: return false
             }
         }
+        // PulseAudio fails a stream whose source does not exist; pipewire-pulse connects it to the
+        // default source instead (architecture.md §7.7). Either way the caller asked for this one.
+        if let device, let connected = pa_stream_get_device_name(stream).map({ String(cString: $0) }),
+            connected != device
+        {
+            throw AudioDeviceError.open(
+                device: device, message: "No such entity (the server connected the stream to '\(connected)')")
+        }
         lastAudioNanoseconds = MonotonicTime.nanoseconds()
     }
 

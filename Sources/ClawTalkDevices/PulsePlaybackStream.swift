@@ -23,10 +23,17 @@ public final class PulsePlaybackStream: @unchecked Sendable {
     private var stream: OpaquePointer?
 
     /// Connects to the default server and opens a playback stream on `device` (nil = default sink).
+    /// A `device` that names no sink throws ``AudioDeviceError/open(device:message:)``, on
+    /// pipewire-pulse too (which would otherwise play to the default sink).
     public init(
         format: AudioFormat, device: String? = nil, targetLatencyMilliseconds: Int = 40,
         streamName: String = "clawtalk playback"
     ) throws {
+        // PulseAudio fails a stream whose sink does not exist; pipewire-pulse plays it to the
+        // default sink instead (architecture.md §7.7). So a named sink is looked up first.
+        if let device, !(try PulseDeviceCatalog().devices().contains { $0.kind == .sink && $0.name == device }) {
+            throw AudioDeviceError.open(device: device, message: "No such entity (no sink of that name)")
+        }
         var attr = PulseSimple.defaultAttributes
         attr.tlength = PulseSimple.bytes(format, milliseconds: targetLatencyMilliseconds)
         self.stream = try PulseSimple.open(

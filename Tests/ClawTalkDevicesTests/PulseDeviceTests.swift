@@ -162,8 +162,8 @@ struct PulseDeviceTests {
         let stream = try PulseCaptureStream(format: .speech, device: "vmic", pacedReads: true, stallLimit: .seconds(1))
         var frame = [Int16](repeating: 0, count: 320)
         try frame.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
-        try Self.pactl("suspend-source", "vmic", "1")
-        defer { try? Self.pactl("suspend-source", "vmic", "0") }
+        let resume = try RigServer.stall(source: "vmic")
+        defer { resume() }
         var failure: (any Error)?
         for _ in 0..<200 where failure == nil {
             do {
@@ -175,22 +175,10 @@ struct PulseDeviceTests {
         print("stalled read: \(failure.map { "\($0)" } ?? "none")")
         #expect(failure.map { "\($0)".contains("no audio from the source") } == true)
         stream.close()
-        try Self.pactl("suspend-source", "vmic", "0")
+        resume()
         let again = try PulseCaptureStream(format: .speech, device: "vmic", pacedReads: true)
         try frame.withUnsafeMutableBufferPointer { try again.read(into: $0) }
         again.close()
-    }
-
-    /// Runs `pactl` with `arguments` on the rig's server.
-    static func pactl(_ arguments: String...) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pactl"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw AudioDeviceError.io("pactl \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        }
     }
 
     @Test("capture latency is reported and bounded")

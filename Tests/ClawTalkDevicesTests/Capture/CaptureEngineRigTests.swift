@@ -151,13 +151,25 @@ struct CaptureEngineRigTests {
         let window = captured[offset..<offset + signal.count]
         let exact = zip(window, signal).filter { $0 == $1 }.count
         let before = captured[max(offset - 1600, 0)..<offset]
-        let after = captured[(offset + signal.count)...]
+        let energy = TestSignals.energy(window) / TestSignals.energy(signal)
         print(
             "chirp at sample \(offset) (onset \(onset)): correlation \(score), \(exact)/\(signal.count) samples exact, "
-                + "\(captured.count) samples captured, stats \(engine.stats)")
-        #expect(score > 0.999)
-        #expect(exact == signal.count, "the rig's path is bit-exact at 100 % volume")
-        #expect(before.allSatisfy { $0 == 0 } && after.allSatisfy { $0 == 0 }, "silence around it: same length")
+                + "energy ratio \(energy), \(captured.count) samples captured, stats \(engine.stats)")
+        if RigServer.current.isBitExact {
+            let after = captured[(offset + signal.count)...]
+            #expect(score > 0.999)
+            #expect(exact == signal.count, "the rig's path is bit-exact at 100 % volume")
+            #expect(before.allSatisfy { $0 == 0 } && after.allSatisfy { $0 == 0 }, "silence around it: same length")
+        } else {
+            // Resampled (see RigServer.isBitExact): whole, in shape, and the same length; the
+            // fractional delay moves the chirp's last samples just past the whole-sample window.
+            let after = captured[(offset + signal.count + 8)...]
+            #expect(score > 0.9)
+            #expect(abs(energy - 1) < 0.01, "the whole chirp at full level")
+            #expect(
+                before.allSatisfy { abs(Int($0)) < 330 } && after.allSatisfy { abs(Int($0)) < 330 },
+                "silence around it (below 1 % of full scale): same length")
+        }
         #expect(engine.stats.overruns == 0 && engine.stats.readErrors == 0)
     }
 
@@ -182,7 +194,7 @@ struct CaptureEngineRigTests {
             let deadline = ContinuousClock.now + .seconds(3)
             while preRoll.isEmpty, ContinuousClock.now < deadline {
                 let snapshot = engine.preRoll()
-                if TestSignals.energy(snapshot) == TestSignals.energy(marker) {
+                if Self.holdsWhole(TestSignals.energy(marker), TestSignals.energy(snapshot)) {
                     preRoll = snapshot
                 } else {
                     try await Task.sleep(for: .milliseconds(5))
@@ -193,9 +205,17 @@ struct CaptureEngineRigTests {
         #expect(preRoll.count == 4800, "300 ms at 16 kHz")
         let (offset, score) = Self.bestOffset(marker, in: preRoll, range: 0...(preRoll.count - marker.count))
         print("marker at \(offset) of \(preRoll.count) pre-roll samples, correlation \(score)")
-        #expect(score > 0.999)
+        #expect(score > (RigServer.current.isBitExact ? 0.999 : 0.98))
         let energyAtMarker = TestSignals.energy(preRoll[offset..<offset + marker.count])
-        #expect(energyAtMarker == TestSignals.energy(marker), "the marker is complete inside the pre-roll")
+        let markerEnergy = TestSignals.energy(marker)
+        #expect(Self.holdsWhole(markerEnergy, energyAtMarker), "the marker is complete inside the pre-roll")
+    }
+
+    /// Whether `energy` is all of a marker's `expected` energy: exactly on a bit-exact rig, within
+    /// 5 % on a resampling one, where a whole-sample window leaves a fraction of a sample of the
+    /// marker outside (0.98 seen; see ``RigServer/isBitExact``).
+    static func holdsWhole(_ expected: Double, _ energy: Double) -> Bool {
+        RigServer.current.isBitExact ? energy == expected : abs(energy / expected - 1) < 0.05
     }
 
     @Test("unplugging the chosen source falls back to the default; plugging it in again returns to it")

@@ -43,12 +43,20 @@ enum Pactl {
     }
 
     /// Loads a 16 kHz mono null source (clocked silence, data at once) called `name`; returns its
-    /// module index.
+    /// module index. pipewire-pulse has no `module-null-source`: there a null sink made a virtual
+    /// source is the same device.
     static func loadNullSource(_ name: String) throws -> Int {
-        let output = try run([
-            "load-module", "module-null-source", "source_name=\(name)", "rate=16000", "channels=1",
-            "description=\(name)",
-        ])
+        let arguments =
+            switch RigServer.current {
+            case .pulseAudio:
+                ["module-null-source", "source_name=\(name)", "rate=16000", "channels=1", "description=\(name)"]
+            case .pipeWire:
+                [
+                    "module-null-sink", "media.class=Audio/Source/Virtual", "sink_name=\(name)", "rate=16000",
+                    "channels=1", "sink_properties=device.description=\(name)",
+                ]
+            }
+        let output = try run(["load-module"] + arguments)
         guard let index = Int(output) else { throw Failure(description: "unexpected module index '\(output)'") }
         return index
     }
@@ -69,11 +77,34 @@ enum Pactl {
     }
 
     /// Kills record stream `index` as the server would on a fatal error. pactl cannot do this, so
-    /// the CLI protocol module is loaded for `pacmd` and unloaded again.
+    /// on PulseAudio the CLI protocol module is loaded for `pacmd` and unloaded again; on PipeWire
+    /// the stream's node (its `object.id`; the index is its serial) is destroyed with `pw-cli`.
     static func killSourceOutput(_ index: Int) throws {
-        let cli = try run(["load-module", "module-cli-protocol-unix"])
-        defer { if let module = Int(cli) { unload(module) } }
-        try run(["kill-source-output", "\(index)"], tool: "pacmd")
+        switch RigServer.current {
+        case .pulseAudio:
+            let cli = try run(["load-module", "module-cli-protocol-unix"])
+            defer { if let module = Int(cli) { unload(module) } }
+            try run(["kill-source-output", "\(index)"], tool: "pacmd")
+        case .pipeWire:
+            guard let node = try property("object.id", ofSourceOutput: index) else {
+                throw Failure(description: "source output #\(index) has no object.id")
+            }
+            try run(["destroy", node], tool: "pw-cli")
+        }
+    }
+
+    /// The value of property `key` of record stream `index` in `pactl list source-outputs`.
+    static func property(_ key: String, ofSourceOutput index: Int) throws -> String? {
+        var inStream = false
+        for line in try run(["list", "source-outputs"]).split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("Source Output #") {
+                inStream = text == "Source Output #\(index)"
+            } else if inStream, text.hasPrefix("\(key) = \"") {
+                return String(text.dropFirst(key.count + 4).dropLast())
+            }
+        }
+        return nil
     }
 
     /// Unloads module `index`, ignoring errors (for cleanup).

@@ -345,11 +345,19 @@ struct PlaybackControllerDeviceTests {
         )
         #expect(correlations.count >= 5, "the signal has at least five loud stretches of 100 ms")
         // A gap falls inside at most a segment or two; a tap that is not what the sink played
-        // (another rate, another signal, shifted samples) matches none.
-        #expect(correlations.filter { $0 > 0.9 }.count >= correlations.count - 2)
+        // (another rate, another signal, shifted samples) matches none. PipeWire resamples the
+        // 24 kHz stream through its 48 kHz graph to the 16 kHz monitor, a fraction of a sample
+        // away from the tap (RigServer.isBitExact): 0.92–0.93 where PulseAudio gives 0.99.
+        let threshold = RigServer.current.isBitExact ? 0.9 : 0.8
+        #expect(correlations.filter { $0 > threshold }.count >= correlations.count - 2)
     }
 
-    @Test("watchdog: a stalled sink fails the item within the start limit; the next item plays")
+    @Test(
+        "watchdog: a stalled sink fails the item within the start limit; the next item plays",
+        .disabled(
+            if: RigServer.current == .pipeWire,
+            "pipewire-pulse answers suspend-sink but goes on playing a stream that is open, and the rig has no other way to stall one sink"
+        ))
     func stalledSink() async throws {
         let sink = try sink
         let stalled = "ctpb-stalled-\(UInt32.random(in: 0...UInt32.max))"
