@@ -64,7 +64,7 @@ public enum SpeechError: Error, Sendable, Equatable, CustomStringConvertible {
             "unsupported audio format \(format), expected \(expected)"
         case .runtimeUnavailable(let searched, let reason):
             "TensorFlow Lite runtime not found (searched: \(searched.joined(separator: ", "))): "
-                + "\(reason); run scripts/setup to install it or set CLAWTALK_TFLITE_LIB"
+                + "\(reason); run \(SpeechSetup.command()) to install it or set CLAWTALK_TFLITE_LIB"
         case .missingSymbol(let name, let library):
             "TensorFlow Lite library \(library) lacks the function \(name)"
         case .tflite(let operation, let message):
@@ -76,7 +76,7 @@ public enum SpeechError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sttServerUnreachable(let host, let port, let reason):
             "speech-to-text server unreachable at \(host):\(port) (\(reason)); start it with "
                 + "'systemctl --user start clawtalk-stt' (unit: config/clawtalk-stt.service; server and model: "
-                + "scripts/setup), or point stt.wyomingHost/stt.wyomingPort at a running one"
+                + "\(SpeechSetup.command())), or point stt.wyomingHost/stt.wyomingPort at a running one"
         case .wyomingProtocol(let message):
             "Wyoming protocol error: \(message)"
         case .sttTimedOut(let operation, let seconds):

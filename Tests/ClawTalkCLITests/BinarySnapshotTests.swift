@@ -35,6 +35,7 @@ struct BinarySnapshotTests {
         ("bench-soak-help", ["bench", "soak", "--help"]),
         ("bench-all-help", ["bench", "all", "--help"]),
         ("doctor-help", ["doctor", "--help"]),
+        ("setup-help", ["setup", "--help"]),
         ("discover-help", ["discover", "--help"]),
         ("service-help", ["service", "--help"]),
         ("service-install-help", ["service", "install", "--help"]),
@@ -81,6 +82,14 @@ struct BinarySnapshotTests {
         #expect(result.error.isEmpty)
         #expect(result.output.hasPrefix("OVERVIEW: "))
         #expect(result.output == reference.output)
+    }
+
+    /// `clawtalk --version` (what packagers and scripts ask) is `clawtalk version`.
+    @Test func dashDashVersionPrintsTheVersion() throws {
+        let result = try ClawTalkBinary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("clawtalk "))
+        #expect(result.output == (try ClawTalkBinary.run(["version"])).output)
     }
 
     @Test func everyHelpListsHelpAndStaysWithin80Columns() throws {

@@ -1,3 +1,4 @@
+import ClawTalkSpeech
 import Foundation
 import Testing
 
@@ -49,5 +50,31 @@ struct DoctorCommandTests {
         // A failing check makes the exit status 1; otherwise 0.
         let anyFailed = checks.contains { $0["status"] as? String == "fail" }
         #expect(result.status == (anyFailed ? 1 : 0))
+    }
+
+    /// With nothing installed in the data directory, doctor names every missing speech piece
+    /// and the command that installs them (the binary runs from .build: scripts/setup), offline
+    /// too; with everything there, the check passes.
+    @Test func missingSpeechPiecesAreNamedWithTheirFix() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let before = try ClawTalkBinary.run(["doctor", "--offline"], environment: home.environment)
+        #expect(before.status == 1)
+        let lines = before.output.split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("  FAIL speech pieces: missing in ") })
+        #expect(lines[index].contains(home.data + "/clawtalk"))
+        #expect(lines[index].contains("Whisper base model (models/whisper-base/model.bin)"))
+        #expect(lines[index].contains("speech server (venv/bin/clawtalk-speech)"))
+        #expect(lines[index + 1].hasPrefix("        fix: scripts/setup (downloads about 360 MB"))
+
+        for piece in SpeechSetup.pieces {
+            let path = home.data + "/clawtalk/" + piece.path
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            #expect(
+                FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o755]))
+        }
+        let after = try ClawTalkBinary.run(["doctor", "--offline"], environment: home.environment)
+        #expect(after.output.contains("  OK   speech pieces: all 6 installed in \(home.data)/clawtalk\n"))
     }
 }

@@ -1,3 +1,5 @@
+import ClawTalkNode
+
 /// The root `clawtalk` command: lists the subcommands and runs `run` when none is named.
 public struct ClawTalk: Command {
     /// The program name.
@@ -15,12 +17,15 @@ public struct ClawTalk: Command {
           1   runtime failure
           64  usage error (the command line is malformed)
           69  gateway or audio device unavailable
+
+        'clawtalk --version' prints the version, as 'clawtalk version' does.
         """
     /// Every subcommand, in help order (`help` is implicit, as in swift-argument-parser).
     public static let subcommands: [any Command.Type] = [
         RunCommand.self, PairCommand.self, DiscoverCommand.self, StatusCommand.self, GatewaysCommand.self,
         DevicesCommand.self, RecordCommand.self, SayCommand.self, TranscribeCommand.self, PTTCommand.self,
-        TalkCommand.self, BenchLauncher.self, ServiceCommand.self, DoctorCommand.self, VersionCommand.self,
+        TalkCommand.self, BenchLauncher.self, ServiceCommand.self, SetupCommand.self, DoctorCommand.self,
+        VersionCommand.self,
     ]
     /// `clawtalk` alone (or with only options) is `clawtalk run`.
     public static let defaultSubcommand: (any Command.Type)? = RunCommand.self
@@ -32,6 +37,10 @@ public struct ClawTalk: Command {
     public static func main(
         arguments: [String], io: CommandIO = .standard, environment: [String: String] = [:]
     ) async -> Int32 {
+        if arguments.dropFirst().elementsEqual(["--version"]) {
+            io.writeOutput("clawtalk \(ClawTalkVersion.current)\n")
+            return ExitCode.success.rawValue
+        }
         if let bench = BenchLauncher.benchArguments(arguments) {
             return BenchLauncher.exec(arguments: bench, io: io)
         }

@@ -106,7 +106,8 @@ extension DoctorCommand {
     static func sttFix(_ settings: STTSettings, notInstalled: String? = nil) -> String {
         switch settings.server {
         case .auto where notInstalled != nil:
-            return "install it with scripts/setup (\(notInstalled ?? "")), or point stt.wyomingHost/stt.wyomingPort "
+            return
+                "install it with \(SpeechSetup.command()) (\(notInstalled ?? "")), or point stt.wyomingHost/stt.wyomingPort "
                 + "at a running one"
         case .auto, .external:
             return "start it: systemctl --user enable --now clawtalk-stt ('clawtalk service install' writes the unit), "

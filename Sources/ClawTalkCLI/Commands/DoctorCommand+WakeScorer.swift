@@ -44,6 +44,7 @@ extension DoctorCommand {
         return DoctorCheck(
             name: name, status: .warn, detail: "no keyword scorer at \(address): \(reason) (\(fallback))",
             fix: server.notInstalledReason != nil
-                ? "install it with scripts/setup" : "start clawtalk-wake there, or set wake.scorerHost/wake.scorerPort")
+                ? "install it with \(SpeechSetup.command())"
+                : "start clawtalk-wake there, or set wake.scorerHost/wake.scorerPort")
     }
 }

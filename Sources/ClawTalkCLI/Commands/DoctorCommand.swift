@@ -15,11 +15,11 @@ public struct DoctorCommand: Command {
     public static let discussion = """
         Checks the configuration, the sound server and its default devices, the microphone's \
         signal level (one second of capture), the speech models against Models/MANIFEST, the \
-        wake-word runtime, the state directory, the speech-to-text server, the gateway's \
-        reachability and TLS certificate, and pairing with the declared commands; every failed \
-        check prints a concrete fix. Then it prints every setting with its source. Tokens and \
-        passwords are redacted. --offline skips the checks that capture audio or connect to a \
-        server. Exits 1 when a check fails.
+        per-user speech pieces of 'clawtalk setup', the wake-word runtime, the state directory, \
+        the speech-to-text server, the gateway's reachability and TLS certificate, and pairing \
+        with the declared commands; every failed check prints a concrete fix. Then it prints \
+        every setting with its source. Tokens and passwords are redacted. --offline skips the \
+        checks that capture audio or connect to a server. Exits 1 when a check fails.
         """
     /// Config file and output format.
     public static let options: [OptionSpec] = [
@@ -68,9 +68,10 @@ public struct DoctorCommand: Command {
         if !offline, sound.status != .fail {
             checks.append(Self.checkMicrophone(device: settings.mic.device))
         }
-        checks.append(Self.checkModels())
-        checks.append(Self.checkTFLite(environment: context.environment))
         let paths = XDGPaths(environment: context.environment)
+        checks.append(Self.checkModels())
+        checks.append(Self.checkSpeechPieces(paths: paths))
+        checks.append(Self.checkTFLite(environment: context.environment))
         checks.append(Self.checkState(paths: paths))
         if !offline {
             let service = StatusFile(environment: context.environment).runningService()
@@ -119,14 +120,17 @@ public struct DoctorCommand: Command {
                 return DoctorCheck(
                     name: "models", status: .fail,
                     detail: "\(bad.count) of \(results.count) files differ from MANIFEST: \(bad.map { "\($0)" })",
-                    fix: "restore Models/ from the repository (git checkout -- Models)")
+                    fix: SpeechSetup.command() == "clawtalk setup"
+                        ? "reinstall the package: sudo apt-get install --reinstall clawtalk"
+                        : "restore Models/ from the repository (git checkout -- Models)")
             }
             return DoctorCheck(
                 name: "models", status: .ok, detail: "\(results.count) files match MANIFEST in \(directory.path)")
         } catch {
             return DoctorCheck(
                 name: "models", status: .fail, detail: "\(error)",
-                fix: "run clawtalk from its source tree or set CLAWTALK_MODELS_DIR to the Models directory")
+                fix: "reinstall the package (sudo apt-get install --reinstall clawtalk), run clawtalk from its source "
+                    + "tree, or set CLAWTALK_MODELS_DIR to the Models directory")
         }
     }
 
@@ -139,7 +143,7 @@ public struct DoctorCommand: Command {
         } catch {
             return DoctorCheck(
                 name: "wake-word runtime", status: .fail, detail: "\(error)",
-                fix: "run scripts/setup, or set CLAWTALK_TFLITE_LIB to libtensorflowlite_c.so")
+                fix: "run \(SpeechSetup.command()), or set CLAWTALK_TFLITE_LIB to libtensorflowlite_c.so")
         }
     }
 

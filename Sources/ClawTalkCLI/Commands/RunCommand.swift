@@ -1,4 +1,5 @@
 import ClawTalkNode
+import ClawTalkSpeech
 import ClawTalkSupport
 
 /// `clawtalk run`: the voice node service in the foreground (the default subcommand).
@@ -55,6 +56,17 @@ public struct RunCommand: Command {
         let service = try ServiceEnvironment.load(
             flags: settingFlags, configPath: configPath, environment: context.environment,
             writeError: { [io = context.io] in io.writeError($0) })
+        let missing = SpeechSetup.missing(paths: XDGPaths(environment: context.environment))
+        if !missing.isEmpty {
+            // The node still runs (PocketSphinx spots wake words, the gateway may transcribe),
+            // but says once what is absent and what installs it.
+            service.logger.warning(
+                "setup.incomplete",
+                [
+                    "missing": .string(missing.map(\.description).joined(separator: ", ")),
+                    "fix": .string(SpeechSetup.command()),
+                ])
+        }
         return try await LiveNode.compose(service: service, environment: context.environment).run()
     }
 }

@@ -121,18 +121,20 @@ public final class WyomingServerProcess: Sendable {
         /// Why this server cannot be started (executable or model missing), nil when it can.
         public var notInstalledReason: String? {
             guard FileManager.default.isExecutableFile(atPath: executable) else {
-                return "\(executable) is not installed (run scripts/setup)"
+                return "\(executable) is not installed (run \(SpeechSetup.command()))"
             }
             guard hasModel else { return "no Whisper model in \(modelDirectory) (run \(modelScript))" }
             if let wakeModelDirectory, !FileManager.default.fileExists(atPath: wakeModelDirectory + "/model.bin") {
-                return "no Whisper model in \(wakeModelDirectory) (run scripts/fetch-wake-model)"
+                return
+                    "no Whisper model in \(wakeModelDirectory) (run \(SpeechSetup.command(inSourceTree: "scripts/fetch-wake-model")))"
             }
             return nil
         }
 
         /// The script that installs the model.
         var modelScript: String {
-            program == .clawtalkWake ? "scripts/fetch-wake-model" : "scripts/fetch-whisper-model"
+            SpeechSetup.command(
+                inSourceTree: program == .clawtalkWake ? "scripts/fetch-wake-model" : "scripts/fetch-whisper-model")
         }
 
         /// Whether the model directory holds a `model.bin`.
@@ -220,7 +222,7 @@ public final class WyomingServerProcess: Sendable {
     ) async throws -> WyomingServerProcess {
         guard FileManager.default.isExecutableFile(atPath: configuration.executable) else {
             throw SpeechError.sttServerStart(
-                "\(configuration.executable) is not installed (run scripts/setup to create the venv)")
+                "\(configuration.executable) is not installed (run \(SpeechSetup.command()) to create the venv)")
         }
         guard configuration.hasModel else {
             throw SpeechError.sttServerStart(
