@@ -24,9 +24,11 @@ audio arrives, the segment is scored from --first-ms on, every --interval-ms, fo
 --early-ms (keyword score only, the cheap part: a trigger at the segment's start is heard
 before its end, while the command goes on); later only with --late-interval-ms (default off):
 whole while it is at most --segment-ms long, else its last --window-ms (text match only, not at
-the text's start: that window begins in running speech). `audio-stop` scores what is left,
-whole or its last --window-ms, keyword and text, the end of the text counting as the pause it
-is, and answers `not-detected` when nothing fired. A trigger inside running speech is followed
+the text's start: that window begins in running speech). Each pass scores the segment as long
+as it was when the pass fell due, so a segment sent faster than real time (a file) is scored
+exactly as it would be live. `audio-stop` always scores the segment once more, whole or its last
+--window-ms, keyword and text, the end of the text counting as the pause it is, and answers
+`not-detected` when nothing fired. A trigger inside running speech is followed
 by a pause (the talk contract's 0.45 s gap); the client's segmenter ends a segment at a shorter
 one, so that pause is an `audio-stop` and no pass in between is needed. A `detection` is `{"name": trigger, "timestamp": ms of the
 end of the scored audio on the client's clock (audio-start's timestamp + audio received),
@@ -309,7 +311,12 @@ class Segment:
     start_ms: int = 0
     samples: list = field(default_factory=list)
     count: int = 0
+    # The length at the last pass due: passes score the segment as it was when they fell due,
+    # whenever they run, so audio sent faster than real time (a file) is scored as it would be
+    # live.
     scored_until: int = 0
+    due: list = field(default_factory=list)  # lengths still to score, oldest first
+    dropped: int = 0  # samples no longer held (a long segment keeps its last --segment-ms)
     fired: set = field(default_factory=set)
 
 
@@ -375,7 +382,6 @@ def make_handler_class():
             self.converter = AudioChunkConverter(rate=SAMPLE_RATE, width=2, channels=1)
             self.segment: Optional[Segment] = None
             self.scoring: Optional[asyncio.Task] = None
-            self.again = False
 
         async def handle_event(self, event: Event) -> bool:
             if Describe.is_type(event.type):
@@ -418,22 +424,28 @@ def make_handler_class():
                 args.early_ms * ms, args.late_interval_ms * ms,
             )
             if due:
+                segment.scored_until = segment.count
+                segment.due.append(segment.count)
                 if self.scoring is None or self.scoring.done():
                     self.scoring = asyncio.create_task(self.score(final=False))
-                else:
-                    self.again = True
 
-        def window(self, segment: Segment):
+        def window(self, segment: Segment, until: int):
+            """The segment's first `until` samples: whole up to --segment-ms, else their last
+            --window-ms (audio before `until` - --segment-ms is let go)."""
             import numpy as np  # noqa: PLC0415
 
             audio = np.concatenate(segment.samples) if segment.samples else np.zeros(0, np.float32)
             segment.samples = [audio]
+            held = audio[: max(0, until - segment.dropped)]
             longest = self.service.args.segment_ms * SAMPLE_RATE // 1000
-            if len(audio) <= longest:
-                return audio
+            if until <= longest:
+                return held
+            drop = until - longest - segment.dropped
+            if drop > 0:
+                segment.samples = [audio[drop:]]
+                segment.dropped += drop
             keep = self.service.args.window_ms * SAMPLE_RATE // 1000
-            segment.samples = [audio[-longest:]]
-            return audio[-keep:]
+            return held[-keep:]
 
         async def score(self, final: bool) -> None:
             """Scores the segment: whole while it is at most --segment-ms long (keyword score and
@@ -443,19 +455,22 @@ def make_handler_class():
                 segment = self.segment
                 if segment is None or not self.triggers:
                     return
-                until = segment.count
+                if final:
+                    until = segment.count
+                elif segment.due:
+                    until = segment.due.pop(0)
+                else:
+                    return
                 whole = until <= self.service.args.segment_ms * SAMPLE_RATE // 1000
-                audio = self.window(segment)
-                segment.scored_until = until
+                audio = self.window(segment, until)
                 loop = asyncio.get_running_loop()
                 scores = await loop.run_in_executor(
                     self.service.worker,
                     partial(self.service.scorer.score, audio, self.triggers, keyword_only=whole and not final),
                 )
                 await self.report(segment, until, scores, whole=whole, final=final)
-                if final or not self.again:
+                if final:
                     return
-                self.again = False
 
         async def report(self, segment: Segment, until: int, scores: Scores, whole: bool, final: bool) -> None:
             from wyoming.wake import Detection  # noqa: PLC0415
@@ -485,8 +500,8 @@ def make_handler_class():
                 await self.write_event(event)
 
         async def finish_scoring(self) -> None:
+            """Waits for the passes due so far."""
             if self.scoring is not None:
-                self.again = False
                 await self.scoring
                 self.scoring = None
 
@@ -496,7 +511,9 @@ def make_handler_class():
             if segment is None:
                 await self.write_event(NotDetected().event())
                 return
-            if segment.count > segment.scored_until or segment.scored_until == 0:
+            # The end is always scored (text included, its end a pause), even right after an
+            # early pass: that one was the keyword score only.
+            if len(segment.fired) < len(self.triggers):
                 await self.score(final=True)
             if not segment.fired:
                 await self.write_event(NotDetected().event())

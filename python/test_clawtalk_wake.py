@@ -1,5 +1,7 @@
 """Unit tests of clawtalk-wake's text rules (no model needed): `python3 -m unittest` from python/."""
 
+import argparse
+import asyncio
 import unittest
 
 import clawtalk_wake as wake
@@ -82,6 +84,75 @@ class ScheduleTests(unittest.TestCase):
 
     def test_late_passes_when_asked(self):
         self.assertEqual(self.passes(4.5, late_ms=1000), [1000, 1500, 2000, 3000, 4000])
+
+
+class FakeService:
+    """A service whose scorer records the length of every window it is given."""
+
+    def __init__(self):
+        self.args = argparse.Namespace(
+            trigger=["computer"], threshold=0.01, first_ms=1000, interval_ms=500, early_ms=2000,
+            late_interval_ms=0, segment_ms=5000, window_ms=3000,
+        )
+        self.lengths = []
+        self.worker = None
+        outer = self
+
+        class Scorer:
+            def score(self, audio, triggers, keyword_only=False):
+                outer.lengths.append((len(audio), keyword_only))
+                return wake.Scores({t.name: 0.0 for t in triggers}, "", 0.001)
+
+        self.scorer = Scorer()
+
+    def specs(self, names, thresholds, aliases):
+        return [wake.TriggerSpec(n, [[1]], 0.01) for n in names]
+
+
+class HandlerScheduleTests(unittest.TestCase):
+    def run_segment(self, seconds, paced):
+        """Streams a segment of `seconds` in 100 ms chunks, at once (a file) or letting every
+        pass finish before the next chunk (live); the (length, keyword only) of each pass."""
+        try:
+            from wyoming.audio import AudioChunk, AudioStart, AudioStop
+        except ImportError:
+            self.skipTest("wyoming is not installed (scripts/setup installs it in the venv)")
+        service = FakeService()
+        written = []
+
+        async def run():
+            handler_class = wake.make_handler_class()
+            handler = handler_class(service, asyncio.StreamReader(), None)
+
+            async def write_event(event):
+                written.append(event.type)
+
+            handler.write_event = write_event
+            await handler.handle_event(AudioStart(rate=16000, width=2, channels=1, timestamp=0).event())
+            chunk = bytes(3200)
+            for _ in range(int(seconds * 10)):
+                await handler.handle_event(AudioChunk(rate=16000, width=2, channels=1, audio=chunk).event())
+                if paced:
+                    await handler.finish_scoring()
+            await handler.handle_event(AudioStop().event())
+
+        asyncio.run(run())
+        return service.lengths, written
+
+    def test_a_segment_sent_at_once_is_scored_as_live(self):
+        at_once, written = self.run_segment(1.8, paced=False)
+        live, _ = self.run_segment(1.8, paced=True)
+        self.assertEqual(at_once, live)
+        self.assertEqual(at_once, [(16000, True), (24000, True), (28800, False)])
+        self.assertEqual(written, ["not-detected"])
+
+    def test_the_end_is_scored_even_right_after_an_early_pass(self):
+        lengths, _ = self.run_segment(1.5, paced=False)
+        self.assertEqual(lengths, [(16000, True), (24000, True), (24000, False)])
+
+    def test_a_long_segment_ends_with_its_last_window(self):
+        lengths, _ = self.run_segment(7, paced=False)
+        self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False)])
 
 
 if __name__ == "__main__":
