@@ -498,7 +498,9 @@ class Service:
         self.transcriber = Transcriber(
             asr_model, args.asr_model, self.features, args.pad_ms, args.initial_prompt, args.beam_size)
         wake_model = whisper(args.wake_model)
-        scorer = wake.KeywordScorer(args.wake_model, args.threads, model=wake_model, features=self.features)
+        scorer = wake.KeywordScorer(
+            args.wake_model, args.threads, model=wake_model, features=self.features, lead_ins=wake.lead_ins(args)
+        )
         args.model = args.wake_model
         self.wake = wake.Service(args, scorer=scorer, worker=self.worker)
         self.turn: Optional[TurnModel] = None

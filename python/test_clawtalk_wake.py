@@ -2,6 +2,7 @@
 
 import argparse
 import asyncio
+import math
 import unittest
 
 import clawtalk_wake as wake
@@ -11,6 +12,18 @@ class TextMatchTests(unittest.TestCase):
     def test_trigger_at_the_start(self):
         self.assertTrue(wake.text_match("Computer, what time is it?", "computer"))
         self.assertTrue(wake.text_match("Computer Computer Computer", "computer"))
+
+    def test_trigger_after_a_lead_in_counts_as_at_the_start(self):
+        self.assertTrue(wake.text_match("Hey Claude what time is it", "claude", at_end=False))
+        self.assertTrue(wake.text_match("Okay OpenClaw set a timer", "openclaw", at_end=False))
+        self.assertTrue(wake.text_match("OK, open claw turn on the lights", "openclaw", at_end=False))
+        self.assertTrue(wake.text_match("Hi, hey computer what time", "computer", at_end=False))
+
+    def test_a_lead_in_does_not_make_a_near_miss_a_trigger(self):
+        self.assertFalse(wake.text_match("Hey cloud.", "claude"))
+        self.assertFalse(wake.text_match("Okay, Claudia.", "claude"))
+        self.assertFalse(wake.text_match("Hey Claude", "claude", at_start=False, at_end=False))
+        self.assertFalse(wake.text_match("Hey there Claude is here", "claude", at_end=False))
 
     def test_trigger_before_a_pause(self):
         self.assertTrue(wake.text_match("Hey computer, what time is it?", "computer"))
@@ -84,6 +97,122 @@ class ScheduleTests(unittest.TestCase):
 
     def test_late_passes_when_asked(self):
         self.assertEqual(self.passes(4.5, late_ms=1000), [1000, 1500, 2000, 3000, 4000])
+
+
+class FakeModel:
+    """A decoder over a tiny vocabulary: each step's distribution depends on the tokens so far
+    (`table`: prefix tuple -> {token: probability}, the rest on a filler token)."""
+
+    VOCAB = 12
+    FILL = 11
+
+    def __init__(self, table):
+        self.table = table
+        self.generated = []
+        self.aligned = []
+
+    def distribution(self, prefix):
+        chosen = dict(self.table.get(tuple(prefix), {}))
+        chosen[self.FILL] = 1.0 - sum(chosen.values())
+        return [chosen.get(token, 0.0) for token in range(self.VOCAB)]
+
+    def logits(self, prefix):
+        return [math.log(max(p, 1e-12)) for p in self.distribution(prefix)]
+
+    def generate(self, encoded, prompts, beam_size, max_length, return_logits_vocab, **_):
+        prompt = list(prompts[0][len(SCORER_PREFIX):])
+        self.generated.append(prompt)
+        ids, logits = list(prompt), [self.logits(prompt[:i]) for i in range(len(prompt))]
+        while len(ids) < max_length:
+            step = self.distribution(ids)
+            logits.append(self.logits(ids))
+            ids.append(max(range(self.VOCAB), key=lambda t: step[t]))
+
+        class Result:
+            sequences_ids = [ids]
+
+        Result.logits = [logits]
+        return [Result]
+
+    def align(self, encoded, prefix, sequences, frames):
+        sequence = sequences[0]
+        self.aligned.append(list(sequence))
+
+        class Forced:
+            text_token_probs = [self.distribution(sequence[:i])[t] for i, t in enumerate(sequence)]
+
+        return [Forced]
+
+
+SCORER_PREFIX = [100]
+HEY, COMMA, OPEN, CLAW, CLAUDE, CLOUD, OTHER = 1, 2, 3, 4, 5, 6, 7
+
+
+class FakeScorer:
+    prefix = SCORER_PREFIX
+
+    def __init__(self, table):
+        self.model = FakeModel(table)
+
+    @staticmethod
+    def max_length(tokens, prompt=0):
+        return prompt + tokens  # the fake returns exactly max_length tokens
+
+    @staticmethod
+    def _probabilities(logits):
+        values = [math.exp(v) for v in logits]
+        total = sum(values)
+        return [v / total for v in values]
+
+
+def start_score(table, spellings, lead_ins=([HEY],), marks=(COMMA,), floor=1e-4, longest=2):
+    """The summed probability of the spellings, bare or after a lead-in, as `score` adds it."""
+    scorer = FakeScorer(table)
+    decoding = wake._Decoding(scorer, encoded=None, frames=10, longest=longest)
+    first = scorer.model.generate(None, [SCORER_PREFIX], 1, longest + 3, True)[0]
+    steps = [scorer._probabilities(step) for step in first.logits[0]]
+    scorer.model.generated.clear()
+    contexts = decoding.contexts(first.sequences_ids[0], steps, [list(x) for x in lead_ins], list(marks), floor)
+    total = sum(decoding.spelling(c, s, floor) for c in contexts for s in spellings)
+    return total, contexts, scorer.model
+
+
+class LeadInScoringTests(unittest.TestCase):
+    def test_a_trigger_at_the_start_scores_as_before(self):
+        total, contexts, _ = start_score({(): {CLAUDE: 0.9}}, [[CLAUDE]])
+        self.assertAlmostEqual(total, 0.9, places=6)
+
+    def test_a_trigger_after_hey_on_the_greedy_path_costs_no_decode(self):
+        table = {(): {HEY: 0.8, CLAUDE: 0.05}, (HEY,): {CLAUDE: 0.7, COMMA: 0.2}, (HEY, COMMA): {CLAUDE: 0.9}}
+        total, contexts, model = start_score(table, [[CLAUDE]])
+        # bare 0.05 + "Hey Claude" 0.8*0.7 + "Hey, Claude" 0.8*0.2*0.9 (comma off the greedy path)
+        self.assertAlmostEqual(total, 0.05 + 0.56 + 0.144, places=6)
+        self.assertEqual(model.generated, [[HEY, COMMA]])
+
+    def test_an_unlikely_lead_in_is_not_decoded(self):
+        table = {(): {OTHER: 0.99}}
+        total, contexts, model = start_score(table, [[CLAUDE]], floor=1e-3)
+        self.assertEqual([c.tokens for c in contexts], [[]])
+        self.assertEqual(model.generated, [])
+        self.assertLess(total, 1e-3)
+
+    def test_a_lead_in_off_the_greedy_path_is_decoded_from(self):
+        table = {(): {OTHER: 0.6, HEY: 0.3}, (HEY,): {CLAUDE: 0.9}}
+        total, contexts, model = start_score(table, [[CLAUDE]])
+        self.assertIn([HEY], [c.tokens for c in contexts])
+        self.assertIn([HEY], model.generated)
+        self.assertAlmostEqual(total, 0.3 * 0.9, places=6)
+
+    def test_a_near_miss_after_hey_adds_nothing(self):
+        table = {(): {HEY: 0.9}, (HEY,): {CLOUD: 0.95}}
+        total, _, _ = start_score(table, [[CLAUDE]], floor=1e-3)
+        self.assertEqual(total, 0.0)
+
+    def test_a_two_token_spelling_after_a_lead_in_is_forced_off_the_path(self):
+        table = {(): {HEY: 0.9}, (HEY,): {OTHER: 0.6, OPEN: 0.3}, (HEY, OPEN): {CLAW: 0.8}}
+        total, _, model = start_score(table, [[OPEN, CLAW]])
+        self.assertAlmostEqual(total, 0.9 * 0.3 * 0.8, places=6)
+        self.assertIn([HEY, OPEN, CLAW], model.aligned)
 
 
 class FakeService:
