@@ -215,6 +215,33 @@ class LeadInScoringTests(unittest.TestCase):
         self.assertIn([HEY, OPEN, CLAW], model.aligned)
 
 
+class RivalTests(unittest.TestCase):
+    @staticmethod
+    def trigger_score(table, rivals, threshold=0.01):
+        scorer = FakeScorer(table)
+        decoding = wake._Decoding(scorer, encoded=None, frames=10, longest=2)
+        first = scorer.model.generate(None, [SCORER_PREFIX], 1, 5, True)[0]
+        steps = [scorer._probabilities(step) for step in first.logits[0]]
+        contexts = decoding.contexts(first.sequences_ids[0], steps, [[HEY]], [COMMA], 1e-4)
+        spec = wake.TriggerSpec("claude", [[CLAUDE]], threshold, rivals=rivals)
+        return decoding.trigger_score(spec, contexts)
+
+    def test_a_near_miss_that_is_far_likelier_than_the_trigger_is_refused(self):
+        # "cloud": tiny.en gives "Claude" a few per cent, "Cloud" nearly all the rest.
+        self.assertEqual(self.trigger_score({(): {CLOUD: 0.9, CLAUDE: 0.03}}, [[CLOUD]]), 0.0)
+
+    def test_a_trigger_half_heard_as_its_rival_still_counts(self):
+        score = self.trigger_score({(): {CLOUD: 0.6, CLAUDE: 0.3}}, [[CLOUD]])
+        self.assertAlmostEqual(score, 0.3, places=6)
+
+    def test_without_rivals_the_score_is_the_sum(self):
+        self.assertAlmostEqual(self.trigger_score({(): {CLOUD: 0.9, CLAUDE: 0.03}}, []), 0.03, places=6)
+
+    def test_rivals_after_a_lead_in_count_too(self):
+        table = {(): {HEY: 0.9}, (HEY,): {CLOUD: 0.9, CLAUDE: 0.05}}
+        self.assertEqual(self.trigger_score(table, [[CLOUD]]), 0.0)
+
+
 class FakeService:
     """A service whose scorer records the length of every window it is given."""
 
