@@ -509,7 +509,9 @@ class Service:
         # The scorer's passes run all through speech: one thread, as the standalone clawtalk-wake
         # was measured (two made continuous speech cost 17.7 % of a core instead of ≤ 15 %).
         wake_model = whisper(args.wake_model, args.wake_threads)
-        scorer = wake.KeywordScorer(args.wake_model, args.wake_threads, model=wake_model, features=self.features)
+        scorer = wake.KeywordScorer(
+            args.wake_model, args.wake_threads, model=wake_model, features=self.features, lead_ins=wake.lead_ins(args)
+        )
         args.model = args.wake_model
         self.wake = wake.Service(args, scorer=scorer, worker=self.worker)
         self.turn: Optional[TurnModel] = None

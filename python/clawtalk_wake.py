@@ -6,12 +6,15 @@ Stage 1 of clawtalk's voice wake for triggers without an acoustic model ("opencl
 speech segments a client streams and scores each trigger two ways:
 
 - keyword score: the probability, with the spelling's tokens forced after the start of the
-  transcript, that the transcript starts with one of the trigger's spellings (the sum over
-  spellings that do not share a prefix). One encoder pass per window, one short decoder pass
-  per spelling.
-- text match: the greedy transcript holds the trigger as whole words, at its start or followed
-  by a pause (punctuation or the end of the text), the talk contract's pause rule as far as text
-  can tell it.
+  transcript, that the transcript starts with one of the trigger's spellings, bare or after a
+  lead-in ("Hey", "Hi", "Okay", "OK", with or without a comma: "Hey Claude", "Okay, OpenClaw")
+  (the sum over those disjoint sequences). A built-in trigger counts only while it is at least
+  RIVAL_SHARE as likely as the words it is confused with (RIVALS: "cloud", "Claudia", "open
+  cloth"), and has its own default threshold (TRIGGER_THRESHOLDS). One encoder pass per window,
+  one short decoder pass per spelling off the greedy path.
+- text match: the greedy transcript holds the trigger as whole words, at its start (after
+  lead-in words) or followed by a pause (punctuation or the end of the text), the talk
+  contract's pause rule as far as text can tell it.
 
 A trigger fires when its score reaches its threshold or its text matches; each trigger fires at
 most once per segment (audio-start ... audio-stop).
@@ -21,12 +24,15 @@ triggers, `{"names": [...], "thresholds": {trigger: p}, "aliases": {trigger: [sp
 (all optional; the command line's triggers otherwise); `audio-start`, `audio-chunk`s,
 `audio-stop` carry one speech segment (16 kHz mono 16-bit; other formats are converted). While
 audio arrives, the segment is scored from --first-ms on, every --interval-ms, for its first
---early-ms (keyword score only, the cheap part: a trigger at the segment's start is heard
-before its end, while the command goes on); later only with --late-interval-ms (default off):
+--early-ms (the keyword score and a text match at the segment's start, on the few tokens
+decoded: the cheap part, a trigger at the segment's start is heard before its end, while the
+command goes on); later only with --late-interval-ms (default off):
 whole while it is at most --segment-ms long, else its last --window-ms (text match only, not at
-the text's start: that window begins in running speech). `audio-stop` scores what is left,
-whole or its last --window-ms, keyword and text, the end of the text counting as the pause it
-is, and answers `not-detected` when nothing fired. A trigger inside running speech is followed
+the text's start: that window begins in running speech). Each pass scores the segment as long
+as it was when the pass fell due, so a segment sent faster than real time (a file) is scored
+exactly as it would be live. `audio-stop` always scores the segment once more, whole or its last
+--window-ms, keyword and text, the end of the text counting as the pause it is, and answers
+`not-detected` when nothing fired. A trigger inside running speech is followed
 by a pause (the talk contract's 0.45 s gap); the client's segmenter ends a segment at a shorter
 one, so that pause is an `audio-stop` and no pass in between is needed. A `detection` is `{"name": trigger, "timestamp": ms of the
 end of the scored audio on the client's clock (audio-start's timestamp + audio received),
@@ -55,6 +61,10 @@ VERSION = "1.0.0"
 SAMPLE_RATE = 16000
 DEFAULT_TRIGGERS = ["openclaw", "claude", "computer"]
 DEFAULT_THRESHOLD = 0.01
+# The brand words score lower than "computer" on voices tiny.en hears less well, and their
+# near misses are held off by RIVALS instead: chosen on half of the development voices
+# (docs/benchmarks.md §9).
+TRIGGER_THRESHOLDS = {"claude": 0.003, "openclaw": 0.003}
 MAX_SPELLINGS = 8
 # Whisper's encoder sees a fixed 5 s window (500 mel frames), zero-padded: one shape, and the
 # trailing silence Whisper was trained with, at a sixth of the cost of the usual 30 s.
@@ -65,6 +75,26 @@ LOGGER = logging.getLogger("clawtalk_wake")
 TRANSCRIPT_LOGGER = logging.getLogger("clawtalk_wake.transcript")
 
 PAUSE_PUNCTUATION = set(",.!?;:…")
+# Words a speaker may say before a trigger ("Hey Claude", "Okay OpenClaw"): the keyword score
+# also counts a transcript that starts with one of them (and a mark after it) then the trigger,
+# and the text match takes a trigger after them as at the start.
+LEAD_IN_WORDS = ("Hey", "Hi", "Okay", "OK", "Ok")
+LEAD_IN_MARKS = (",", ".", "!")
+LEAD_IN_FOLDED = frozenset(word.lower() for word in LEAD_IN_WORDS)
+# Other words Whisper tiny.en writes for a built-in trigger, with the weight each adds to the
+# keyword score (the probability that the transcript starts with it, times the weight). Chosen
+# on half of the development voices, clean and in pink noise (docs/benchmarks.md §9), never
+# words a near miss is written as ("Cloud", "Claudia", "Open cloth", "Open close").
+WRITTEN_FOR: Dict[str, List[tuple]] = {}
+# Words that sound like a built-in trigger but are not it ("cloud" and "Claudia" for "claude"):
+# the keyword score counts only while the trigger's probability is at least RIVAL_SHARE times
+# theirs (same lead-ins), so "cloud", which tiny.en gives "Claude" a few per cent for, is
+# refused while a "Claude" that it half hears as "Cloud" still counts.
+RIVALS: Dict[str, List[str]] = {
+    "claude": [" Cloud", " cloud", " Clouds", " Claudia", " Claudio"],
+    "openclaw": [" Open cloth", " Open Cloth", " open cloth", " Open close", " Open Close", " open close", " Open Cloud"],
+}
+RIVAL_SHARE = 0.2
 
 
 # ---- text rules (pure) -------------------------------------------------------------------------
@@ -81,13 +111,17 @@ def trigger_words(trigger: str) -> List[str]:
     return re.findall(r"[\w']+", fold(trigger))
 
 
-def text_match(text: str, trigger: str, at_start: bool = True, at_end: bool = True) -> bool:
-    """Whether `text` holds `trigger` as whole words at its start or before a pause.
+def text_match(
+    text: str, trigger: str, at_start: bool = True, at_end: bool = True, lead_ins: frozenset = LEAD_IN_FOLDED
+) -> bool:
+    """Whether `text` holds `trigger` as whole words at its start (after lead-in words such as
+    "Hey" or "Okay") or before a pause.
 
     Words may be split or joined differently from the trigger ("open claw" for "openclaw"). A
     pause is punctuation right after the occurrence, or the end of the text when the audio ended
     there (`at_end`). The start of the text counts when the audio began after a pause
-    (`at_start`): a window cut out of running speech has neither.
+    (`at_start`): a window cut out of running speech has neither. `lead_ins`: folded words that
+    may stand before the trigger at the start.
     """
     wanted = "".join(trigger_words(trigger))
     if not wanted:
@@ -95,13 +129,17 @@ def text_match(text: str, trigger: str, at_start: bool = True, at_end: bool = Tr
     folded = fold(text)
     words = [(m.group(0), m.end()) for m in re.finditer(r"[\w']+", folded)]
     most = len(trigger_words(trigger)) + 2
+    # The start of the text, after at most two lead-in words ("Hey", "Okay", ...).
+    leading = 0
+    while leading < min(2, len(words)) and words[leading][0] in lead_ins:
+        leading += 1
     for start in range(len(words)):
         joined = ""
         for end in range(start, min(start + most, len(words))):
             joined += words[end][0].replace("'", "")
             if joined == wanted:
                 rest = folded[words[end][1]:].lstrip()
-                if (start == 0 and at_start) or (not rest and at_end) or (rest and rest[0] in PAUSE_PUNCTUATION):
+                if (start <= leading and at_start) or (not rest and at_end) or (rest and rest[0] in PAUSE_PUNCTUATION):
                     return True
                 break
             if not wanted.startswith(joined):
@@ -162,6 +200,14 @@ class TriggerSpec:
     name: str
     spellings: List[List[int]]
     threshold: float
+    # Each spelling's weight in the score (1 for the trigger's own forms; less for the other
+    # words Whisper writes for it, `WRITTEN_FOR`); empty: all 1.
+    weights: List[float] = field(default_factory=list)
+    # Sequences of words the trigger must not be taken for (`RIVALS`).
+    rivals: List[List[int]] = field(default_factory=list)
+
+    def weight(self, index: int) -> float:
+        return self.weights[index] if index < len(self.weights) else 1.0
 
 
 @dataclass
@@ -171,15 +217,25 @@ class Scores:
     keyword: Dict[str, float]
     text: str
     seconds: float
+    # False when the decode stopped at its length limit (a keyword-only pass): the text's last
+    # word may be cut.
+    complete: bool = True
+
+    def whole_words(self) -> str:
+        """The text without a last word the decode may have cut."""
+        return self.text if self.complete else self.text.rpartition(" ")[0]
 
 
 class KeywordScorer:
     """Whisper tiny.en through CTranslate2: encode once, score spellings, decode greedily."""
 
-    def __init__(self, model_dir: str, threads: int, model=None, features=None) -> None:
+    def __init__(
+        self, model_dir: str, threads: int, model=None, features=None, lead_ins: Sequence[str] = LEAD_IN_WORDS
+    ) -> None:
         """`model`: an already loaded ctranslate2 Whisper of `model_dir` to share; `features`: a
         log-mel function called as `features(samples, padding=0)` (default: faster-whisper's
-        FeatureExtractor). clawtalk-speech passes both; clawtalk-wake neither."""
+        FeatureExtractor). clawtalk-speech passes both; clawtalk-wake neither. `lead_ins`: words
+        scored before a trigger ("Hey"; none: the trigger only at the start)."""
         import ctranslate2  # noqa: PLC0415 (after OMP_NUM_THREADS is set)
         import numpy  # noqa: PLC0415
         import tokenizers  # noqa: PLC0415
@@ -205,6 +261,10 @@ class KeywordScorer:
         if self.model.is_multilingual:
             self.prefix += [token("<|en|>"), token("<|transcribe|>")]
         self.prefix.append(self.no_timestamps)
+        self.lead_in_words = frozenset(fold(word) for word in lead_ins)
+        self.lead_ins = [self.encode_text(" " + word) for word in lead_ins]
+        self.lead_marks = [ids[0] for ids in (self.encode_text(m) for m in LEAD_IN_MARKS) if len(ids) == 1]
+        self.lead_in_tokens = max((len(ids) + 1 for ids in self.lead_ins), default=0)
 
     def encode_text(self, text: str) -> List[int]:
         return self.tokenizer.encode(text, add_special_tokens=False).ids
@@ -228,18 +288,32 @@ class KeywordScorer:
     def spec(self, trigger: str, threshold: float, aliases: Sequence[str]) -> TriggerSpec:
         forms = spelling_variants(trigger, self.splits(trigger))
         forms += [" " + " ".join(a.split()) for a in aliases if a.strip()]
-        sequences = without_shared_prefixes([self.encode_text(f) for f in forms])
-        return TriggerSpec(trigger, sequences[: MAX_SPELLINGS + len(aliases)], threshold)
+        sequences = without_shared_prefixes([self.encode_text(f) for f in forms])[: MAX_SPELLINGS + len(aliases)]
+        weights = [1.0] * len(sequences)
+        for written, weight in WRITTEN_FOR.get("".join(trigger_words(trigger)), ()):
+            sequence = self.encode_text(written)
+            if without_shared_prefixes(sequences + [sequence]) == without_shared_prefixes(sequences) + [sequence]:
+                sequences.append(sequence)
+                weights.append(weight)
+        rivals = [self.encode_text(r) for r in RIVALS.get("".join(trigger_words(trigger)), ())]
+        rivals = [r for r in without_shared_prefixes(rivals) if r not in sequences]
+        return TriggerSpec(trigger, sequences, threshold, weights, rivals)
 
     def score(self, samples, triggers: List[TriggerSpec], keyword_only: bool = False) -> Scores:
         """Scores 16 kHz float samples (at most 5 s) for every trigger, and transcribes them.
 
+        A trigger's score is the probability that the transcript starts with one of its
+        spellings, bare or after a lead-in ("Hey", "Hi", "Okay", "OK", "Ok", with or without a
+        comma or full stop after it): the sum over those disjoint token sequences.
+
         One encoder pass and one greedy decode, which returns the logits of each step: the first
-        step's distribution gives every spelling's first token, and the greedy path gives the
-        later tokens of spellings that follow it. A spelling that leaves the greedy path while
-        its probability so far is still above threshold / (number of spellings) is finished by a
-        forced decode (`align`); below that it is dropped. `keyword_only` decodes just enough
-        steps for the longest spelling (the text is then only its start)."""
+        step's distribution gives every spelling's and lead-in's first token, and the greedy path
+        gives the later tokens of sequences that follow it. A lead-in off the greedy path whose
+        probability is above the floor (threshold / number of sequences) gets its own short
+        greedy decode from it; a spelling that leaves a path while its probability so far is
+        above the floor is finished by a forced decode (`align`); below it, it is dropped (so the
+        sum undercounts by less than the threshold, never over). `keyword_only` decodes just
+        enough steps for the longest sequence (the text is then only its start)."""
         np = self._np
         started = time.perf_counter()
         window = np.zeros(WINDOW_FRAMES * HOP, dtype=np.float32)
@@ -251,25 +325,33 @@ class KeywordScorer:
         frames = max(1, min(WINDOW_FRAMES, count // HOP))
         seconds = count / SAMPLE_RATE
         longest = max((len(seq) for t in triggers for seq in t.spellings), default=1)
-        limit = longest + 1 if keyword_only else 6 + int(4 * seconds)
+        reach = longest + self.lead_in_tokens
+        tokens = reach + 1 if keyword_only else max(reach + 1, 6 + int(4 * seconds))
         result = self.model.generate(
-            encoded, [self.prefix], beam_size=1, max_length=limit, suppress_blank=True, return_logits_vocab=True
+            encoded, [self.prefix], beam_size=1, max_length=self.max_length(tokens), suppress_blank=True,
+            return_logits_vocab=True,
         )[0]
         path = list(result.sequences_ids[0])
-        # Only the steps a spelling can reach: each is a softmax over the whole vocabulary.
-        steps = [self._probabilities(step) for step in result.logits[0][:longest]]
+        # Only the steps a sequence can reach: each is a softmax over the whole vocabulary.
+        steps = [self._probabilities(step) for step in result.logits[0][:reach]]
         ids = [t for t in path if t < self.eot]
         text = self.tokenizer.decode(ids).strip()
+        complete = len(ids) < tokens
         keyword: Dict[str, float] = {}
+        if not triggers:
+            return Scores(keyword, text, time.perf_counter() - started, complete)
+        decoding = _Decoding(self, encoded, frames, longest)
+        floor = min(t.threshold / max(1, len(t.spellings)) for t in triggers) / max(1, len(self.lead_ins))
+        contexts = decoding.contexts(path, steps, self.lead_ins, self.lead_marks, floor)
         for trigger in triggers:
-            total = 0.0
-            # A spelling is finished only while it could still matter: below threshold / n it
-            # adds nothing (so the sum undercounts by less than the threshold, never over).
-            floor = trigger.threshold / max(1, len(trigger.spellings))
-            for sequence in trigger.spellings:
-                total += self._spelling(sequence, path, steps, floor, encoded, frames)
-            keyword[trigger.name] = min(total, 1.0)
-        return Scores(keyword, text, time.perf_counter() - started)
+            keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
+        return Scores(keyword, text, time.perf_counter() - started, complete)
+
+    def max_length(self, tokens: int, prompt: int = 0) -> int:
+        """`max_length` for a decode of `tokens` text tokens after `prompt` forced ones.
+        CTranslate2 2.x/4.x Whisper returns about max_length / 2 text tokens in all (measured:
+        max_length 4 gives 2, 5 gives 2, 8 gives 4), not max_length minus the prompt."""
+        return 2 * (prompt + tokens) + len(self.prefix)
 
     def _probabilities(self, logits):
         np = self._np
@@ -277,13 +359,102 @@ class KeywordScorer:
         values = np.exp(values - values.max())
         return values / values.sum()
 
-    def _spelling(self, sequence, path, steps, floor, encoded, frames) -> float:
-        """P(the transcript starts with `sequence`), from the greedy decode's steps where it can;
-        0 once it falls below `floor`."""
-        probability = 1.0
+
+@dataclass
+class Context:
+    """Tokens a transcript may start with before a trigger (none, or a lead-in), their
+    probability, and the greedy continuation after them: its tokens and step distributions."""
+
+    tokens: List[int]
+    probability: float
+    path: List[int]
+    steps: list
+
+
+class _Decoding:
+    """The decoder calls of one scored window (pure bookkeeping over `KeywordScorer.model`)."""
+
+    def __init__(self, scorer: "KeywordScorer", encoded, frames: int, longest: int) -> None:
+        self.scorer = scorer
+        self.encoded = encoded
+        self.frames = frames
+        self.longest = longest
+
+    def contexts(self, path, steps, lead_ins: List[List[int]], marks: List[int], floor: float) -> List[Context]:
+        """The empty context and every lead-in, bare or with a mark after it, at least `floor`
+        likely."""
+        empty = Context([], 1.0, list(path), list(steps))
+        found = [empty]
+        for lead in lead_ins:
+            context = self.follow(empty, lead, floor)
+            if context is None:
+                continue
+            found.append(context)
+            for mark in marks:
+                marked = self.follow(context, [mark], floor)
+                if marked is not None:
+                    found.append(marked)
+        return found
+
+    def follow(self, context: Context, tokens: List[int], floor: float) -> Optional[Context]:
+        """`context` extended by `tokens`: along its greedy path where it can, else decoded
+        greedily from the extension; None below `floor` or past the decoded steps."""
+        probability, path, steps = context.probability, context.path, context.steps
+        done: List[int] = list(context.tokens)
+        for token in tokens:
+            if not steps:
+                return None
+            probability *= float(steps[0][token])
+            if probability < floor:
+                return None
+            done.append(token)
+            if path and path[0] == token:
+                path, steps = path[1:], steps[1:]
+            else:
+                path, steps = self.decode_after(done)
+        return Context(done, probability, path, steps)
+
+    def decode_after(self, tokens: List[int]):
+        """Greedy continuation after `tokens`, and its step distributions."""
+        scorer = self.scorer
+        result = scorer.model.generate(
+            self.encoded, [scorer.prefix + tokens], beam_size=1,
+            max_length=scorer.max_length(self.longest + 1, prompt=len(tokens)), return_logits_vocab=True,
+        )[0]
+        ids = list(result.sequences_ids[0])
+        logits = result.logits[0]
+        start = len(tokens)
+        if ids[:start] != tokens:  # a result without the prompt's tokens
+            start = 0
+        return ids[start:], [scorer._probabilities(step) for step in logits[start:start + self.longest]]
+
+    def trigger_score(self, trigger: TriggerSpec, contexts: List[Context]) -> float:
+        """The trigger's keyword score: its weighted spellings after every context, summed; 0
+        when its rivals are more than 1 / RIVAL_SHARE times as likely."""
+        # Below its floor a sequence adds nothing (so the sum undercounts by less than the
+        # threshold, never over).
+        spelling_floor = trigger.threshold / max(1, len(trigger.spellings)) / max(1, len(contexts))
+        total = 0.0
+        for context in contexts:
+            for index, sequence in enumerate(trigger.spellings):
+                weight = trigger.weight(index)
+                total += weight * self.spelling(context, sequence, spelling_floor / weight)
+        if total >= trigger.threshold and trigger.rivals:
+            rival_floor = total * RIVAL_SHARE / max(1, len(trigger.rivals)) / max(1, len(contexts)) / 10
+            rival = sum(self.spelling(c, sequence, rival_floor) for c in contexts for sequence in trigger.rivals)
+            if total < RIVAL_SHARE * rival:
+                LOGGER.debug("rival trigger=%s score=%.4g rival=%.4g", trigger.name, total, rival)
+                return 0.0
+        return min(total, 1.0)
+
+    def spelling(self, context: Context, sequence: List[int], floor: float) -> float:
+        """P(the transcript starts with the context's tokens, then `sequence`), from the
+        context's greedy decode where it can; 0 once it falls below `floor`."""
+        probability = context.probability
+        path, steps = context.path, context.steps
         for index, token in enumerate(sequence):
             if index >= len(steps):
-                break
+                return 0.0
             probability *= float(steps[index][token])
             if probability < floor:
                 return 0.0
@@ -291,12 +462,14 @@ class KeywordScorer:
                 return probability
             if index >= len(path) or path[index] != token:
                 # Off the greedy path with a chance left: force the rest.
-                forced = self.model.align(encoded, self.prefix, [list(sequence)], frames)[0]
+                scorer = self.scorer
+                tokens = context.tokens + list(sequence)
+                forced = scorer.model.align(self.encoded, scorer.prefix, [tokens], self.frames)[0]
                 probability = 1.0
                 for p in forced.text_token_probs:
                     probability *= float(p)
                 return probability
-        return probability if len(steps) >= len(sequence) else 0.0
+        return probability
 
 
 # ---- the Wyoming service -----------------------------------------------------------------------
@@ -309,7 +482,12 @@ class Segment:
     start_ms: int = 0
     samples: list = field(default_factory=list)
     count: int = 0
+    # The length at the last pass due: passes score the segment as it was when they fell due,
+    # whenever they run, so audio sent faster than real time (a file) is scored as it would be
+    # live.
     scored_until: int = 0
+    due: list = field(default_factory=list)  # lengths still to score, oldest first
+    dropped: int = 0  # samples no longer held (a long segment keeps its last --segment-ms)
     fired: set = field(default_factory=set)
 
 
@@ -319,14 +497,14 @@ class Service:
     def __init__(self, args: argparse.Namespace, scorer: Optional[KeywordScorer] = None, worker=None) -> None:
         """`scorer` and `worker` (an executor) are given when another server shares them."""
         self.args = args
-        self.scorer = scorer or KeywordScorer(args.model, args.threads)
+        self.scorer = scorer or KeywordScorer(args.model, args.threads, lead_ins=lead_ins(args))
         self.worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
         self.spec_cache: Dict[tuple, TriggerSpec] = {}
 
     def specs(self, names: List[str], thresholds: Dict[str, float], aliases: Dict[str, List[str]]) -> List[TriggerSpec]:
         specs = []
         for name in names:
-            threshold = float(thresholds.get(name, self.args.threshold))
+            threshold = float(thresholds.get(name, default_threshold(name, self.args.threshold)))
             extra = tuple(str(a) for a in aliases.get(name, []))
             key = (name, threshold, extra)
             if key not in self.spec_cache:
@@ -375,7 +553,6 @@ def make_handler_class():
             self.converter = AudioChunkConverter(rate=SAMPLE_RATE, width=2, channels=1)
             self.segment: Optional[Segment] = None
             self.scoring: Optional[asyncio.Task] = None
-            self.again = False
 
         async def handle_event(self, event: Event) -> bool:
             if Describe.is_type(event.type):
@@ -418,22 +595,28 @@ def make_handler_class():
                 args.early_ms * ms, args.late_interval_ms * ms,
             )
             if due:
+                segment.scored_until = segment.count
+                segment.due.append(segment.count)
                 if self.scoring is None or self.scoring.done():
                     self.scoring = asyncio.create_task(self.score(final=False))
-                else:
-                    self.again = True
 
-        def window(self, segment: Segment):
+        def window(self, segment: Segment, until: int):
+            """The segment's first `until` samples: whole up to --segment-ms, else their last
+            --window-ms (audio before `until` - --segment-ms is let go)."""
             import numpy as np  # noqa: PLC0415
 
             audio = np.concatenate(segment.samples) if segment.samples else np.zeros(0, np.float32)
             segment.samples = [audio]
+            held = audio[: max(0, until - segment.dropped)]
             longest = self.service.args.segment_ms * SAMPLE_RATE // 1000
-            if len(audio) <= longest:
-                return audio
+            if until <= longest:
+                return held
+            drop = until - longest - segment.dropped
+            if drop > 0:
+                segment.samples = [audio[drop:]]
+                segment.dropped += drop
             keep = self.service.args.window_ms * SAMPLE_RATE // 1000
-            segment.samples = [audio[-longest:]]
-            return audio[-keep:]
+            return held[-keep:]
 
         async def score(self, final: bool) -> None:
             """Scores the segment: whole while it is at most --segment-ms long (keyword score and
@@ -443,24 +626,28 @@ def make_handler_class():
                 segment = self.segment
                 if segment is None or not self.triggers:
                     return
-                until = segment.count
+                if final:
+                    until = segment.count
+                elif segment.due:
+                    until = segment.due.pop(0)
+                else:
+                    return
                 whole = until <= self.service.args.segment_ms * SAMPLE_RATE // 1000
-                audio = self.window(segment)
-                segment.scored_until = until
+                audio = self.window(segment, until)
                 loop = asyncio.get_running_loop()
                 scores = await loop.run_in_executor(
                     self.service.worker,
                     partial(self.service.scorer.score, audio, self.triggers, keyword_only=whole and not final),
                 )
                 await self.report(segment, until, scores, whole=whole, final=final)
-                if final or not self.again:
+                if final:
                     return
-                self.again = False
 
         async def report(self, segment: Segment, until: int, scores: Scores, whole: bool, final: bool) -> None:
             from wyoming.wake import Detection  # noqa: PLC0415
 
             TRANSCRIPT_LOGGER.debug("%s", scores.text)
+            lead_in_words = getattr(self.service.scorer, "lead_in_words", LEAD_IN_FOLDED)
             for trigger in self.triggers:
                 if trigger.name in segment.fired:
                     continue
@@ -468,7 +655,15 @@ def make_handler_class():
                 method = None
                 if score >= trigger.threshold:
                     method = "keyword"
-                elif (final or not whole) and text_match(scores.text, trigger.name, at_start=whole, at_end=final):
+                elif (final or not whole) and text_match(
+                    scores.text, trigger.name, at_start=whole, at_end=final, lead_ins=lead_in_words
+                ):
+                    method = "text"
+                elif whole and text_match(
+                    scores.whole_words(), trigger.name, at_start=True, at_end=False, lead_ins=lead_in_words
+                ):
+                    # An early pass: the segment's start follows a pause, so a trigger there
+                    # (after lead-ins) counts while the command goes on.
                     method = "text"
                 if method is None:
                     continue
@@ -485,8 +680,8 @@ def make_handler_class():
                 await self.write_event(event)
 
         async def finish_scoring(self) -> None:
+            """Waits for the passes due so far."""
             if self.scoring is not None:
-                self.again = False
                 await self.scoring
                 self.scoring = None
 
@@ -496,7 +691,9 @@ def make_handler_class():
             if segment is None:
                 await self.write_event(NotDetected().event())
                 return
-            if segment.count > segment.scored_until or segment.scored_until == 0:
+            # The end is always scored (text included, its end a pause), even right after an
+            # early pass: that one was the keyword score only.
+            if len(segment.fired) < len(self.triggers):
                 await self.score(final=True)
             if not segment.fired:
                 await self.write_event(NotDetected().event())
@@ -505,14 +702,37 @@ def make_handler_class():
     return Handler
 
 
+def default_threshold(trigger: str, given: Optional[float] = None) -> float:
+    """`given` (--threshold) if set, else the trigger's own default, else DEFAULT_THRESHOLD."""
+    if given is not None:
+        return given
+    return TRIGGER_THRESHOLDS.get("".join(trigger_words(trigger)), DEFAULT_THRESHOLD)
+
+
+def lead_ins(args: argparse.Namespace) -> List[str]:
+    """The lead-in words the options ask for (--lead-in, --no-lead-ins)."""
+    if getattr(args, "no_lead_ins", False):
+        return []
+    return list(getattr(args, "lead_in", None) or LEAD_IN_WORDS)
+
+
 def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     """The wake-scoring options (shared with clawtalk-speech)."""
     parser.add_argument("--trigger", action="append", help="default trigger (repeatable; default: openclaw, claude, computer)")
-    parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, help="default keyword score threshold (default %(default)s)")
+    parser.add_argument(
+        "--threshold", type=float,
+        help=f"keyword score threshold for triggers `detect` gives none (default {DEFAULT_THRESHOLD}; "
+        + ", ".join(f"{k} {v}" for k, v in TRIGGER_THRESHOLDS.items()) + ")",
+    )
     parser.add_argument("--first-ms", type=int, default=1000, help="score a segment first once it holds (default %(default)s)")
     parser.add_argument("--interval-ms", type=int, default=500, help="then again every (default %(default)s)")
     parser.add_argument("--early-ms", type=int, default=2000, help="for its first (default %(default)s)")
     parser.add_argument("--late-interval-ms", type=int, default=0, help="then every (default %(default)s: only at its end)")
+    parser.add_argument(
+        "--lead-in", action="append",
+        help="word a trigger may follow at a segment's start (repeatable; default: " + ", ".join(LEAD_IN_WORDS) + ")",
+    )
+    parser.add_argument("--no-lead-ins", action="store_true", help="score a trigger only at the segment's start")
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")
 

@@ -1,5 +1,8 @@
 """Unit tests of clawtalk-wake's text rules (no model needed): `python3 -m unittest` from python/."""
 
+import argparse
+import asyncio
+import math
 import unittest
 
 import clawtalk_wake as wake
@@ -9,6 +12,18 @@ class TextMatchTests(unittest.TestCase):
     def test_trigger_at_the_start(self):
         self.assertTrue(wake.text_match("Computer, what time is it?", "computer"))
         self.assertTrue(wake.text_match("Computer Computer Computer", "computer"))
+
+    def test_trigger_after_a_lead_in_counts_as_at_the_start(self):
+        self.assertTrue(wake.text_match("Hey Claude what time is it", "claude", at_end=False))
+        self.assertTrue(wake.text_match("Okay OpenClaw set a timer", "openclaw", at_end=False))
+        self.assertTrue(wake.text_match("OK, open claw turn on the lights", "openclaw", at_end=False))
+        self.assertTrue(wake.text_match("Hi, hey computer what time", "computer", at_end=False))
+
+    def test_a_lead_in_does_not_make_a_near_miss_a_trigger(self):
+        self.assertFalse(wake.text_match("Hey cloud.", "claude"))
+        self.assertFalse(wake.text_match("Okay, Claudia.", "claude"))
+        self.assertFalse(wake.text_match("Hey Claude", "claude", at_start=False, at_end=False))
+        self.assertFalse(wake.text_match("Hey there Claude is here", "claude", at_end=False))
 
     def test_trigger_before_a_pause(self):
         self.assertTrue(wake.text_match("Hey computer, what time is it?", "computer"))
@@ -82,6 +97,218 @@ class ScheduleTests(unittest.TestCase):
 
     def test_late_passes_when_asked(self):
         self.assertEqual(self.passes(4.5, late_ms=1000), [1000, 1500, 2000, 3000, 4000])
+
+
+class FakeModel:
+    """A decoder over a tiny vocabulary: each step's distribution depends on the tokens so far
+    (`table`: prefix tuple -> {token: probability}, the rest on a filler token)."""
+
+    VOCAB = 12
+    FILL = 11
+
+    def __init__(self, table):
+        self.table = table
+        self.generated = []
+        self.aligned = []
+
+    def distribution(self, prefix):
+        chosen = dict(self.table.get(tuple(prefix), {}))
+        chosen[self.FILL] = 1.0 - sum(chosen.values())
+        return [chosen.get(token, 0.0) for token in range(self.VOCAB)]
+
+    def logits(self, prefix):
+        return [math.log(max(p, 1e-12)) for p in self.distribution(prefix)]
+
+    def generate(self, encoded, prompts, beam_size, max_length, return_logits_vocab, **_):
+        prompt = list(prompts[0][len(SCORER_PREFIX):])
+        self.generated.append(prompt)
+        ids, logits = list(prompt), [self.logits(prompt[:i]) for i in range(len(prompt))]
+        while len(ids) < max_length:
+            step = self.distribution(ids)
+            logits.append(self.logits(ids))
+            ids.append(max(range(self.VOCAB), key=lambda t: step[t]))
+
+        class Result:
+            sequences_ids = [ids]
+
+        Result.logits = [logits]
+        return [Result]
+
+    def align(self, encoded, prefix, sequences, frames):
+        sequence = sequences[0]
+        self.aligned.append(list(sequence))
+
+        class Forced:
+            text_token_probs = [self.distribution(sequence[:i])[t] for i, t in enumerate(sequence)]
+
+        return [Forced]
+
+
+SCORER_PREFIX = [100]
+HEY, COMMA, OPEN, CLAW, CLAUDE, CLOUD, OTHER = 1, 2, 3, 4, 5, 6, 7
+
+
+class FakeScorer:
+    prefix = SCORER_PREFIX
+
+    def __init__(self, table):
+        self.model = FakeModel(table)
+
+    @staticmethod
+    def max_length(tokens, prompt=0):
+        return prompt + tokens  # the fake returns exactly max_length tokens
+
+    @staticmethod
+    def _probabilities(logits):
+        values = [math.exp(v) for v in logits]
+        total = sum(values)
+        return [v / total for v in values]
+
+
+def start_score(table, spellings, lead_ins=([HEY],), marks=(COMMA,), floor=1e-4, longest=2):
+    """The summed probability of the spellings, bare or after a lead-in, as `score` adds it."""
+    scorer = FakeScorer(table)
+    decoding = wake._Decoding(scorer, encoded=None, frames=10, longest=longest)
+    first = scorer.model.generate(None, [SCORER_PREFIX], 1, longest + 3, True)[0]
+    steps = [scorer._probabilities(step) for step in first.logits[0]]
+    scorer.model.generated.clear()
+    contexts = decoding.contexts(first.sequences_ids[0], steps, [list(x) for x in lead_ins], list(marks), floor)
+    total = sum(decoding.spelling(c, s, floor) for c in contexts for s in spellings)
+    return total, contexts, scorer.model
+
+
+class LeadInScoringTests(unittest.TestCase):
+    def test_a_trigger_at_the_start_scores_as_before(self):
+        total, contexts, _ = start_score({(): {CLAUDE: 0.9}}, [[CLAUDE]])
+        self.assertAlmostEqual(total, 0.9, places=6)
+
+    def test_a_trigger_after_hey_on_the_greedy_path_costs_no_decode(self):
+        table = {(): {HEY: 0.8, CLAUDE: 0.05}, (HEY,): {CLAUDE: 0.7, COMMA: 0.2}, (HEY, COMMA): {CLAUDE: 0.9}}
+        total, contexts, model = start_score(table, [[CLAUDE]])
+        # bare 0.05 + "Hey Claude" 0.8*0.7 + "Hey, Claude" 0.8*0.2*0.9 (comma off the greedy path)
+        self.assertAlmostEqual(total, 0.05 + 0.56 + 0.144, places=6)
+        self.assertEqual(model.generated, [[HEY, COMMA]])
+
+    def test_an_unlikely_lead_in_is_not_decoded(self):
+        table = {(): {OTHER: 0.99}}
+        total, contexts, model = start_score(table, [[CLAUDE]], floor=1e-3)
+        self.assertEqual([c.tokens for c in contexts], [[]])
+        self.assertEqual(model.generated, [])
+        self.assertLess(total, 1e-3)
+
+    def test_a_lead_in_off_the_greedy_path_is_decoded_from(self):
+        table = {(): {OTHER: 0.6, HEY: 0.3}, (HEY,): {CLAUDE: 0.9}}
+        total, contexts, model = start_score(table, [[CLAUDE]])
+        self.assertIn([HEY], [c.tokens for c in contexts])
+        self.assertIn([HEY], model.generated)
+        self.assertAlmostEqual(total, 0.3 * 0.9, places=6)
+
+    def test_a_near_miss_after_hey_adds_nothing(self):
+        table = {(): {HEY: 0.9}, (HEY,): {CLOUD: 0.95}}
+        total, _, _ = start_score(table, [[CLAUDE]], floor=1e-3)
+        self.assertEqual(total, 0.0)
+
+    def test_a_two_token_spelling_after_a_lead_in_is_forced_off_the_path(self):
+        table = {(): {HEY: 0.9}, (HEY,): {OTHER: 0.6, OPEN: 0.3}, (HEY, OPEN): {CLAW: 0.8}}
+        total, _, model = start_score(table, [[OPEN, CLAW]])
+        self.assertAlmostEqual(total, 0.9 * 0.3 * 0.8, places=6)
+        self.assertIn([HEY, OPEN, CLAW], model.aligned)
+
+
+class RivalTests(unittest.TestCase):
+    @staticmethod
+    def trigger_score(table, rivals, threshold=0.01):
+        scorer = FakeScorer(table)
+        decoding = wake._Decoding(scorer, encoded=None, frames=10, longest=2)
+        first = scorer.model.generate(None, [SCORER_PREFIX], 1, 5, True)[0]
+        steps = [scorer._probabilities(step) for step in first.logits[0]]
+        contexts = decoding.contexts(first.sequences_ids[0], steps, [[HEY]], [COMMA], 1e-4)
+        spec = wake.TriggerSpec("claude", [[CLAUDE]], threshold, rivals=rivals)
+        return decoding.trigger_score(spec, contexts)
+
+    def test_a_near_miss_that_is_far_likelier_than_the_trigger_is_refused(self):
+        # "cloud": tiny.en gives "Claude" a few per cent, "Cloud" nearly all the rest.
+        self.assertEqual(self.trigger_score({(): {CLOUD: 0.9, CLAUDE: 0.03}}, [[CLOUD]]), 0.0)
+
+    def test_a_trigger_half_heard_as_its_rival_still_counts(self):
+        score = self.trigger_score({(): {CLOUD: 0.6, CLAUDE: 0.3}}, [[CLOUD]])
+        self.assertAlmostEqual(score, 0.3, places=6)
+
+    def test_without_rivals_the_score_is_the_sum(self):
+        self.assertAlmostEqual(self.trigger_score({(): {CLOUD: 0.9, CLAUDE: 0.03}}, []), 0.03, places=6)
+
+    def test_rivals_after_a_lead_in_count_too(self):
+        table = {(): {HEY: 0.9}, (HEY,): {CLOUD: 0.9, CLAUDE: 0.05}}
+        self.assertEqual(self.trigger_score(table, [[CLOUD]]), 0.0)
+
+
+class FakeService:
+    """A service whose scorer records the length of every window it is given."""
+
+    def __init__(self):
+        self.args = argparse.Namespace(
+            trigger=["computer"], threshold=0.01, first_ms=1000, interval_ms=500, early_ms=2000,
+            late_interval_ms=0, segment_ms=5000, window_ms=3000,
+        )
+        self.lengths = []
+        self.worker = None
+        outer = self
+
+        class Scorer:
+            def score(self, audio, triggers, keyword_only=False):
+                outer.lengths.append((len(audio), keyword_only))
+                return wake.Scores({t.name: 0.0 for t in triggers}, "", 0.001)
+
+        self.scorer = Scorer()
+
+    def specs(self, names, thresholds, aliases):
+        return [wake.TriggerSpec(n, [[1]], 0.01) for n in names]
+
+
+class HandlerScheduleTests(unittest.TestCase):
+    def run_segment(self, seconds, paced):
+        """Streams a segment of `seconds` in 100 ms chunks, at once (a file) or letting every
+        pass finish before the next chunk (live); the (length, keyword only) of each pass."""
+        try:
+            from wyoming.audio import AudioChunk, AudioStart, AudioStop
+        except ImportError:
+            self.skipTest("wyoming is not installed (scripts/setup installs it in the venv)")
+        service = FakeService()
+        written = []
+
+        async def run():
+            handler_class = wake.make_handler_class()
+            handler = handler_class(service, asyncio.StreamReader(), None)
+
+            async def write_event(event):
+                written.append(event.type)
+
+            handler.write_event = write_event
+            await handler.handle_event(AudioStart(rate=16000, width=2, channels=1, timestamp=0).event())
+            chunk = bytes(3200)
+            for _ in range(int(seconds * 10)):
+                await handler.handle_event(AudioChunk(rate=16000, width=2, channels=1, audio=chunk).event())
+                if paced:
+                    await handler.finish_scoring()
+            await handler.handle_event(AudioStop().event())
+
+        asyncio.run(run())
+        return service.lengths, written
+
+    def test_a_segment_sent_at_once_is_scored_as_live(self):
+        at_once, written = self.run_segment(1.8, paced=False)
+        live, _ = self.run_segment(1.8, paced=True)
+        self.assertEqual(at_once, live)
+        self.assertEqual(at_once, [(16000, True), (24000, True), (28800, False)])
+        self.assertEqual(written, ["not-detected"])
+
+    def test_the_end_is_scored_even_right_after_an_early_pass(self):
+        lengths, _ = self.run_segment(1.5, paced=False)
+        self.assertEqual(lengths, [(16000, True), (24000, True), (24000, False)])
+
+    def test_a_long_segment_ends_with_its_last_window(self):
+        lengths, _ = self.run_segment(7, paced=False)
+        self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False)])
 
 
 if __name__ == "__main__":
