@@ -51,10 +51,12 @@ struct RealtimeRelayTests {
         #expect(!append.encodedString().contains("20."))
     }
 
-    @Test(arguments: [
-        (WireJSON.object(["status": "applied"]), TalkSessionCancelStatus.applied),
-        (["status": "stale"], .stale), (["status": "idle"], .idle), (["status": "gone"], .other), (nil, .other),
-    ])
+    static let statuses: [(WireJSON?, TalkSessionCancelStatus)] = [
+        (["status": "applied"], .applied), (["status": "stale"], .stale), (["status": "idle"], .idle),
+        (["status": "gone"], .other), (nil, .other),
+    ]
+
+    @Test(arguments: statuses)
     func cancelStatus(json: WireJSON?, expected: TalkSessionCancelStatus) {
         #expect(TalkSessionCancelStatus(json: json) == expected)
     }
@@ -122,7 +124,7 @@ struct RealtimeRelayTests {
     static let refused: [(WireJSON, String)] = [
         (["relaySessionId": "r", "type": "audio", "turnId": "t", "audioBase64": "%%%not base64"], "malformed_base64"),
         (["relaySessionId": "r", "type": "dance"], "unknown_type"),
-        (["relaySessionId": "r", "type": "audio", "turnId": "t", "audioBase64": "AAA="], "audio_format"),
+        (["relaySessionId": "r", "type": "audio", "turnId": "t", "audioBase64": "AAAA"], "audio_format"),
         (
             [
                 "relaySessionId": "r", "type": "audio", "turnId": "t", "audioBase64": .string(chunk),

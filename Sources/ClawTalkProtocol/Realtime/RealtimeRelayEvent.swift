@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// One `talk.event` of a realtime relay session (talk.md §9.2 item 3), decoded strictly: a
 /// payload of the session is either a known event with its required fields or a

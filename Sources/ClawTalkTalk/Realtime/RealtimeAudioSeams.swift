@@ -1,5 +1,3 @@
-public import ClawTalkAudio
-
 /// One 20 ms frame of the echo-cancelled microphone for realtime Talk (talk.md §9.2 item 2).
 public struct RealtimeMicFrame: Sendable {
     /// Mono samples at ``sampleRate`` (the front end's clean signal).

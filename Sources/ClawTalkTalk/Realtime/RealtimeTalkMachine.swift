@@ -108,12 +108,15 @@ public struct RealtimeTalkMachine: Sendable {
     private var lastQueued: Int?
     private var pendingMarks: [(name: String, after: Int)] = []
     private var droppedLoggedFor: Set<String> = []
+    private var doneTurns: Set<String> = []
 
     /// A machine in ``Phase/off``.
     public init() {}
 
-    /// Whether reply audio is queued or playing.
-    public var isOutputActive: Bool { !queued.isEmpty }
+    /// Whether a reply is playing: from its first chunk until its `audioDone` has come and its
+    /// queue has drained (a queue that runs dry between two chunks keeps the reply playing), or
+    /// until it is stopped.
+    public var isOutputActive: Bool { playingTurn != nil }
 
     /// Applies `event`; returns the actions to perform in order.
     public mutating func handle(_ event: Event) -> [Action] {
@@ -149,15 +152,18 @@ public struct RealtimeTalkMachine: Sendable {
             return played(sequence)
         case .audioDone(let turnId):
             guard knownTurns.contains(turnId) else { return badInput(.unknownTurn(turnId)) }
+            doneTurns.insert(turnId)
+            if playingTurn == turnId, queued.isEmpty { playingTurn = nil }
             return []
         case .clear:
             return endReply()
         case .mark(let name, let turnId):
             return mark(name, turnId: turnId)
         case .onset:
-            guard phase == .live, let turn = playingTurn, isOutputActive else { return [] }
+            guard phase == .live, let turn = playingTurn else { return [] }
             endedTurns.insert(turn)
             var actions = clearQueue()
+            if !actions.contains(.stopOutput) { actions.append(.stopOutput) }
             actions.append(.cancelOutput(turnId: turn))
             return actions
         case .badInput(let error):
@@ -233,8 +239,8 @@ public struct RealtimeTalkMachine: Sendable {
     private mutating func played(_ sequence: Int) -> [Action] {
         guard let index = queued.firstIndex(of: sequence) else { return [] }
         queued.remove(at: index)
-        var actions = acknowledgeDue()
-        if queued.isEmpty { playingTurn = nil }
+        let actions = acknowledgeDue()
+        if queued.isEmpty, let turn = playingTurn, doneTurns.contains(turn) { playingTurn = nil }
         return actions
     }
 

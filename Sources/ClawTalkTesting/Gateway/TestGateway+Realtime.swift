@@ -5,7 +5,7 @@ import Foundation
 /// - `talk.session.create` with `mode:"realtime"` answers `{sessionId, relaySessionId, audio:{pcm16
 ///   at 24 kHz both ways}, provider, model, voice, expiresAt}` and sends `ready`;
 /// - `appendAudio` (integer `timestamp`, pcm16) feeds a server VAD (RMS ≥ 0.01, 300 ms of silence
-///   ends a turn); at a turn's end: the user `transcript`, then the reply's `audio` in 20 ms chunks
+///   ends a turn of at least 100 ms of speech); at a turn's end: the user `transcript`, then the reply's `audio` in 20 ms chunks
 ///   with a `turnId` (paced by ``TestRealtimeScript/chunkPaceMs``), a `mark` every
 ///   ``TestRealtimeScript/markEveryChunks`` chunks and at the end, `audioDone`, the assistant
 ///   `transcript`;
@@ -126,7 +126,9 @@ extension TestGateway {
         session.chunkSamples.append(samples.count)
         session.inFlight += 1
         session.maxInFlight = max(session.maxInFlight, session.inFlight)
-        let turnsEnded = session.vad.append(samples).count
+        // A turn needs 100 ms of speech before the 300 ms of silence that ends it (a provider's
+        // server VAD ignores clicks too).
+        let turnsEnded = session.vad.append(samples).filter { $0.count >= 9_600 }.count
         realtimeSessions[sessionId] = session
         for _ in 0..<turnsEnded { startRealtimeTurn(sessionId) }
         let delay = script.realtime.appendDelayMs

@@ -1,4 +1,5 @@
 public import ClawTalkProtocol
+import Foundation
 
 /// What the test gateway's emulated realtime provider does (talk.md §9.2, §11 item 9).
 public struct TestRealtimeScript: Sendable {
@@ -29,8 +30,11 @@ public struct TestRealtimeScript: Sendable {
     /// A sine tone at 24 kHz.
     public static func tone(seconds: Double, frequency: Double = 330, amplitude: Double = 0.25) -> [Int16] {
         let count = Int(seconds * 24_000)
-        return (0..<count).map { index in
-            Int16(amplitude * 32767 * sin(2 * Double.pi * frequency * Double(index) / 24_000))
+        let scale = amplitude * 32767
+        let step = 2 * Double.pi * frequency / 24_000
+        return (0..<count).map { index -> Int16 in
+            let value: Double = scale * sin(step * Double(index))
+            return Int16(value)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
 import Synchronization
@@ -63,7 +64,7 @@ final class ClockedItem: RealtimePlaybackItem {
     let end: ContinuousClock.Instant
     let samples: Int
     private let cancelled = Atomic(false)
-    private weak var speaker: ClockedSpeaker?
+    private let speaker: ClockedSpeaker
 
     init(end: ContinuousClock.Instant, samples: Int, speaker: ClockedSpeaker) {
         self.end = end
@@ -80,7 +81,7 @@ final class ClockedItem: RealtimePlaybackItem {
         while ContinuousClock.now < end, !cancelled.load(ordering: .relaxed) {
             try? await Task.sleep(for: .milliseconds(2))
         }
-        speaker?.finished(self, played: !cancelled.load(ordering: .relaxed))
+        speaker.finished(self, played: !cancelled.load(ordering: .relaxed))
     }
 
     func cancel() {

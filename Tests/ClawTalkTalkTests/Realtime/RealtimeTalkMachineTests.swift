@@ -119,6 +119,20 @@ struct RealtimeTalkMachineTests {
         #expect(machine.handle(test.last) == test.expected)
     }
 
+    @Test func aReplyEndsWhenItsAudioIsDoneAndPlayed() {
+        var machine = RealtimeTalkMachine()
+        for event in Self.live(turn: "t1", chunks: 1) { _ = machine.handle(event) }
+        _ = machine.handle(.played(sequence: 0))
+        #expect(machine.isOutputActive)
+        _ = machine.handle(.audioDone(turnId: "t1"))
+        #expect(!machine.isOutputActive)
+        #expect(machine.handle(.onset) == [])
+        for event: Event in [.audio(turnId: "t2", count: 480), .audioDone(turnId: "t2")] { _ = machine.handle(event) }
+        #expect(machine.isOutputActive)
+        _ = machine.handle(.played(sequence: 1))
+        #expect(!machine.isOutputActive)
+    }
+
     @Test func fallbackIsFinalUntilStartedAgain() {
         var machine = RealtimeTalkMachine()
         for event in Self.live() + [.failure("x", now: 2), .retryDue, .failure("x", now: 3), .retryDue] {
@@ -142,6 +156,9 @@ struct RealtimeTalkMachineTests {
         #expect(machine.handle(.played(sequence: 1)) == [.acknowledgeMark("m1")])
         #expect(machine.handle(.played(sequence: 2)) == [.acknowledgeMark("m2")])
         #expect(machine.handle(.played(sequence: 2)) == [])
+        // The queue ran dry: the reply plays on until its audioDone.
+        #expect(machine.isOutputActive)
+        #expect(machine.handle(.onset) == [.stopOutput, .cancelOutput(turnId: "t1")])
         #expect(!machine.isOutputActive)
     }
 }
