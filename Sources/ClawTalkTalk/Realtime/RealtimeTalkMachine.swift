@@ -163,7 +163,6 @@ public struct RealtimeTalkMachine: Sendable {
             guard phase == .live, let turn = playingTurn else { return [] }
             endedTurns.insert(turn)
             var actions = clearQueue()
-            if !actions.contains(.stopOutput) { actions.append(.stopOutput) }
             actions.append(.cancelOutput(turnId: turn))
             return actions
         case .badInput(let error):
@@ -203,7 +202,7 @@ public struct RealtimeTalkMachine: Sendable {
     }
 
     private mutating func clearQueue() -> [Action] {
-        let active = !queued.isEmpty
+        let active = !queued.isEmpty || playingTurn != nil
         queued = []
         pendingMarks = []
         playingTurn = nil

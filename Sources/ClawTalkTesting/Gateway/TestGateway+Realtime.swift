@@ -74,12 +74,15 @@ extension TestGateway {
     }
 
     private func createRealtimeSession(_ id: Int, _ requestId: String, params: WireJSON) {
-        guard params["transport"]?.stringValue == "gateway-relay", params["brain"]?.stringValue == "agent-consult",
-            params["sessionKey"]?.nonEmptyStringValue != nil
-        else {
+        guard params["transport"]?.stringValue == "gateway-relay" else {
+            respondError(
+                id, requestId, ErrorShape(code: "UNAVAILABLE", message: "only realtime over gateway-relay is emulated"))
+            return
+        }
+        guard params["brain"]?.stringValue == "agent-consult", params["sessionKey"]?.nonEmptyStringValue != nil else {
             respondError(
                 id, requestId,
-                Self.invalidParams("talk.session.create", "realtime needs gateway-relay, agent-consult, sessionKey"))
+                Self.invalidParams("talk.session.create", "realtime needs brain agent-consult and a sessionKey"))
             return
         }
         guard script.realtime.ready, script.realtime.failCreates == 0 else {
