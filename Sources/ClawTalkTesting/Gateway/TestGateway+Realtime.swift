@@ -4,7 +4,7 @@ import Foundation
 /// The emulated realtime provider of the relay (talk.md §9.2, §11 item 9):
 /// - `talk.session.create` with `mode:"realtime"` answers `{sessionId, relaySessionId, audio:{pcm16
 ///   at 24 kHz both ways}, provider, model, voice, expiresAt}` and sends `ready`;
-/// - `appendAudio` (integer `timestamp`, pcm16) feeds a server VAD (RMS ≥ 0.01, 300 ms of silence
+/// - `appendAudio` (integer `timestamp`, pcm16) feeds a server VAD (RMS ≥ 0.03, 300 ms of silence
 ///   ends a turn of at least 100 ms of speech); at a turn's end: the user `transcript`, then the reply's `audio` in 20 ms chunks
 ///   with a `turnId` (paced by ``TestRealtimeScript/chunkPaceMs``), a `mark` every
 ///   ``TestRealtimeScript/markEveryChunks`` chunks and at the end, `audioDone`, the assistant

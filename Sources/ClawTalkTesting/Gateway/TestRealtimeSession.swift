@@ -105,6 +105,7 @@ public struct TestRealtimeSession: Sendable {
     public var dropped = false
     /// The turn being sent now.
     var activeTurn: String?
-    /// The server VAD.
-    var vad = RelaySpeechSegmenter(sampleRate: 24_000)
+    /// The server VAD: −30 dBFS, so the residual of the node's own reply after echo cancellation
+    /// is not taken for the user (a provider's neural VAD is not fooled by it either).
+    var vad = RelaySpeechSegmenter(sampleRate: 24_000, threshold: 0.03)
 }

