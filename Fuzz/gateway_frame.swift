@@ -1,13 +1,15 @@
 // libFuzzer harness for the gateway frame reader: GatewayFrame.decode
 // (Sources/ClawTalkProtocol/Frames/GatewayFrame.swift) over WireJSON's parser
 // (WireJSON+Parsing.swift), then the payload readers the node and operator sessions apply to
-// received frames (hello-ok, connect.challenge, node.invoke.request, chat, agent, talk…).
+// received frames (hello-ok, connect.challenge, node.invoke.request, chat, agent, talk…), including
+// the realtime relay's talk.event decoder (RealtimeRelayEvent, talk.md §9.2).
 //
 // Input: one option byte (bit 0: decode as Data, as binary messages are, instead of bytes),
 // then one WebSocket message. Checks besides traps and sanitizer findings: bytes and Data decode
 // the same; a rejected message throws ProtocolError.malformedFrame; a decoded request, response or
 // event encodes (wireJSON) to text that decodes to the same frame; a parsed JSON value encodes to
-// text that parses to the same value.
+// text that parses to the same value; a realtime relay event either decodes (audio within the chunk
+// limit, whole pcm16 samples) or throws a RealtimeRelayError with a kind.
 import ClawTalkProtocol
 import Foundation
 
@@ -81,6 +83,11 @@ private func readPayloads(_ payload: WireJSON?) {
     _ = TalkRelayEvent(json: payload)
     _ = TalkCatalog(json: payload)
     _ = TickEvent(json: payload)
+    _ = try? RealtimeSessionCreated(json: payload)
+    _ = TalkRealtimeConfig(json: payload)
+    _ = TalkSessionCancelStatus(json: payload)
+    _ = RealtimeRelayEvent.relaySessionId(of: payload)
+    readRealtimeEvent(payload)
     _ = NodeEventResult(json: payload)
     _ = AgentEventData(json: payload)
     _ = ChatSendResult(json: payload)
@@ -88,5 +95,21 @@ private func readPayloads(_ payload: WireJSON?) {
         _ = try? ErrorShape(json: payload)
         _ = try? ShutdownEvent(json: payload)
         _ = (try? ErrorShape(json: payload)).map(ConnectRejection.init)
+    }
+}
+
+/// The realtime relay decoder: a known event or a typed error of a kind (talk.md §9.2).
+private func readRealtimeEvent(_ payload: WireJSON?) {
+    let limit = 30_720
+    for format in [RealtimeAudioFormat.pcm16At24k, RealtimeAudioFormat(encoding: "pcm16", sampleRateHz: 16_000)] {
+        do {
+            let event = try RealtimeRelayEvent(json: payload, format: format, maximumChunkBytes: limit)
+            if case .audio(let samples, let turnId) = event {
+                precondition(samples.count * 2 <= limit, "audio chunk over the limit")
+                precondition(!turnId.isEmpty, "audio without a turn")
+            }
+        } catch {
+            precondition(!error.kind.isEmpty && !error.description.isEmpty, "error without a kind")
+        }
     }
 }

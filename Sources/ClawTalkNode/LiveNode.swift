@@ -93,7 +93,8 @@ public struct LiveNode: Sendable {
             transcriber: transcriber, delivery: delivery, speech: replies.speech,
             echoControlled: frontEnd?.echoControlled ?? false, pauseReply: { playback.setPaused($0) },
             replySilentSince: { playback.silentSinceNanoseconds },
-            microphone: microphone)
+            microphone: microphone,
+            realtimeAudio: (capturing, PlaybackRealtimeSpeaker(controller: playback)))
         await microphone.attach(wake: wake, talk: talk.controller)
         replies.onTalkConfig { config in
             localTranscriber.setGatewayLocale(config.speechLocale)

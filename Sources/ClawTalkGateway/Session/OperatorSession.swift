@@ -44,6 +44,15 @@ public actor OperatorSession {
                 self.hello = hello
                 self.epoch = epoch
                 disabled = [:]
+                // Methods the granted scopes do not cover are not called on this socket.
+                let missing = OperatorScopes.notGranted(by: hello.auth?.scopes)
+                for (method, scope) in missing.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+                where hello.supports(method: method.rawValue) {
+                    disabled[method.rawValue] = scope
+                    logger.warning(
+                        "operator.method.not_granted",
+                        ["method": .string(method.rawValue), "missingScope": .string(scope)])
+                }
                 Task {
                     await self.fetchTriggers(epoch: epoch)
                     await self.fetchRouting(epoch: epoch)
@@ -82,6 +91,13 @@ public actor OperatorSession {
 
     /// True while the session has seen `hello-ok` of the live socket.
     public var isConnected: Bool { epoch != nil }
+
+    /// The scopes the live socket's `hello-ok` granted (`auth.scopes`; upstream reports the
+    /// socket's effective scopes there); nil when not connected or the gateway reports none.
+    public var grantedScopes: [String]? {
+        guard epoch != nil else { return nil }
+        return hello?.auth?.scopes
+    }
 
     /// Whether `method` can be called now: connected, advertised, not disabled.
     public func isAvailable(_ method: String) -> Bool {

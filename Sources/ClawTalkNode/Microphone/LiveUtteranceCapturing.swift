@@ -14,8 +14,8 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
     private let configuration: CaptureConfiguration
     private let engine = Mutex<CaptureEngine?>(nil)
     private let logger: Logger
-    private let frontEnd: AudioFrontEnd?
-    private let levels: VoiceStatusTap?
+    let frontEnd: AudioFrontEnd?
+    let levels: VoiceStatusTap?
 
     /// Captures from `mic`'s source, through `frontEnd` when given; each frame's level goes to
     /// `levels` (the status level meter) when given.
@@ -118,7 +118,7 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
         }
     }
 
-    private func runningEngine() async throws -> CaptureEngine {
+    func runningEngine() async throws -> CaptureEngine {
         let engine = self.engine.locked { engine in
             if let engine { return engine }
             let created = CaptureEngine(configuration: configuration, backend: PulseCaptureBackend(pacedReads: true))

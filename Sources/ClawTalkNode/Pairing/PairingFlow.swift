@@ -42,6 +42,9 @@ package struct PairingFlow: Sendable {
     package func run() async throws {
         let store = factory.store
         var lastFailure: PairingOutcome?
+        if let expiry = plan.expiryText(nowMs: Int64(Date().timeIntervalSince1970 * 1000)) {
+            console.progress(expiry + "\n")
+        }
         for index in plan.endpoints.indices {
             let target = plan.target(index)
             let key = target.key

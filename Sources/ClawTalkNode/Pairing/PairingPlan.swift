@@ -105,4 +105,16 @@ package struct PairingPlan: Sendable {
             endpoint: endpoints[index], source: .pairing, sharedToken: secret.token, password: secret.password,
             configuredPin: index == 0 ? pin : nil)
     }
+
+    /// "setup code expires at 2025-08-08T08:10:00Z (in 9 min)" for a code with `expiresAtMs`
+    /// (protocol.md §9), nil without one.
+    func expiryText(nowMs: Int64) -> String? {
+        guard let expiresAtMs else { return nil }
+        let date = Date(timeIntervalSince1970: Double(expiresAtMs) / 1000)
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let seconds = max(0, (expiresAtMs - nowMs) / 1000)
+        let remaining = seconds >= 120 ? "\(seconds / 60) min" : "\(seconds) s"
+        return "setup code expires at \(formatter.string(from: date)) (in \(remaining))"
+    }
 }

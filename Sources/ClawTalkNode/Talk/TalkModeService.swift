@@ -19,6 +19,8 @@ package final class TalkModeService: GatewaySessionObserver {
     /// The state machine's owner.
     package let controller: TalkModeController
     private let logger: Logger
+    /// Realtime Talk over the relay, when the user opted in (talk.md §9.2).
+    private let realtime: RealtimeTalkRunner?
 
     /// The service for `settings`. `echoControlled` is the front end's (AEC active or output
     /// isolated); `pauseReply` pauses playback for the barge-in fast path (resumed when the check finds no interruption)
@@ -28,7 +30,8 @@ package final class TalkModeService: GatewaySessionObserver {
         transcriber: any Transcriber, delivery: any TranscriptDelivering, speech: SpeechOutput?, echoControlled: Bool,
         pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
         replySilentSince: (@Sendable () -> UInt64?)? = nil,
-        microphone: MicrophoneOwner? = nil
+        microphone: MicrophoneOwner? = nil,
+        realtimeAudio: (microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker)? = nil
     ) {
         self.logger = logger.child(category: "talk.runtime")
         let locale = GatewayConnectionFactory.locale(environment: environment)
@@ -39,12 +42,20 @@ package final class TalkModeService: GatewaySessionObserver {
         controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: delivery,
             speech: speech ?? NoSpeechOutput(), hooks: hooks, configuration: configuration, logger: logger)
+        if settings.talk.realtimeRelay, let realtimeAudio {
+            realtime = RealtimeTalkRunner(
+                settings: settings, locale: locale, onset: configuration, controller: controller,
+                microphone: realtimeAudio.microphone, speaker: realtimeAudio.speaker, logger: logger)
+        } else {
+            realtime = nil
+        }
         self.logger.info(
             "talk.configured",
             [
                 "bargeIn": .string(configuration.bargeIn.rawValue),
                 "silenceWindowS": .double(configuration.silenceWindow),
                 "idleTimeoutS": .double(configuration.idleTimeout ?? 0),
+                "realtimeRelay": .bool(realtime != nil),
             ])
     }
 
@@ -70,8 +81,10 @@ package final class TalkModeService: GatewaySessionObserver {
     /// Follows `replies` (speaking phases, echo guard) until cancelled, then ends Talk mode.
     package func run(replies: ReplyServices) async {
         let entries = Task { await onEntry { await replies.refreshTalkConfig() } }
+        let realtime = Task { await self.realtime?.run() }
         await controller.follow(speaker: replies.speaker, tracker: replies.tracker)
         entries.cancel()
+        realtime.cancel()
         await controller.shutdown()
     }
 
@@ -88,16 +101,19 @@ package final class TalkModeService: GatewaySessionObserver {
 
     /// Applies the gateway's `talk.config`.
     func updateTalkConfig(_ config: TalkConfig) async {
+        realtime?.update(config)
         await controller.updateTalkConfig(config)
     }
 
     package func nodeSessionStarted(_ session: NodeSession, gatewayKey: String) async {}
 
     package func operatorSessionStarted(_ session: OperatorSession) async {
+        realtime?.attach(operator: session)
         await controller.attach(operator: session)
     }
 
     package func sessionEnded() async {
+        realtime?.attach(operator: nil)
         await controller.attach(operator: nil)
     }
 }

@@ -15,12 +15,20 @@ public enum OperatorMethod: String, Sendable, Hashable, CaseIterable {
     case talkMode = "talk.mode"
     /// List Talk session capabilities.
     case talkCatalog = "talk.catalog"
-    /// Open a Talk session (clawtalk: transcription relay only, talk.md §9.1).
+    /// Open a Talk session (transcription relay, talk.md §9.1; realtime relay, talk.md §9.2).
     case talkSessionCreate = "talk.session.create"
-    /// Append 24 kHz pcm16 audio to a Talk session.
+    /// Append audio, in the format the session states, to a Talk session.
     case talkSessionAppendAudio = "talk.session.appendAudio"
     /// Close a Talk session.
     case talkSessionClose = "talk.session.close"
+    /// Cancel a realtime reply on barge-in (talk.md §9.2).
+    case talkSessionCancelOutput = "talk.session.cancelOutput"
+    /// Acknowledge a realtime mark once its audio played.
+    case talkSessionAcknowledgeMark = "talk.session.acknowledgeMark"
+    /// The same on older gateways.
+    case talkRealtimeRelayMark = "talk.realtime.relayMark"
+    /// Answer a realtime tool call.
+    case talkSessionSubmitToolResult = "talk.session.submitToolResult"
     /// Synthesize with the global TTS chain.
     case ttsSpeak = "tts.speak"
     /// TTS status.

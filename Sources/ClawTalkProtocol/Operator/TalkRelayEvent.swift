@@ -69,6 +69,12 @@ public struct TalkCatalog: Sendable, Hashable {
     public var transcriptionReady: Bool
     /// The transcription provider in use, when reported.
     public var transcriptionProvider: String?
+    /// Whether a realtime provider is ready (`realtime.ready`, a bare `realtime: true`, or
+    /// `modes` listing `realtime`; talk.md §9.2).
+    public var realtimeReady: Bool
+    /// Whether the relay transport is offered (`realtime.transports` or `transports` lists
+    /// `gateway-relay`).
+    public var offersGatewayRelay: Bool
 
     /// Reads the payload: `transcription.ready == true` (or a bare `transcription: true`, or
     /// `modes` listing `transcription`) means supported.
@@ -77,5 +83,10 @@ public struct TalkCatalog: Sendable, Hashable {
         let listed = json?["modes"]?.stringArrayValue?.contains("transcription") ?? false
         transcriptionReady = transcription?["ready"]?.boolValue ?? transcription?.boolValue ?? listed
         transcriptionProvider = transcription?["activeProvider"]?.stringValue
+        let realtime = json?["realtime"]
+        let modes = json?["modes"]?.stringArrayValue ?? []
+        realtimeReady = realtime?["ready"]?.boolValue ?? realtime?.boolValue ?? modes.contains("realtime")
+        let transports = realtime?["transports"]?.stringArrayValue ?? json?["transports"]?.stringArrayValue ?? []
+        offersGatewayRelay = transports.contains("gateway-relay")
     }
 }

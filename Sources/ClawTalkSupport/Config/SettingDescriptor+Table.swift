@@ -135,6 +135,10 @@ extension SettingDescriptor {
         .optionalText(
             "talk.sessionKey", \.talk.sessionKey, example: "\"main\"",
             "Chat session for transcripts; unset uses the gateway's main session."),
+        .flag(
+            "talk.realtimeRelay", \.talk.realtimeRelay,
+            "Use realtime Talk over the gateway relay when the gateway configures it (microphone audio of Talk goes to the gateway's provider)."
+        ),
 
         // MARK: ptt
         .integer(

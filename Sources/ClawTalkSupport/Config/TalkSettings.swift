@@ -9,6 +9,10 @@ public struct TalkSettings: Sendable, Equatable {
     public var idleTimeoutS: Int? = nil
     /// Session key for transcripts. Default nil: the gateway's main session (`main`).
     public var sessionKey: String? = nil
+    /// Opt in to realtime Talk over the gateway relay when the gateway's `talk.realtime` asks for
+    /// it (talk.md §9.2): Talk-session microphone audio then goes to the gateway's provider.
+    /// Default false, as upstream macOS asks its users.
+    public var realtimeRelay = false
 
     /// Creates the defaults.
     public init() {}

@@ -46,6 +46,8 @@ public actor TalkModeController: TalkPausing {
     var operatorSession: OperatorSession?
     var gatewayListener: Task<Void, Never>?
     var phaseSubscribers: [Int: AsyncStream<TalkModeStateMachine.Phase>.Continuation] = [:]
+    /// Realtime Talk holds the microphone (``holdForRealtime()``).
+    var heldByRealtime = false
     var nextSubscriber = 0
 
     /// A capture of a turn (or the barge-in monitor while speaking), by generation.
@@ -161,9 +163,26 @@ public actor TalkModeController: TalkPausing {
         await settle()
     }
 
-    /// Push-to-talk released the microphone.
+    /// Push-to-talk released the microphone (Talk's own capture stays off while realtime Talk
+    /// holds it).
     public func resumeAfterPushToTalk() {
+        guard !heldByRealtime else { return }
         apply(.pttResume)
+    }
+
+    /// Realtime Talk over the relay takes the microphone and output (talk.md §9.2): native capture
+    /// ends while Talk stays on (and is reported on); returns once the capture has ended.
+    public func holdForRealtime() async {
+        heldByRealtime = true
+        apply(.pttPause)
+        await settle()
+    }
+
+    /// Realtime Talk ended; with `resume` (its fallback) native Talk listens again.
+    public func releaseRealtimeHold(resume: Bool) {
+        guard heldByRealtime else { return }
+        heldByRealtime = false
+        if resume { apply(.pttResume) }
     }
 
     /// Ends Talk mode (reported as off) and waits for the side effects.

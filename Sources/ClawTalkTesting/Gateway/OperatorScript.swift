@@ -108,6 +108,8 @@ public struct OperatorScript: Sendable {
     public var relayAppendDelayMs = 0
     /// Whether the relay sends `ready` after `talk.session.create`.
     public var relaySendsReady = true
+    /// The emulated realtime provider (talk.md §9.2).
+    public var realtime = TestRealtimeScript()
 
     /// The defaults.
     public init() {}

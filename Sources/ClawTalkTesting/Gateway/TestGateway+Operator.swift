@@ -36,12 +36,23 @@ extension TestGateway {
                 "transport": .string(oneOf: ["webrtc", "provider-websocket", "gateway-relay", "managed-room"]),
                 "brain": .string(oneOf: ["agent-consult", "direct-tools", "none"]), "sessionKey": .string(),
                 "language": .string(minLength: 2), "ttlMs": .integer(minimum: 1_000), "provider": .string(),
-                "model": .string(), "voice": .string(),
+                "model": .string(), "voice": .string(), "vadThreshold": .number,
+                "silenceDurationMs": .integer(minimum: 0), "prefixPaddingMs": .integer(minimum: 0),
             ]),
         "talk.session.appendAudio": .closed(
             ["sessionId": .nonEmptyString, "audioBase64": .string(), "timestamp": .integer(minimum: 0)],
             required: ["sessionId", "audioBase64"]),
         "talk.session.close": .closed(["sessionId": .nonEmptyString], required: ["sessionId"]),
+        "talk.session.cancelOutput": .closed(
+            ["sessionId": .nonEmptyString, "turnId": .nonEmptyString, "reason": .string()],
+            required: ["sessionId", "turnId"]),
+        "talk.session.acknowledgeMark": .closed(
+            ["sessionId": .nonEmptyString, "name": .nonEmptyString], required: ["sessionId", "name"]),
+        "talk.realtime.relayMark": .closed(
+            ["sessionId": .nonEmptyString, "name": .nonEmptyString], required: ["sessionId", "name"]),
+        "talk.session.submitToolResult": .closed(
+            ["sessionId": .nonEmptyString, "callId": .nonEmptyString, "result": .any, "error": .string()],
+            required: ["sessionId", "callId"]),
     ]
 
     /// The scope a call needs (checklist 40, as current upstream has it, protocol.md §14):
@@ -58,7 +69,9 @@ extension TestGateway {
             configuration.talkModeRequiresAdmin ? "operator.admin" : "operator.talk"
         case "talk.speak":
             "operator.talk"
-        case _ where method.hasPrefix("talk.session.") || method.hasPrefix("talk.client."):
+        case _
+        where method.hasPrefix("talk.session.") || method.hasPrefix("talk.client.")
+            || method.hasPrefix("talk.realtime."):
             "operator.talk"
         default:
             "operator.write"
@@ -89,7 +102,13 @@ extension TestGateway {
             return
         }
         emit(.operatorCall(connection: id, method: method, params: request.params))
-        if method.hasPrefix("talk.session."), queuedReplies[method]?.isEmpty ?? true {
+        if method.hasPrefix("talk.session.") || method == "talk.realtime.relayMark",
+            queuedReplies[method]?.isEmpty ?? true
+        {
+            if isRealtimeCall(method, params: params) {
+                handleRealtimeCall(id, request.id, method: method, params: params)
+                return
+            }
             handleRelayCall(id, request.id, method: method, params: params)
             return
         }
@@ -149,8 +168,14 @@ extension TestGateway {
             return .ok(["providers": [["id": "test", "configured": true]]])
         case "talk.catalog":
             let ready = script.transcriptionReady
+            let realtime = script.realtime.ready
             return .ok([
-                "modes": ["stt-tts", "transcription"], "transports": ["gateway-relay"], "brains": ["none"],
+                "modes": realtime ? ["stt-tts", "transcription", "realtime"] : ["stt-tts", "transcription"],
+                "transports": ["gateway-relay"], "brains": realtime ? ["none", "agent-consult"] : ["none"],
+                "realtime": [
+                    "ready": .bool(realtime), "transports": realtime ? ["gateway-relay"] : [],
+                    "providers": realtime ? [["id": "test", "configured": true]] : [],
+                ],
                 "transcription": [
                     "ready": .bool(ready), "activeProvider": ready ? "test" : .null,
                     "providers": ready ? [["id": "test", "configured": true]] : [],

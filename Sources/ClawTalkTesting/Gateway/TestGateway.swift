@@ -52,6 +52,7 @@ public actor TestGateway {
     var talkMode: (enabled: Bool, phase: String?) = (false, nil)
     var relaySessions: [String: TestRelaySession] = [:]
     var relaySegmenters: [String: RelaySpeechSegmenter] = [:]
+    var realtimeSessions: [String: TestRealtimeSession] = [:]
     var voiceWakeTriggers: [String]
     var voiceWakeRouting: WireJSON
     var dialRequests: [GatewayDialRequest] = []

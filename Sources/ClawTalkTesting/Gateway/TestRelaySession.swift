@@ -49,15 +49,17 @@ public struct TestRelaySession: Sendable {
 /// segment ends after 300 ms of silence following speech (or at ``flush()``).
 struct RelaySpeechSegmenter: Sendable {
     private let frame: Int
+    private let threshold: Double
     private static let hangoverFrames = 15
     private var pending: [Int16] = []
     private var segment: [Int16] = []
     private var heardSpeech = false
     private var silentFrames = 0
 
-    /// A segmenter for audio at `sampleRate`.
-    init(sampleRate: Int) {
+    /// A segmenter for audio at `sampleRate`; speech is RMS ≥ `threshold` of full scale.
+    init(sampleRate: Int, threshold: Double = 0.01) {
         frame = max(sampleRate / 50, 1)
+        self.threshold = threshold
     }
 
     /// The segment in progress, if speech was heard (the end of the audio).
@@ -78,7 +80,7 @@ struct RelaySpeechSegmenter: Sendable {
             let frame = Array(pending.prefix(self.frame))
             pending.removeFirst(self.frame)
             let energy = frame.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(self.frame)
-            let speech = energy.squareRoot() / 32768 >= 0.01
+            let speech = energy.squareRoot() / 32768 >= threshold
             if speech {
                 heardSpeech = true
                 silentFrames = 0

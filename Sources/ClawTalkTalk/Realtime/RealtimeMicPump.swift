@@ -1,0 +1,88 @@
+import ClawTalkCodecs
+import ClawTalkGateway
+import ClawTalkProtocol
+import Foundation
+
+/// Realtime Talk's microphone path (talk.md §9.2 item 2): each frame of the echo-cancelled front
+/// end goes through the onset detector; while the session is live it is resampled (soxr) to the
+/// session's input rate and cut into 20 ms chunks, each sent as `talk.session.appendAudio` with the
+/// chunk's start as whole milliseconds since the session began, in order, at most
+/// ``RealtimeTalkConfiguration/maxInFlight`` unanswered at once (8 s each). A failed append is
+/// reported to the session (a relay failure); audio outside a live session is dropped.
+struct RealtimeMicPump: Sendable {
+    let owner: RealtimeTalkSession
+    let session: OperatorSession
+    let configuration: RealtimeTalkConfiguration
+
+    func run(_ frames: AsyncStream<RealtimeMicFrame>) async {
+        var converter: (from: Int, to: Int, resampler: Resampler?)?
+        var pending: [Int16] = []
+        await withTaskGroup(of: Void.self) { appends in
+            var inFlight = 0
+            for await frame in frames {
+                guard let rate = await owner.microphoneFrame(frame) else {
+                    pending = []
+                    continue
+                }
+                if converter?.from != frame.sampleRate || converter?.to != rate {
+                    converter = (
+                        frame.sampleRate, rate,
+                        frame.sampleRate == rate ? nil : try? Resampler(from: frame.sampleRate, to: rate)
+                    )
+                    pending = []
+                }
+                let samples: [Int16]
+                if let resampler = converter?.resampler {
+                    samples = (try? resampler.process(frame.samples)) ?? []
+                } else {
+                    samples = frame.samples
+                }
+                pending.append(contentsOf: samples)
+                let chunk = rate / 50
+                while pending.count >= chunk {
+                    let piece = Array(pending.prefix(chunk))
+                    pending.removeFirst(chunk)
+                    guard let target = await owner.claimAppend(count: chunk) else {
+                        pending = []
+                        break
+                    }
+                    if inFlight >= max(configuration.maxInFlight, 1) {
+                        await appends.next()
+                        inFlight -= 1
+                    }
+                    let params = TalkSessionAppendAudioParams(
+                        sessionId: target.sessionId, audioBase64: Self.base64(piece), timestamp: target.timestamp)
+                    let owner = owner
+                    let generationOfChunk = target.generation
+                    do {
+                        let pendingAnswer = try await session.start(
+                            OperatorMethod.talkSessionAppendAudio.rawValue, params: try WireJSON(encoding: params),
+                            timeout: configuration.appendTimeout)
+                        appends.addTask {
+                            do {
+                                _ = try await pendingAnswer.response()
+                            } catch {
+                                await owner.yield(.appendFailed(generation: generationOfChunk, "\(error)"))
+                            }
+                        }
+                        inFlight += 1
+                    } catch {
+                        await owner.yield(.appendFailed(generation: generationOfChunk, "\(error)"))
+                    }
+                }
+            }
+            appends.cancelAll()
+        }
+    }
+
+    /// pcm16 little-endian, base64.
+    static func base64(_ samples: [Int16]) -> String {
+        var data = Data(capacity: samples.count * 2)
+        for sample in samples {
+            let value = UInt16(bitPattern: sample.littleEndian)
+            data.append(UInt8(value & 0xFF))
+            data.append(UInt8(value >> 8))
+        }
+        return data.base64EncodedString()
+    }
+}

@@ -1,0 +1,223 @@
+import ClawTalkGateway
+import ClawTalkProtocol
+import ClawTalkSupport
+import Foundation
+
+extension RealtimeTalkSession {
+    /// Applies `event` to the machine and performs its actions.
+    func apply(_ event: RealtimeTalkMachine.Event) {
+        perform(machine.handle(event))
+    }
+
+    func perform(_ actions: [RealtimeTalkMachine.Action]) {
+        for action in actions { perform(action) }
+        let active = machine.isOutputActive
+        if active, !wasOutputActive {
+            onset.outputStarted()
+        } else if !active, wasOutputActive {
+            onset.outputEnded()
+        }
+        wasOutputActive = active
+    }
+
+    private func perform(_ action: RealtimeTalkMachine.Action) {
+        switch action {
+        case .create:
+            create()
+        case .startMicrophone:
+            startMicrophone()
+        case .play(let sequence):
+            let rate = current?.output.sampleRateHz ?? RealtimeAudioFormat.pcm16At24k.sampleRateHz
+            let item = speaker.enqueue(pendingSamples, sampleRate: rate)
+            items[sequence] = item
+            work.append { [weak self] in
+                await item.done()
+                await self?.yield(.played(sequence))
+            }
+        case .dropOldest(let sequence, let log):
+            items.removeValue(forKey: sequence)?.cancel()
+            if log { logger.warning("realtime.queue_full", ["turnId": .string(machine.playingTurn ?? "-")]) }
+        case .stopOutput:
+            speaker.stop()
+            for item in items.values { item.cancel() }
+            items = [:]
+        case .cancelOutput(let turnId):
+            guard let sessionId = current?.sessionId else { return }
+            let session = session
+            let logger = logger
+            work.append {
+                do {
+                    let params = try WireJSON(
+                        encoding: TalkSessionCancelOutputParams(sessionId: sessionId, turnId: turnId))
+                    let answer = try await session.call(OperatorMethod.talkSessionCancelOutput.rawValue, params: params)
+                    logger.info(
+                        "realtime.cancel_output",
+                        ["turnId": .string(turnId), "status": .string(TalkSessionCancelStatus(json: answer).rawValue)])
+                } catch {
+                    logger.warning("realtime.cancel_output_failed", ["error": .string("\(error)")])
+                }
+            }
+        case .acknowledgeMark(let name):
+            acknowledge(name)
+        case .closeSession:
+            guard let created = current else { return }
+            current = nil
+            let session = session
+            let logger = logger
+            work.append {
+                do {
+                    let params = try WireJSON(encoding: TalkSessionCloseParams(sessionId: created.sessionId))
+                    _ = try await session.call(
+                        OperatorMethod.talkSessionClose.rawValue, params: params, timeout: .seconds(5))
+                    logger.info("realtime.closed", ["sessionId": .string(created.sessionId)])
+                } catch {
+                    logger.debug("realtime.close_failed", ["error": .string("\(error)")])
+                }
+            }
+        case .scheduleRetry(let seconds):
+            logger.warning("realtime.retry", ["afterS": .double(seconds), "failures": .int(machine.failures)])
+            work.append { [weak self] in
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                await self?.yield(.retryDue)
+            }
+        case .fallBack(let notice):
+            logger.notice("realtime.fallback", ["notice": .string(notice)])
+            outcome = .fellBack(reason: notice)
+        case .logBadInput(let error):
+            logger.warning("realtime.bad_input", ["kind": .string(error.kind), "detail": .string(error.description)])
+        }
+    }
+
+    private func create() {
+        generation += 1
+        current = nil
+        early = []
+        let generation = generation
+        let session = session
+        let configuration = configuration
+        let params =
+            (configuration.realtime ?? TalkRealtimeConfig(json: [:]))?.createParams(
+                sessionKey: configuration.sessionKey, language: configuration.language)
+            ?? RealtimeSessionCreateParams(sessionKey: configuration.sessionKey, language: configuration.language)
+        work.append { [weak self] in
+            do {
+                let answer = try await session.call(
+                    OperatorMethod.talkSessionCreate.rawValue, params: try WireJSON(encoding: params),
+                    timeout: configuration.createTimeout)
+                let created = try RealtimeSessionCreated(json: answer)
+                await self?.yield(.created(generation: generation, created))
+            } catch {
+                await self?.yield(.createFailed(generation: generation, "\(error)"))
+            }
+        }
+    }
+
+    private func acknowledge(_ name: String) {
+        guard let sessionId = current?.sessionId else { return }
+        let session = session
+        let logger = logger
+        work.append {
+            let method =
+                await session.isAvailable(OperatorMethod.talkSessionAcknowledgeMark.rawValue)
+                ? OperatorMethod.talkSessionAcknowledgeMark : .talkRealtimeRelayMark
+            do {
+                let params = try WireJSON(encoding: TalkSessionAcknowledgeMarkParams(sessionId: sessionId, name: name))
+                _ = try await session.call(method.rawValue, params: params)
+                logger.debug("realtime.mark_acknowledged", ["name": .string(name)])
+            } catch {
+                logger.warning("realtime.mark_failed", ["name": .string(name), "error": .string("\(error)")])
+            }
+        }
+    }
+
+    private func startMicrophone() {
+        guard !microphoneStarted else { return }
+        microphoneStarted = true
+        let microphone = microphone
+        let pump = RealtimeMicPump(owner: self, session: session, configuration: configuration)
+        work.append { [weak self] in
+            let frames: AsyncStream<RealtimeMicFrame>
+            do {
+                frames = try await microphone.frames()
+            } catch {
+                await self?.yield(.microphoneFailed("\(error)"))
+                return
+            }
+            await pump.run(frames)
+        }
+    }
+
+    /// One decoded event of the current session.
+    func dispatch(_ event: RealtimeRelayEvent, created: RealtimeSessionCreated) {
+        switch event {
+        case .ready:
+            appendedSamples = 0
+            logger.info("realtime.ready", ["sessionId": .string(created.sessionId)])
+            apply(.ready(now: now))
+        case .audio(let samples, let turnId):
+            if machine.playingTurn != turnId { replyStartedAt = .now }
+            pendingSamples = samples
+            apply(.audio(turnId: turnId, count: samples.count))
+            pendingSamples = []
+        case .audioDone(let turnId):
+            apply(.audioDone(turnId: turnId))
+        case .clear:
+            apply(.clear)
+        case .mark(let name, let turnId):
+            apply(.mark(name: name, turnId: turnId))
+        case .transcript(let role, let text, let final):
+            onTranscript(role, text, final)
+            // `text` is redacted by the logger unless sensitive logging is on.
+            logger.log(
+                final ? .info : .debug, "realtime.transcript",
+                ["role": .string(role.rawValue), "final": .bool(final), "text": .string(text)])
+        case .toolCall(let callId, let name, _):
+            logger.info("realtime.tool_call_refused", ["callId": .string(callId), "name": .string(name)])
+            let session = session
+            let sessionId = created.sessionId
+            work.append {
+                let params = try? WireJSON(
+                    encoding: TalkSessionSubmitToolResultParams(
+                        sessionId: sessionId, callId: callId,
+                        error: "clawtalk runs no tools; the gateway owns them (brain agent-consult)"))
+                _ = try? await session.call(OperatorMethod.talkSessionSubmitToolResult.rawValue, params: params)
+            }
+        case .inputAudio:
+            break
+        case .replaced:
+            logger.info("realtime.replaced", ["sessionId": .string(created.sessionId)])
+            apply(.replaced)
+        case .error(let message):
+            apply(.failure("relay error: \(message)", now: now))
+        case .close(let reason):
+            apply(.failure("relay closed: \(reason ?? "-")", now: now))
+        }
+    }
+
+    // MARK: - Microphone pump hooks
+
+    /// A microphone frame: runs the onset detector; returns the session's input rate when audio
+    /// should flow (live), else nil.
+    func microphoneFrame(_ frame: RealtimeMicFrame) -> Int? {
+        if onset.frame(
+            isSpeech: frame.isSpeech, seconds: Double(frame.samples.count) / Double(max(frame.sampleRate, 1)),
+            rms: frame.rms, echo: frame.echoActive, reference: frame.reference)
+        {
+            // Output stops here, at once; the loop then sends cancelOutput (the work it queued).
+            receive(.onset)
+            yield(.flush)
+        }
+        guard machine.phase == .live, let current else { return nil }
+        return current.input.sampleRateHz
+    }
+
+    /// Claims the next `count` samples of the current session: its id, the chunk's integer
+    /// millisecond timestamp and the generation (nil when not live).
+    func claimAppend(count: Int) -> (sessionId: String, timestamp: Int64, generation: Int)? {
+        guard machine.phase == .live, let current else { return nil }
+        let rate = Int64(current.input.sampleRateHz)
+        let timestamp = Int64(appendedSamples) * 1000 / rate
+        appendedSamples += count
+        return (current.sessionId, timestamp, generation)
+    }
+}

@@ -1,0 +1,225 @@
+public import ClawTalkGateway
+public import ClawTalkProtocol
+public import ClawTalkSupport
+import Foundation
+
+/// Realtime Talk over the gateway relay (talk.md §9.2): the I/O around a
+/// ``RealtimeTalkMachine``. One ``run()`` is one Talk session on the relay:
+///
+/// - `talk.session.create` (mode `realtime`, transport `gateway-relay`, brain `agent-consult`),
+///   then `ready` within 12 s; a stated format clawtalk cannot produce or play ends the run
+///   (native Talk, logged);
+/// - the echo-cancelled microphone (``RealtimeMicrophone``) resampled to the session's input rate
+///   and sent in 20 ms `appendAudio` chunks, integer millisecond timestamps from the session's
+///   start, in order, at most 4 in flight (``RealtimeMicPump``);
+/// - reply audio queued on the ``RealtimeSpeaker`` (bounded to 32 chunks), marks acknowledged once
+///   the audio before them played, transcripts to `onTranscript` and the log (redacted unless
+///   configured), tool calls refused with `submitToolResult`;
+/// - barge-in: the project's onset detector (``RealtimeOnsetDetector``) over the output stops it at
+///   once and sends `cancelOutput` with the playing turn; audio keeps flowing to the provider;
+/// - failures retried after 0.5 s and 2 s, then ``RealtimeTalkOutcome/fellBack(reason:)``;
+///   cancelling the run ends Talk and closes the session.
+public actor RealtimeTalkSession {
+    enum Input: Sendable {
+        case relay(WireJSON?)
+        case disconnected(String)
+        case created(generation: Int, RealtimeSessionCreated)
+        case createFailed(generation: Int, String)
+        case readyTimeout(generation: Int)
+        case retryDue
+        case played(Int)
+        case appendFailed(generation: Int, String)
+        case microphoneFailed(String)
+        case onset
+        /// Nothing: run the work queued outside the loop.
+        case flush
+    }
+
+    let session: OperatorSession
+    let microphone: any RealtimeMicrophone
+    let speaker: any RealtimeSpeaker
+    let configuration: RealtimeTalkConfiguration
+    let logger: Logger
+    let onTranscript: @Sendable (RealtimeRelayEvent.Role, String, Bool) -> Void
+
+    var machine = RealtimeTalkMachine()
+    var onset: RealtimeOnsetDetector
+    var continuation: AsyncStream<Input>.Continuation?
+    var work: [@Sendable () async -> Void] = []
+    var outcome: RealtimeTalkOutcome?
+    let started = ContinuousClock.now
+    /// The session being created or in use, by generation.
+    var generation = 0
+    var current: RealtimeSessionCreated?
+    var early: [WireJSON] = []
+    var items: [Int: any RealtimePlaybackItem] = [:]
+    var pendingSamples: [Int16] = []
+    var microphoneStarted = false
+    /// Samples appended to the current session (its timestamps).
+    var appendedSamples = 0
+    var wasOutputActive = false
+    /// When the current reply's first chunk arrived and when the onset stopped it (logs).
+    var replyStartedAt: ContinuousClock.Instant?
+
+    /// A run over `session` with the given audio seams.
+    public init(
+        session: OperatorSession, microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker,
+        configuration: RealtimeTalkConfiguration, logger: Logger = .discarding,
+        onTranscript: @escaping @Sendable (RealtimeRelayEvent.Role, String, Bool) -> Void = { _, _, _ in }
+    ) {
+        self.session = session
+        self.microphone = microphone
+        self.speaker = speaker
+        self.configuration = configuration
+        self.logger = logger.child(category: "talk.realtime")
+        self.onTranscript = onTranscript
+        onset = RealtimeOnsetDetector(configuration: configuration.onset)
+    }
+
+    /// The machine (tests, status).
+    public var state: RealtimeTalkMachine { machine }
+
+    /// Runs until cancelled (Talk ended: ``RealtimeTalkOutcome/ended``, the session closed) or
+    /// until the relay fails past its reconnects (``RealtimeTalkOutcome/fellBack(reason:)``).
+    public func run() async -> RealtimeTalkOutcome {
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        self.continuation = continuation
+        let events = await session.subscribe(events: [GatewayEventName.talkEvent.rawValue])
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events {
+                    switch event {
+                    case .event(_, let frame): continuation.yield(.relay(frame.payload))
+                    case .disconnected(_, let reason): continuation.yield(.disconnected(reason))
+                    case .connected: break
+                    }
+                }
+            }
+            apply(.start(now: now))
+            for item in drainWork() { group.addTask(operation: item) }
+            for await input in inputs {
+                receive(input)
+                for item in drainWork() { group.addTask(operation: item) }
+                if outcome != nil { break }
+            }
+            group.cancelAll()
+        }
+        continuation.finish()
+        if outcome == nil {
+            // Talk ended: stop output and close the session even though this task is cancelled.
+            apply(.exit)
+            let pending = drainWork()
+            await Task { for item in pending { await item() } }.value
+        }
+        speaker.stop()
+        return outcome ?? .ended
+    }
+
+    var now: Double { (ContinuousClock.now - started).inSeconds }
+
+    func drainWork() -> [@Sendable () async -> Void] {
+        defer { work = [] }
+        return work
+    }
+
+    func yield(_ input: Input) {
+        continuation?.yield(input)
+    }
+
+    // MARK: - Inputs
+
+    func receive(_ input: Input) {
+        switch input {
+        case .relay(let payload):
+            relay(payload)
+        case .disconnected(let reason):
+            apply(.failure("operator connection lost: \(reason)", now: now))
+        case .created(let generation, let created):
+            guard generation == self.generation, machine.phase == .creating else { return }
+            self.created(created)
+        case .createFailed(let generation, let reason):
+            guard generation == self.generation else { return }
+            apply(.failure("talk.session.create failed: \(reason)", now: now))
+        case .readyTimeout(let generation):
+            guard generation == self.generation, machine.phase == .awaitingReady else { return }
+            apply(.failure("no ready within \(configuration.readyTimeout)", now: now))
+        case .retryDue:
+            apply(.retryDue)
+        case .played(let sequence):
+            items[sequence] = nil
+            apply(.played(sequence: sequence))
+        case .appendFailed(let generation, let reason):
+            guard generation == self.generation, machine.phase == .live else { return }
+            apply(.failure("appendAudio failed: \(reason)", now: now))
+        case .microphoneFailed(let reason):
+            logger.warning("realtime.microphone_failed", ["error": .string(reason)])
+            apply(.exit)
+            outcome = .fellBack(reason: "microphone: \(reason)")
+        case .flush:
+            break
+        case .onset:
+            let turn = machine.playingTurn
+            let actions = machine.handle(.onset)
+            if !actions.isEmpty {
+                logger.info(
+                    "realtime.barge_in",
+                    [
+                        "turnId": .string(turn ?? "-"),
+                        "replyMs": .int(replyStartedAt.map { Int(($0.duration(to: .now)).inSeconds * 1000) } ?? -1),
+                    ])
+            }
+            perform(actions)
+        }
+    }
+
+    private func created(_ created: RealtimeSessionCreated) {
+        current = created
+        appendedSamples = 0
+        logger.info(
+            "realtime.session",
+            [
+                "sessionId": .string(created.sessionId), "provider": .string(created.provider ?? "-"),
+                "input": .string(created.input.description), "output": .string(created.output.description),
+            ])
+        guard created.input.isSupported, created.output.isSupported else {
+            let reason = "unsupported relay audio: input \(created.input), output \(created.output)"
+            logger.warning("realtime.unsupported_format", ["reason": .string(reason)])
+            apply(.exit)
+            outcome = .fellBack(reason: reason)
+            return
+        }
+        apply(.created(sessionId: created.sessionId))
+        let generation = generation
+        let limit = configuration.readyTimeout
+        work.append { [weak self] in
+            try? await Task.sleep(for: limit)
+            await self?.yield(.readyTimeout(generation: generation))
+        }
+        let buffered = early
+        early = []
+        for payload in buffered { relay(payload) }
+    }
+
+    /// A `talk.event` payload: the current session's, decoded; others ignored (kept briefly while
+    /// a create is pending, since `ready` may overtake its answer).
+    func relay(_ payload: WireJSON?) {
+        guard let id = RealtimeRelayEvent.relaySessionId(of: payload) else { return }
+        guard let created = current, machine.phase != .creating else {
+            if machine.phase == .creating, let payload {
+                early.append(payload)
+                if early.count > 16 { early.removeFirst() }
+            }
+            return
+        }
+        guard id == created.relaySessionId || id == created.sessionId else { return }
+        let event: RealtimeRelayEvent
+        do {
+            event = try RealtimeRelayEvent(
+                json: payload, format: created.output, maximumChunkBytes: configuration.chunkLimit(created.output))
+        } catch {
+            apply(.badInput(error))
+            return
+        }
+        dispatch(event, created: created)
+    }
+}
