@@ -154,8 +154,12 @@ public struct LiveNode: Sendable {
             playback.close()
         }
         let logger = service.logger.child(category: "service")
+        let capturing = capturing
         let runner = ServiceRunner(work: { await self.runComponents(logger: logger) }) { event in
             self.log(event, logger: logger)
+            // The microphone closes at once, beside the components' wind-down rather than after
+            // it: its capture thread may be waiting for a sound server that sends nothing yet.
+            if case .stopping = event { DispatchQueue.global().async { capturing.stop() } }
         }
         return try await runner.run()
     }
