@@ -34,7 +34,6 @@ import logging
 import math
 import os
 import re
-import stat
 import sys
 import threading
 import time
@@ -743,18 +742,7 @@ async def serve(args: argparse.Namespace) -> None:
     service.warm_up()
     handler = make_handler_class()
     server = AsyncServer.from_uri(args.uri)
-    if args.uri.startswith("unix://"):
-        mask = os.umask(0o177)  # the socket is created 0600
-        try:
-            await server.start(partial(handler, service))
-        finally:
-            os.umask(mask)
-        os.chmod(server.socket_path, stat.S_IRUSR | stat.S_IWUSR)
-        ready(args, started, service)
-        await server._server.serve_forever()  # noqa: SLF001 (start() then serve: chmod in between)
-    else:
-        ready(args, started, service)
-        await server.run(partial(handler, service))
+    await wake.serve_on(server, partial(handler, service), lambda: ready(args, started, service))
 
 
 def ready(args: argparse.Namespace, started: float, service: Service) -> None:

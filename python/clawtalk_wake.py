@@ -763,8 +763,33 @@ async def serve(args: argparse.Namespace) -> None:
     service.scorer.score(np.zeros(SAMPLE_RATE, np.float32), service.specs(DEFAULT_TRIGGERS[:1], {}, {}))
     handler = make_handler_class()
     server = AsyncServer.from_uri(args.uri)
-    LOGGER.info("ready uri=%s model=%s load_ms=%d", args.uri, args.model, (time.perf_counter() - started) * 1000)
-    await server.run(partial(handler, service))
+
+    def ready() -> None:
+        LOGGER.info("ready uri=%s model=%s load_ms=%d", args.uri, args.model, (time.perf_counter() - started) * 1000)
+
+    await serve_on(server, partial(handler, service), ready)
+
+
+async def serve_on(server, handler_factory, ready) -> None:
+    """Serves `handler_factory` on `server` (from `AsyncServer.from_uri`), calling `ready()` once
+    it listens. A Unix socket is created mode 0600, so only this user can connect whatever the
+    directory's mode (clawtalk run puts it in its 0700 runtime directory as well)."""
+    socket_path = getattr(server, "socket_path", None)
+    if socket_path is None:
+        ready()
+        await server.run(handler_factory)
+        return
+    mask = os.umask(0o177)
+    try:
+        await server.start(handler_factory)
+    finally:
+        os.umask(mask)
+    os.chmod(socket_path, 0o600)
+    ready()
+    try:
+        await server._server.serve_forever()  # noqa: SLF001 (start() then serve: chmod in between)
+    finally:
+        await server.stop()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -152,7 +152,9 @@ extension BenchCommand {
             }
             let setup = WakeBenchRunner.Setup(
                 dataset: data, triggers: plan.tested, selection: engine, snrs: snrs,
-                verifier: try await verifier(triggers: triggers, factory: factory, stt: settings.stt),
+                verifier: try await verifier(
+                    triggers: triggers, factory: factory, stt: settings.stt,
+                    paths: XDGPaths(environment: context.environment)),
                 thresholds: thresholds, sweep: sweep, seed: UInt64(bitPattern: Int64(seed)), factory: factory)
             let report: WakeBenchReport
             do {
@@ -190,13 +192,13 @@ extension BenchCommand {
 
         /// The `--verify` choice.
         private func verifier(
-            triggers: [String], factory: WakeDetectorFactory, stt: STTSettings
+            triggers: [String], factory: WakeDetectorFactory, stt: STTSettings, paths: XDGPaths
         ) async throws -> TranscriptVerifier? {
             switch verify {
             case "pocketsphinx":
                 return try factory.pocketSphinxVerifier(triggers: triggers)
             case "wyoming":
-                return try await WakeDetectorFactory.wyomingVerifier(stt: stt, option: "--verify wyoming")
+                return try await WakeDetectorFactory.wyomingVerifier(stt: stt, paths: paths, option: "--verify wyoming")
             default:
                 return nil
             }

@@ -320,7 +320,8 @@ final class BenchSession {
             do {
                 for (frontEnd, seconds) in conditions {
                     let verifier = try? await WakeDetectorFactory.wyomingVerifier(
-                        stt: settings.stt, option: "self-trigger")
+                        stt: settings.stt, paths: XDGPaths(environment: self.context.environment),
+                        option: "self-trigger")
                     if verifier == nil {
                         self.progress("bench: self-trigger without the Whisper verifier (no server)\n")
                     }

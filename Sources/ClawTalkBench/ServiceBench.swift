@@ -5,8 +5,9 @@ import Foundation
 
 /// `bench service`: the real service, not its parts. Starts this binary's `clawtalk run` on the
 /// loopback rig (microphone `ct_mic.monitor`, speaker `ct_spk`) against an in-process test
-/// gateway on loopback, with private config, state and runtime directories and its own ports, so
-/// it supervises its own Whisper server and keyword scorer from what scripts/setup installed. Then
+/// gateway on loopback, with private config, state and runtime directories, so it supervises its
+/// own Whisper server and keyword scorer (on sockets in its private runtime directory) from what
+/// scripts/setup installed, and never uses another node's. Then
 /// reads `/proc` for the node and each child (CPU seconds, RSS, threads) over a stretch of the
 /// rig's silence, one spoken command turn (wake, transcript, reply spoken), and a stretch of
 /// continuous non-trigger speech played into the microphone, and counts the wakes that speech
@@ -71,8 +72,14 @@ struct ServiceBench {
         env["CLAWTALK_GATEWAY_TOKEN"] = "bench"
         env["CLAWTALK_MIC_DEVICE"] = LoopbackRig.micSource
         env["CLAWTALK_SPEAKER_DEVICE"] = LoopbackRig.speaker
-        env["CLAWTALK_STT_WYOMING_PORT"] = String(try freePort())
-        env["CLAWTALK_WAKE_SCORER_PORT"] = String(try freePort())
+        // No speech server address: the node's own, on its private sockets. (Free ports picked
+        // here were once answered by another bench's servers, issue 35.)
+        for key in [
+            "CLAWTALK_STT_WYOMING_PORT", "CLAWTALK_STT_WYOMING_HOST", "CLAWTALK_WAKE_SCORER_PORT",
+            "CLAWTALK_WAKE_SCORER_HOST", "CLAWTALK_STT_WYOMING_SOCKET", "CLAWTALK_WAKE_SCORER_SOCKET",
+        ] {
+            env[key] = nil
+        }
         env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(home.path)/no-session-bus"
         let log = home.appendingPathComponent("run.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -192,7 +199,7 @@ struct ServiceBench {
     static func part(_ name: String) -> String {
         if name.hasPrefix("clawtalk-speech") { return "speech server" }
         if name.hasPrefix("clawtalk-wake") { return "wake scorer" }
-        if name.hasPrefix("wyoming-faster") { return "stt server" }
+        if name.hasPrefix("wyoming-faster") || name.hasPrefix("clawtalk-speech") { return "stt server" }
         return "other"
     }
 
@@ -241,11 +248,5 @@ struct ServiceBench {
                 "service.wakes.speech", condition: "non-trigger speech, \(Int(speech.seconds)) s", unit: "wakes",
                 value: Double(wakes), goal: .selfTrigger))
         return metrics
-    }
-
-    private func freePort() throws -> Int {
-        let port = closedLoopbackPort()
-        guard port > 0 else { throw BenchTool.Failure(description: "no free loopback port") }
-        return port
     }
 }

@@ -43,8 +43,10 @@ extension SoakBench {
         env["CLAWTALK_GATEWAY_TLS_FINGERPRINT"] = "sha256:\(pin)"
         env["CLAWTALK_MIC_DEVICE"] = LoopbackRig.micSource
         env["CLAWTALK_SPEAKER_DEVICE"] = LoopbackRig.speaker
-        env["CLAWTALK_STT_WYOMING_PORT"] = String(closedLoopbackPort())
-        env["CLAWTALK_WAKE_SCORER_PORT"] = String(closedLoopbackPort())
+        // No speech server address: the node's own servers on sockets in its private runtime
+        // directory, never another node's (issue 35).
+        env["CLAWTALK_STT_WYOMING_PORT"] = nil
+        env["CLAWTALK_WAKE_SCORER_PORT"] = nil
         env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(home.path)/no-session-bus"
         let log = home.appendingPathComponent("run.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

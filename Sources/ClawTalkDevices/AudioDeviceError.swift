@@ -14,6 +14,8 @@ public enum AudioDeviceError: Error, Sendable, Equatable, CustomStringConvertibl
     case processing(String)
     /// The requested sample format is not supported here.
     case format(AudioFormat)
+    /// The owner stopped the stream while it was opening or waiting for audio.
+    case interrupted
 
     /// One line, suitable for logs and CLI errors.
     public var description: String {
@@ -31,6 +33,8 @@ public enum AudioDeviceError: Error, Sendable, Equatable, CustomStringConvertibl
             return "audio processing error: \(message)"
         case .format(let format):
             return "unsupported audio format: \(format)"
+        case .interrupted:
+            return "stopped while waiting for the sound server"
         }
     }
 }

@@ -26,7 +26,10 @@ import Glibc
 ///   the server's packet size, at the price of at most one packet's delay.
 ///
 /// A source that delivers nothing for ``stallLimit`` fails the read (``AudioDeviceError/io(_:)``),
-/// so the capture loop reopens it instead of waiting forever.
+/// so the capture loop reopens it instead of waiting forever. The owner's `shouldStop` check is
+/// asked at least every 50 ms while the stream opens or a read waits for audio (a fresh sound
+/// server may send nothing for seconds): opening then throws ``AudioDeviceError/interrupted``
+/// and a read returns early, its buffer not filled.
 public final class PulseCaptureStream: @unchecked Sendable {
     /// The format delivered by ``read(into:)``.
     public let format: AudioFormat
@@ -46,17 +49,18 @@ public final class PulseCaptureStream: @unchecked Sendable {
     private var stagedStart = 0
     private var stagedEnd = 0
     private var lastAudioNanoseconds: UInt64
+    private let shouldStop: (@Sendable () -> Bool)?
     /// Added to a paced read's sleep so that the packet carrying the missing audio's end has
     /// usually arrived: one wake-up per frame rather than two (a null sink sends 5 ms packets).
     private static let pacingSlack: UInt64 = 4_000_000
 
-    /// Connects to the default server and opens a record stream on `device` (nil = default
-    /// source). Throws ``AudioDeviceError/serverUnavailable(_:)`` without a server and
+    /// Connects to `server` (nil: the default, `PULSE_SERVER` or the session's) and opens a record
+    /// stream on `device` (nil = default source). Throws ``AudioDeviceError/serverUnavailable(_:)`` without a server and
     /// ``AudioDeviceError/open(device:message:)`` when the stream does not open.
     public init(
-        format: AudioFormat = .speech, device: String? = nil, fragmentMilliseconds: Int = 20,
+        format: AudioFormat = .speech, device: String? = nil, server: String? = nil, fragmentMilliseconds: Int = 20,
         streamName: String = "clawtalk capture", pacedReads: Bool = false, openTimeout: Duration = .seconds(5),
-        stallLimit: Duration = .seconds(5)
+        stallLimit: Duration = .seconds(5), shouldStop: (@Sendable () -> Bool)? = nil
     ) throws {
         guard format.channels <= Int(PA_CHANNELS_MAX), format.sampleRate <= Int(PA_RATE_MAX) else {
             throw AudioDeviceError.format(format)
@@ -66,6 +70,7 @@ public final class PulseCaptureStream: @unchecked Sendable {
         self.fragmentMilliseconds = fragmentMilliseconds
         self.pacedReads = pacedReads
         self.stallLimit = stallLimit
+        self.shouldStop = shouldStop
         // One second, or four fragments if that is more: the server never sends more than a
         // fragment per packet.
         let capacity = max(
@@ -74,7 +79,7 @@ public final class PulseCaptureStream: @unchecked Sendable {
         staging.initialize(repeating: 0)
         lastAudioNanoseconds = MonotonicTime.nanoseconds()
         do {
-            try open(streamName: streamName, timeout: openTimeout)
+            try open(server: server, streamName: streamName, timeout: openTimeout)
         } catch {
             close()
             throw error
@@ -86,12 +91,14 @@ public final class PulseCaptureStream: @unchecked Sendable {
         staging.deallocate()
     }
 
-    /// Blocks until `buffer` is completely filled with interleaved samples.
+    /// Blocks until `buffer` is completely filled with interleaved samples, or returns early (not
+    /// filled) once `shouldStop` says so.
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws {
         let (connection, stream) = try open()
         var filled = takeStaged(into: buffer, at: 0)
         var slept = !pacedReads
         while filled < buffer.count {
+            if let shouldStop, shouldStop() { return }
             try connection.dispatchPending()
             try check(stream, connection)
             try pull(stream, connection)
@@ -107,7 +114,8 @@ public final class PulseCaptureStream: @unchecked Sendable {
                 slept = true
                 Self.sleep(nanoseconds: format.duration(samples: buffer.count - filled) + Self.pacingSlack)
             } else {
-                try connection.waitForEvents(microseconds: 100_000)
+                // 50 ms: a stop is noticed that soon even while the source sends nothing.
+                try connection.waitForEvents(microseconds: 50_000)
             }
         }
     }
@@ -153,8 +161,8 @@ public final class PulseCaptureStream: @unchecked Sendable {
 
     // MARK: - Private
 
-    private func open(streamName: String, timeout: Duration) throws {
-        let connection = try PulseContext(server: nil, timeout: timeout)
+    private func open(server: String?, streamName: String, timeout: Duration) throws {
+        let connection = try PulseContext(server: server, timeout: timeout, interrupted: shouldStop)
         self.connection = connection
         var spec = pa_sample_spec(
             format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
@@ -170,7 +178,9 @@ public final class PulseCaptureStream: @unchecked Sendable {
         guard pa_stream_connect_record(stream, device, &attributes, flags) >= 0 else {
             throw AudioDeviceError.open(device: device, message: connection.lastError)
         }
-        try connection.iterate(waitingFor: "opening the record stream", deadline: .now + timeout) {
+        try connection.iterate(
+            waitingFor: "opening the record stream", deadline: .now + timeout, interrupted: shouldStop
+        ) {
             switch pa_stream_get_state(stream) {
             case PA_STREAM_READY: return true
             case PA_STREAM_FAILED, PA_STREAM_TERMINATED:

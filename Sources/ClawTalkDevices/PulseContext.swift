@@ -16,8 +16,9 @@ final class PulseContext {
     /// The deadline of the connection and of ``listDevices()``.
     private let deadline: ContinuousClock.Instant
 
-    /// Connects (without autospawn) and waits until the context is ready or `timeout` passes.
-    init(server: String?, timeout: Duration) throws {
+    /// Connects (without autospawn) and waits until the context is ready or `timeout` passes, or
+    /// `interrupted` says to give up (checked at least every ``interruptSlice``).
+    init(server: String?, timeout: Duration, interrupted: (() -> Bool)? = nil) throws {
         deadline = ContinuousClock.now + timeout
         serverDescription = PulseSimple.serverDescription(server)
         guard let mainloop = pa_mainloop_new() else {
@@ -32,7 +33,7 @@ final class PulseContext {
         guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
             throw unavailable(pa_context_errno(context))
         }
-        try iterate(waitingFor: "connecting", deadline: deadline) {
+        try iterate(waitingFor: "connecting", deadline: deadline, interrupted: interrupted) {
             switch pa_context_get_state(context) {
             case PA_CONTEXT_READY: return true
             case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: throw unavailable(pa_context_errno(context))
@@ -86,16 +87,24 @@ final class PulseContext {
         }
     }
 
-    /// Dispatches events until `done` returns true, failing at `deadline`.
+    /// The longest a wait with an `interrupted` check blocks between checks.
+    static let interruptSlice: Duration = .milliseconds(50)
+
+    /// Dispatches events until `done` returns true, failing at `deadline`, or with
+    /// ``AudioDeviceError/interrupted`` as soon as `interrupted` returns true (checked at least
+    /// every ``interruptSlice``).
     func iterate(
-        waitingFor what: String, deadline: ContinuousClock.Instant, until done: () throws -> Bool
+        waitingFor what: String, deadline: ContinuousClock.Instant, interrupted: (() -> Bool)? = nil,
+        until done: () throws -> Bool
     ) throws {
         while try !done() {
-            let remaining = deadline - ContinuousClock.now
+            if let interrupted, interrupted() { throw AudioDeviceError.interrupted }
+            var remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
                 throw AudioDeviceError.serverUnavailable(
                     "\(serverDescription) did not answer in time (\(what))")
             }
+            if interrupted != nil { remaining = min(remaining, Self.interruptSlice) }
             let (seconds, attoseconds) = remaining.components
             let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000 + 1
             guard pa_mainloop_prepare(mainloop, Int32(clamping: micros)) >= 0,

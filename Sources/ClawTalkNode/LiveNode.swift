@@ -33,7 +33,7 @@ public struct LiveNode: Sendable {
     public static func compose(service: ServiceEnvironment, environment: [String: String]) async -> LiveNode {
         let paths = XDGPaths(environment: environment)
         let sttServer = SpeechServerSupervisor.installedServer(paths: paths)
-        let settings = Self.sharingSpeechServer(service.effective.settings, sttServer: sttServer)
+        let settings = Self.sharingSpeechServer(service.effective.settings, sttServer: sttServer, paths: paths)
         let logger = service.logger
         let store = GatewayStore(directory: service.state)
         let factory = GatewayConnectionFactory(
@@ -56,14 +56,15 @@ public struct LiveNode: Sendable {
         let levels = VoiceStatusTap()
         let delivery = StatusNotingDelivery(inner: replies.delivery, tap: levels)
         let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: logger)
-        // The Whisper server (stt.server): used when one answers, else started and supervised;
-        // until it answers, the chain below falls back to PocketSphinx (loaded on first use).
-        let speechServer = SpeechServerSupervisor(settings: settings.stt, server: sttServer, logger: logger)
+        // The Whisper server (stt.server): by default started and supervised on the node's own
+        // socket; until it answers, the chain below falls back to PocketSphinx (loaded on first use).
+        let speechServer = SpeechServerSupervisor(
+            settings: settings.stt, server: sttServer, paths: paths, logger: logger)
         // The Whisper keyword scorer (wake.scorer), supervised the same way; until it answers,
         // PocketSphinx spots the triggers it would score.
         let wakeScorer = SpeechServerSupervisor(
-            role: .wakeScorer(settings.wake), server: SpeechServerSupervisor.installedWakeScorer(paths: paths),
-            logger: logger)
+            role: .wakeScorer(settings.wake, paths: paths),
+            server: SpeechServerSupervisor.installedWakeScorer(paths: paths), logger: logger)
         // One local speech-to-text chain (Whisper, else PocketSphinx) for voice wake, push-to-talk
         // and Talk turns, so a server that is not up yet is logged once; with stt.engine gateway,
         // turns try the relay first (wake stays local: ambient audio never goes to the gateway).
@@ -71,7 +72,8 @@ public struct LiveNode: Sendable {
         // locale, else en (LanguageChoice), so Whisper never detects it per request.
         let localTranscriber = LanguageChainTranscriber(
             inner: TranscriberSelector.transcriber(
-                for: settings.stt, engine: settings.stt.engine == .gateway ? .wyoming : nil, logger: logger),
+                for: settings.stt, engine: settings.stt.engine == .gateway ? .wyoming : nil, paths: paths,
+                logger: logger),
             logger: logger)
         let transcriber: any Transcriber =
             settings.stt.engine == .gateway
@@ -123,16 +125,24 @@ public struct LiveNode: Sendable {
     }
 
     /// `settings` with voice wake's keyword scorer at the speech-to-text server's address when
-    /// both are `auto` and the installed server is `clawtalk-speech`, which scores wake words
-    /// too: one process and one set of runtime libraries instead of two (issue 32's memory).
-    /// The scorer's supervisor then only watches that address.
-    static func sharingSpeechServer(_ settings: Settings, sttServer: WyomingServerProcess.Configuration) -> Settings {
-        guard sttServer.program == .clawtalkSpeech, settings.stt.server == .auto, settings.wake.scorer == .auto else {
-            return settings
-        }
+    /// both are `auto`, no scorer address is configured, and the installed server is
+    /// `clawtalk-speech`, which scores wake words too: one process and one set of runtime
+    /// libraries instead of two (issue 32's memory). The scorer's supervisor then only watches
+    /// that address (the node's own socket unless the user configured another).
+    static func sharingSpeechServer(
+        _ settings: Settings, sttServer: WyomingServerProcess.Configuration, paths: XDGPaths
+    ) -> Settings {
+        guard sttServer.program == .clawtalkSpeech, settings.stt.server == .auto, settings.wake.scorer == .auto,
+            settings.wake.configuredAddress == nil
+        else { return settings }
         var shared = settings
-        shared.wake.scorerHost = settings.stt.wyomingHost
-        shared.wake.scorerPort = settings.stt.wyomingPort
+        switch settings.stt.address(paths: paths) {
+        case .unix(let path):
+            shared.wake.scorerSocket = path
+        case .tcp(let host, let port):
+            shared.wake.scorerHost = host
+            shared.wake.scorerPort = port
+        }
         shared.wake.scorer = .external
         return shared
     }
@@ -145,8 +155,12 @@ public struct LiveNode: Sendable {
             playback.close()
         }
         let logger = service.logger.child(category: "service")
+        let capturing = capturing
         let runner = ServiceRunner(work: { await self.runComponents(logger: logger) }) { event in
             self.log(event, logger: logger)
+            // The microphone closes at once, beside the components' wind-down rather than after
+            // it: its capture thread may be waiting for a sound server that sends nothing yet.
+            if case .stopping = event { DispatchQueue.global().async { capturing.stop() } }
         }
         return try await runner.run()
     }

@@ -29,9 +29,10 @@ public enum SpeechError: Error, Sendable, Equatable, CustomStringConvertible {
     case tensorSize(index: Int, expected: Int, actual: Int)
     /// A microWakeWord JSON manifest is unreadable or inconsistent.
     case manifest(path: String, message: String)
-    /// No Wyoming speech-to-text server answers at `host:port` (refused, no route, or no
-    /// answer within the connect timeout); `reason` is the socket error.
-    case sttServerUnreachable(host: String, port: Int, reason: String)
+    /// No Wyoming speech-to-text server answers at `address` (`host:port` or a socket path:
+    /// refused, no route, no such socket, or no answer within the connect timeout); `reason` is
+    /// the socket error.
+    case sttServerUnreachable(address: String, reason: String)
     /// A Wyoming peer broke the protocol (malformed frame, unexpected event, closed early).
     case wyomingProtocol(String)
     /// A speech-to-text step took longer than its limit.
@@ -73,10 +74,10 @@ public enum SpeechError: Error, Sendable, Equatable, CustomStringConvertible {
             "tensor \(index) holds \(expected) bytes, got \(actual)"
         case .manifest(let path, let message):
             "microWakeWord manifest \(path): \(message)"
-        case .sttServerUnreachable(let host, let port, let reason):
-            "speech-to-text server unreachable at \(host):\(port) (\(reason)); start it with "
-                + "'systemctl --user start clawtalk-stt' (unit: config/clawtalk-stt.service; server and model: "
-                + "\(SpeechSetup.command())), or point stt.wyomingHost/stt.wyomingPort at a running one"
+        case .sttServerUnreachable(let address, let reason):
+            "speech-to-text server unreachable at \(address) (\(reason)); 'clawtalk run' starts its own "
+                + "(server and model: \(SpeechSetup.command())), or point stt.wyomingHost/stt.wyomingPort or "
+                + "stt.wyomingSocket at a running one"
         case .wyomingProtocol(let message):
             "Wyoming protocol error: \(message)"
         case .sttTimedOut(let operation, let seconds):

@@ -74,7 +74,7 @@ struct TranscribeCommandTests {
             #expect(
                 strict.error.hasPrefix("Error: speech-to-text server unreachable at 127.0.0.1:\(port) "),
                 "\(strict.error)")
-            #expect(strict.error.contains("systemctl --user start clawtalk-stt"))
+            #expect(strict.error.contains("stt.wyomingSocket"))
             let fallback = try ClawTalkBinary.run(["transcribe", clip.path], environment: environment)
             #expect(fallback.status == 0, "\(fallback.error)")
             #expect(fallback.error.hasPrefix("engine: pocketsphinx (en-us language model) in "), "\(fallback.error)")

@@ -64,7 +64,8 @@ struct ConfigLoaderTests {
         #expect(s.log.level == .debug)
         #expect(s.log.format == .json)
         #expect(result.source(of: "log.format") == .flag("--log-format"))
-        #expect(s.stt.wyomingPort == 10300)
+        #expect(s.stt.wyomingPort == nil, "unset: the node's own server on its private socket")
+        #expect(s.stt.configuredAddress == nil)
         #expect(result.source(of: "stt.wyomingPort") == .default)
         #expect(result.configFileLoaded)
     }
@@ -160,7 +161,7 @@ struct ConfigLoaderTests {
             ("{ talk: { silenceTimeoutMs: 700.5 } }", "talk.silenceTimeoutMs", "integer", "number"),
             ("{ wake: { enabled: 'yes' } }", "wake.enabled", "boolean", "string"),
             ("{ gateway: { url: 42 } }", "gateway.url", "string or null", "integer"),
-            ("{ stt: { wyomingHost: null } }", "stt.wyomingHost", "string", "null"),
+            ("{ stt: { wyomingPort: '10300' } }", "stt.wyomingPort", "integer or null", "string"),
             ("{ wake: { thresholds: [0.5] } }", "wake.thresholds", "object of numbers", "array"),
             ("{ wake: { aliases: ['Open Claw'] } }", "wake.aliases", "object of string lists", "array"),
             ("{ wake: { aliases: { openclaw: 5 } } }", "wake.aliases", "list of strings for 'openclaw'", "integer"),

@@ -51,14 +51,14 @@ extension DoctorCommand {
     /// running service's (supervised or external, ready or not) when `service` is given, else
     /// whatever answers at the address now, or whether `clawtalk run` would start `server`.
     static func checkSTT(
-        _ settings: STTSettings, service: ServiceStatus? = nil,
+        _ settings: STTSettings, service: ServiceStatus? = nil, paths: XDGPaths = XDGPaths(),
         server: WyomingServerProcess.Configuration = SpeechServerSupervisor.installedServer(paths: XDGPaths())
     ) async -> DoctorCheck {
         let name = "speech-to-text"
         guard settings.engine == .wyoming else {
             return DoctorCheck(name: name, status: .ok, detail: "engine \(settings.engine.rawValue) (no server needed)")
         }
-        let address = "\(settings.wyomingHost):\(settings.wyomingPort)"
+        let address = settings.address(paths: paths)
         if let running = service?.speechServer {
             switch (running.role, running.ready) {
             case (.supervised, true), (.external, true):
@@ -74,9 +74,20 @@ extension DoctorCommand {
                     fix: Self.sttFix(settings))
             }
         }
+        if settings.usesOwnServer {
+            // The node's own socket: only 'clawtalk run' serves it, and nothing else is looked for.
+            if let notInstalled = server.notInstalledReason {
+                return DoctorCheck(
+                    name: name, status: .fail, detail: "no Wyoming server to start: \(notInstalled)",
+                    fix: Self.sttFix(settings, notInstalled: notInstalled))
+            }
+            return DoctorCheck(
+                name: name, status: .ok,
+                detail: "'clawtalk run' starts the installed server on \(address) (stt.server auto: "
+                    + "\(server.executable))")
+        }
         do {
-            let info = try await WyomingClient(host: settings.wyomingHost, port: settings.wyomingPort)
-                .describe(timeout: .seconds(3))
+            let info = try await WyomingClient(address: address).describe(timeout: .seconds(3))
             let programs = info.asr.map { program in
                 program.name
                     + (program.models.isEmpty ? "" : " (" + program.models.map(\.name).joined(separator: ", ") + ")")
@@ -88,7 +99,7 @@ extension DoctorCommand {
             )
         } catch {
             let canStart = SpeechServerPlan.decide(
-                mode: settings.server, answered: false, isLocal: SpeechServerPlan.isLocal(host: settings.wyomingHost),
+                mode: settings.server, answered: false, isLocal: address.isLocal,
                 notInstalled: server.notInstalledReason)
             if canStart == .launch {
                 return DoctorCheck(
@@ -108,10 +119,10 @@ extension DoctorCommand {
         case .auto where notInstalled != nil:
             return
                 "install it with \(SpeechSetup.command()) (\(notInstalled ?? "")), or point stt.wyomingHost/stt.wyomingPort "
-                + "at a running one"
+                + "(or stt.wyomingSocket) at a running one"
         case .auto, .external:
             return "start it: systemctl --user enable --now clawtalk-stt ('clawtalk service install' writes the unit), "
-                + "or set stt.wyomingHost/stt.wyomingPort (stt.server: \(settings.server.rawValue))"
+                + "or set stt.wyomingHost/stt.wyomingPort or stt.wyomingSocket (stt.server: \(settings.server.rawValue))"
         case .off:
             return "set stt.server to auto so that 'clawtalk run' starts the installed server"
         }

@@ -4,10 +4,12 @@ import ClawTalkSupport
 
 extension DoctorCommand {
     /// Which keyword scorer voice wake uses: the running service's when `service` is given, else
-    /// whatever answers at `wake.scorerHost:wake.scorerPort` now, or whether `clawtalk run` would
-    /// start `server`. Never a failure: without a scorer PocketSphinx spots the triggers (worse).
+    /// whatever answers at the configured address now, or whether `clawtalk run` would start
+    /// `server` (on its own socket when no address is configured). Never a failure: without a
+    /// scorer PocketSphinx spots the triggers (worse).
     static func checkWakeScorer(
-        _ settings: WakeSettings, service: ServiceStatus? = nil, server: WyomingServerProcess.Configuration
+        _ settings: WakeSettings, service: ServiceStatus? = nil, paths: XDGPaths = XDGPaths(),
+        server: WyomingServerProcess.Configuration
     ) async -> DoctorCheck {
         let name = "wake scorer"
         guard settings.enabled else { return DoctorCheck(name: name, status: .ok, detail: "voice wake is off") }
@@ -24,20 +26,22 @@ extension DoctorCommand {
                     name: name, status: .warn, detail: "Whisper keyword scorer: \(running.summary) (\(fallback))",
                     fix: "read why: journalctl --user -u clawtalk | grep wake.server")
         }
-        let address = "\(settings.scorerHost):\(settings.scorerPort)"
-        if let info = try? await WyomingClient(host: settings.scorerHost, port: settings.scorerPort)
-            .describe(timeout: .seconds(3)), !info.wake.isEmpty
+        let address = settings.address(paths: paths)
+        if !settings.usesOwnServer,
+            let info = try? await WyomingClient(address: address).describe(timeout: .seconds(3)), !info.wake.isEmpty
         {
             return DoctorCheck(
                 name: name, status: .ok, detail: "\(info.summary ?? "a wake server") at \(address) (external)")
         }
         let decision = SpeechServerPlan.decide(
-            mode: settings.scorer, answered: false, isLocal: SpeechServerPlan.isLocal(host: settings.scorerHost),
+            mode: settings.scorer, own: settings.usesOwnServer, answered: false, isLocal: address.isLocal,
             notInstalled: server.notInstalledReason)
         if decision == .launch {
             return DoctorCheck(
                 name: name, status: .ok,
-                detail: "none at \(address) now; 'clawtalk run' starts the installed one (\(server.executable))")
+                detail: settings.usesOwnServer
+                    ? "'clawtalk run' starts the installed one on \(address) (\(server.executable))"
+                    : "none at \(address) now; 'clawtalk run' starts the installed one (\(server.executable))")
         }
         let reason: String
         if case .none(let why) = decision { reason = why } else { reason = "wake.scorer is off" }
@@ -45,6 +49,6 @@ extension DoctorCommand {
             name: name, status: .warn, detail: "no keyword scorer at \(address): \(reason) (\(fallback))",
             fix: server.notInstalledReason != nil
                 ? "install it with \(SpeechSetup.command())"
-                : "start clawtalk-wake there, or set wake.scorerHost/wake.scorerPort")
+                : "start clawtalk-wake there, or set wake.scorerHost/wake.scorerPort or wake.scorerSocket")
     }
 }

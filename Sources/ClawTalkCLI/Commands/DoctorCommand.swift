@@ -77,10 +77,12 @@ public struct DoctorCommand: Command {
             let service = StatusFile(environment: context.environment).runningService()
             checks.append(
                 await Self.checkSTT(
-                    settings.stt, service: service, server: SpeechServerSupervisor.installedServer(paths: paths)))
+                    settings.stt, service: service, paths: paths,
+                    server: SpeechServerSupervisor.installedServer(paths: paths)))
             checks.append(
                 await Self.checkWakeScorer(
-                    settings.wake, service: service, server: SpeechServerSupervisor.installedWakeScorer(paths: paths)))
+                    settings.wake, service: service, paths: paths,
+                    server: SpeechServerSupervisor.installedWakeScorer(paths: paths)))
             let store = (try? StateDirectory(path: paths.stateDirectory)).map { GatewayStore(directory: $0) }
             checks.append(await Self.checkGateway(settings: settings, store: store))
             checks.append(Self.checkPairing(service: service, settings: settings, store: store))

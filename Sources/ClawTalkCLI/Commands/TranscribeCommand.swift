@@ -83,7 +83,7 @@ public struct TranscribeCommand: Command {
         if startServer {
             let started = try await Self.startServer(paths: XDGPaths(environment: context.environment))
             context.io.writeError(
-                "server: \(started.configuration.program.rawValue) on \(started.host):\(started.port), "
+                "server: \(started.configuration.program.rawValue) on \(started.address), "
                     + "ready in \(Self.seconds(started.startupTime))\n")
             wyoming = started.transcriberConfiguration
             server = started
@@ -91,7 +91,8 @@ public struct TranscribeCommand: Command {
         let chosen = engine ?? (startServer ? .wyoming : settings.stt.engine)
         let relay = chosen == .gateway ? await Self.openRelay(settings: settings, context: context) : nil
         let transcriber = TranscriberSelector.transcriber(
-            for: settings.stt, engine: chosen, strict: engine != nil, wyoming: wyoming, gateway: relay?.transcriber)
+            for: settings.stt, engine: chosen, strict: engine != nil, paths: XDGPaths(environment: context.environment),
+            wyoming: wyoming, gateway: relay?.transcriber)
         let options = TranscriptionOptions(language: language ?? settings.stt.language, prompt: prompt)
         let transcript: Transcript
         do {

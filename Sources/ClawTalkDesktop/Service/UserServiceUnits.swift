@@ -83,12 +83,12 @@ public enum UserServiceUnits {
 
     private static let stt = """
         # clawtalk speech-to-text server: wyoming-faster-whisper with the Whisper base model, listening
-        # on 127.0.0.1:10300 (clawtalk's default stt.wyomingHost / stt.wyomingPort).
+        # on 127.0.0.1:10300 (where stt.server external looks unless stt.wyomingHost/Port say otherwise).
         #
-        # Optional: 'clawtalk run' starts this same server itself when nothing answers on the port
+        # Optional: 'clawtalk run' starts this same server itself on a private Unix socket
         # (stt.server: auto). Use this unit to run it on its own instead: 'clawtalk service install
-        # --with-stt' writes it and sets the node to stt.server external (so the two never race for
-        # the port). By hand (scripts/setup creates the venv, scripts/fetch-whisper-model the model):
+        # --with-stt' writes it and sets the node to stt.server external. A loopback port is open
+        # to every user of the machine: on a shared machine, prefer auto. By hand (scripts/setup creates the venv, scripts/fetch-whisper-model the model):
         #   mkdir -p ~/.config/systemd/user
         #   cp config/clawtalk-stt.service ~/.config/systemd/user/
         #   systemctl --user daemon-reload

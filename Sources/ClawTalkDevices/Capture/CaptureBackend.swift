@@ -4,8 +4,12 @@ public import ClawTalkAudio
 /// (``PulseCaptureBackend``), a fake in tests.
 public protocol CaptureBackend: Sendable {
     /// Opens a capture stream of `format` on `source` (nil = the default source). Called on the
-    /// engine's capture thread, which then owns the stream.
-    func openStream(source: String?, format: AudioFormat, frameMilliseconds: Int) throws -> any CaptureInputStream
+    /// engine's capture thread, which then owns the stream. While the stream opens, and while a
+    /// read waits for audio, `shouldStop` is checked at least every 50 ms: opening then throws
+    /// and a read returns early, so a stop never waits for a sound server that sends nothing.
+    func openStream(
+        source: String?, format: AudioFormat, frameMilliseconds: Int, shouldStop: @escaping @Sendable () -> Bool
+    ) throws -> any CaptureInputStream
     /// The server's devices (only sources are used). Called from ``CaptureEngine/start()``, never
     /// from the capture thread.
     func devices() throws -> [AudioDevice]
@@ -34,7 +38,8 @@ private final class ListingThroughBackend: CaptureDeviceLister {
 
 /// A blocking capture stream, used by one thread from open to close.
 public protocol CaptureInputStream: AnyObject {
-    /// Blocks until `buffer` is filled; throws when the device fails or goes away.
+    /// Blocks until `buffer` is filled, or returns early once the stream's stop check says so;
+    /// throws when the device fails or goes away.
     func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws
     /// Audio already captured but not yet returned by ``read(into:)``, in nanoseconds, as of the
     /// last read: the last sample that read returned was captured this long before it returned.
@@ -69,12 +74,12 @@ public struct PulseCaptureBackend: CaptureBackend {
     }
 
     /// Opens a ``PulseCaptureStream`` with `frameMilliseconds` fragments.
-    public func openStream(source: String?, format: AudioFormat, frameMilliseconds: Int) throws
-        -> any CaptureInputStream
-    {
+    public func openStream(
+        source: String?, format: AudioFormat, frameMilliseconds: Int, shouldStop: @escaping @Sendable () -> Bool
+    ) throws -> any CaptureInputStream {
         try PulseCaptureStream(
-            format: format, device: source, fragmentMilliseconds: frameMilliseconds, streamName: streamName,
-            pacedReads: pacedReads)
+            format: format, device: source, server: catalog.server, fragmentMilliseconds: frameMilliseconds,
+            streamName: streamName, pacedReads: pacedReads, shouldStop: shouldStop)
     }
 
     /// The catalog's device list.

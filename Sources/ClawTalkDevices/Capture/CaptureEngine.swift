@@ -116,12 +116,18 @@ public final class CaptureEngine: Sendable {
         }
     }
 
-    /// Stops capturing: the capture thread finishes its current read (≤ one frame, 20 ms) and
-    /// closes the stream, the consumer task ends and every ``frames()`` stream finishes. No frame
-    /// captured after `stop()` returns is delivered (frames already buffered in a stream still
-    /// are). If a read hangs in the device, `stop()` gives up waiting after one second; the thread
-    /// then closes its stream when the read returns. Calling it again does nothing.
+    /// Stops capturing: the capture thread finishes its current read (≤ one frame, 20 ms, or
+    /// ≤ 50 ms while the source sends nothing) and closes the stream, the consumer task ends and
+    /// every ``frames()`` stream finishes. A ``start()`` still waiting for its first open (a fresh
+    /// sound server that does not answer yet) gives up within 50 ms and throws
+    /// ``AudioDeviceError/interrupted``. No frame captured after `stop()` returns is delivered
+    /// (frames already buffered in a stream still are). Should a thread not end at once anyway,
+    /// `stop()` waits for it at most ``stopWaitLimit``; it then closes its stream when it
+    /// returns. Calling it again does nothing.
     public func stop() {
+        // Before the lock: a start() waiting for its first open holds it, and its capture thread
+        // gives up opening as soon as it sees this.
+        shared.stopRequested.store(true, ordering: .relaxed)
         lifecycle.locked { lifecycle in
             switch lifecycle {
             case .stopped:
@@ -131,9 +137,9 @@ public final class CaptureEngine: Sendable {
             case .running:
                 shared.stopRequested.store(true, ordering: .relaxed)
                 shared.watcherWake.signal()
-                _ = shared.threadFinished.wait(timeout: .now() + .seconds(1))
+                _ = shared.threadFinished.wait(timeout: .now() + Self.stopWaitLimit)
                 shared.framesReady.signal()
-                _ = shared.drainFinished.wait(timeout: .now() + .seconds(1))
+                _ = shared.drainFinished.wait(timeout: .now() + Self.stopWaitLimit)
             }
             shared.closeSubscribers()
             shared.setStatus(.stopped, device: nil)
@@ -213,6 +219,10 @@ public final class CaptureEngine: Sendable {
             reopenCount: shared.reopens.load(ordering: .relaxed), currentDevice: status.device,
             state: status.state, rms: levels.rms, peak: levels.peak)
     }
+
+    /// The longest ``stop()`` waits for each of the capture and drain threads (they end within
+    /// 50 ms; this only bounds a stop if something in the device hangs).
+    static let stopWaitLimit: DispatchTimeInterval = .milliseconds(200)
 
     // MARK: - Private
 

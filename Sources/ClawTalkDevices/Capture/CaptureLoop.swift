@@ -92,6 +92,7 @@ struct CaptureLoop {
             do {
                 try stream.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(frames * frameSize)]))
             } catch {
+                if shared.isStopping { break }
                 readFailed(error)
                 continue
             }
@@ -151,8 +152,10 @@ struct CaptureLoop {
     /// Opens the chosen source (or the default) and, on success, replaces the current stream.
     private mutating func open(chosen: Bool) throws {
         let name = chosen ? shared.chosenName.locked { $0 } : nil
+        let shared = shared
         let opened = try backend.openStream(
-            source: name, format: configuration.format, frameMilliseconds: configuration.frameMilliseconds)
+            source: name, format: configuration.format, frameMilliseconds: configuration.frameMilliseconds,
+            shouldStop: { shared.isStopping })
         closeStream()
         stream = opened
         onChosen = chosen

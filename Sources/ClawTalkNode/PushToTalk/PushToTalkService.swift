@@ -67,7 +67,9 @@ package final class PushToTalkService: Sendable {
             let locale = GatewayConnectionFactory.locale(environment: environment)
             self.controller = PTTController(
                 capturing: capturing,
-                transcriber: transcriber ?? TranscriberSelector.transcriber(for: settings.stt, logger: root),
+                transcriber: transcriber
+                    ?? TranscriberSelector.transcriber(
+                        for: settings.stt, paths: XDGPaths(environment: environment), logger: root),
                 delivery: delivery, speech: speech ?? NoSpeechOutput(), microphone: microphone,
                 configuration: PTTConfiguration(settings: settings, locale: locale), logger: root)
         }

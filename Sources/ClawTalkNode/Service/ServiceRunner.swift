@@ -1,12 +1,19 @@
 import ClawTalkSupport
 import Dispatch
 import Foundation
+import Synchronization
+
+/// A stop signal that arrived while the runner was registering its signal sources (set by a
+/// plain C handler, which may only store to an atomic).
+private let earlyStopSignal = Atomic<Int32>(0)
 
 /// Runs the node service in the foreground until its work ends or a stop signal arrives.
 ///
-/// Signals: each stop signal is first set to `SIG_IGN` (if it still has the default action), so
-/// it cannot kill the process before the `DispatchSource` signal source is registered; `.started`
-/// is reported only after every source is registered. On Linux libdispatch then installs its own
+/// Signals: each stop signal first gets a handler that only notes it (if it still has the default
+/// action), so it can neither kill the process nor be lost before the `DispatchSource` signal
+/// source is registered (issue 35: one SIGTERM in ten, 0.2 s after start, was ignored under the
+/// `SIG_IGN` used before, and the node ran on); a signal noted then is handled as soon as the
+/// sources are in place. `.started` is reported only after every source is registered. On Linux libdispatch then installs its own
 /// handler once per signal and process (it reroutes the signal to its signalfd), so the runner
 /// never restores `SIG_DFL` afterwards: that would disarm sources of a later run in the same
 /// process. On a signal the runner reports `.stopping`, cancels the work, gives it
@@ -76,8 +83,9 @@ public struct ServiceRunner: Sendable {
     public func run() async throws -> Int32 {
         let (signals, continuation) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .bufferingNewest(8))
         let registered = DispatchGroup()
+        earlyStopSignal.store(0, ordering: .relaxed)
         let sources = stopSignals.map { number in
-            Self.ignoreIfDefault(number)
+            Self.noteIfDefault(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             registered.enter()
             source.setRegistrationHandler { registered.leave() }
@@ -92,6 +100,8 @@ public struct ServiceRunner: Sendable {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             registered.notify(queue: .global()) { done.resume() }
         }
+        let early = earlyStopSignal.exchange(0, ordering: .relaxed)
+        if early != 0 { continuation.yield(early) }
         onEvent(.started)
         let onEvent = self.onEvent
         // The work runs outside the task tree so that a stop can return without awaiting it.
@@ -136,13 +146,14 @@ public struct ServiceRunner: Sendable {
         }
     }
 
-    /// Sets `SIG_IGN` for `number` unless a handler is already installed (libdispatch's own,
-    /// from an earlier run, must stay in place).
-    private static func ignoreIfDefault(_ number: Int32) {
+    /// Installs a handler that notes `number` in ``earlyStopSignal``, unless a handler is already
+    /// installed (libdispatch's own, from an earlier run, must stay in place; a `SIG_IGN` the
+    /// caller set stays too).
+    private static func noteIfDefault(_ number: Int32) {
         var current = sigaction()
         guard sigaction(number, nil, &current) == 0 else { return }
         if current.__sigaction_handler.sa_handler == nil {
-            signal(number, SIG_IGN)
+            signal(number) { earlyStopSignal.store($0, ordering: .relaxed) }
         }
     }
 

@@ -242,7 +242,8 @@ private struct Blueprint: Sendable {
                 selection: selection, thresholds: settings.wake.thresholds, environment: environment
             ) { wakeLogger.notice("wake.engine.notice", ["reason": .string($0)]) }
             factory.scorer = WakeDetectorFactory.scorer(
-                settings.wake, selection: selection, thresholds: settings.wake.thresholds)
+                settings.wake, selection: selection, thresholds: settings.wake.thresholds,
+                paths: XDGPaths(environment: environment))
             factory.onScorerLink = { event in
                 switch event {
                 case .connected(let address):
@@ -269,7 +270,10 @@ private struct Blueprint: Sendable {
                         "engine": .string(selection.rawValue),
                     ])
             }
-            let transcriber = parts.transcriber ?? TranscriberSelector.transcriber(for: settings.stt, logger: logger)
+            let transcriber =
+                parts.transcriber
+                ?? TranscriberSelector.transcriber(
+                    for: settings.stt, paths: XDGPaths(environment: environment), logger: logger)
             let language = settings.stt.language ?? GatewayConnectionFactory.locale(environment: environment)
             let verifier = WakeDetectorFactory.verifier(transcriber: transcriber, language: language)
             let detector = try factory.detector(triggers: triggers, verifier: verifier)

@@ -23,13 +23,13 @@ public struct WakeDetectorFactory {
     public var onScorerLink: (@Sendable (WhisperKeywordEngine.LinkEvent) -> Void)? = nil
 
     /// The scorer configuration of `wake.*`, nil when `wake.scorer` is off or `selection` is not
-    /// `auto`.
-    public static func scorer(_ wake: WakeSettings, selection: KeywordSpotter.Selection, thresholds: [String: Double])
-        -> WhisperKeywordEngine.Configuration?
-    {
+    /// `auto`; `paths` locate the node's own scorer socket.
+    public static func scorer(
+        _ wake: WakeSettings, selection: KeywordSpotter.Selection, thresholds: [String: Double], paths: XDGPaths
+    ) -> WhisperKeywordEngine.Configuration? {
         guard wake.scorer != .off, selection == .auto else { return nil }
         return WhisperKeywordEngine.Configuration(
-            host: wake.scorerHost, port: wake.scorerPort, thresholds: thresholds, aliases: wake.aliases)
+            address: wake.address(paths: paths), thresholds: thresholds, aliases: wake.aliases)
     }
 
     /// Loads the models, the runtime and the pronunciation dictionary. A missing microWakeWord
@@ -97,17 +97,20 @@ public struct WakeDetectorFactory {
         return .pocketSphinx(try PocketSphinxDecoder(mode: .languageModel, pronunciations: added))
     }
 
-    /// The Whisper verifier of `clawtalk run`: the Wyoming server of `stt.wyomingHost` and
-    /// `stt.wyomingPort`. Throws ``NodeServiceError/unavailable(_:)`` (naming `option`) when no server
-    /// answers.
-    public static func wyomingVerifier(stt: STTSettings, option: String) async throws -> TranscriptVerifier {
-        let server = WyomingTranscriber(configuration: .init(host: stt.wyomingHost, port: stt.wyomingPort))
+    /// The Whisper verifier of `clawtalk run`: the Wyoming server at
+    /// ``STTSettings/address(paths:)``. Throws ``NodeServiceError/unavailable(_:)`` (naming
+    /// `option`) when no server answers.
+    public static func wyomingVerifier(stt: STTSettings, paths: XDGPaths, option: String) async throws
+        -> TranscriptVerifier
+    {
+        let address = stt.address(paths: paths)
+        let server = WyomingTranscriber(configuration: .init(address: address))
         do {
             _ = try await server.prepare()
         } catch {
             throw NodeServiceError.unavailable(
-                "\(option): no Wyoming server at \(stt.wyomingHost):\(stt.wyomingPort) (\(error)); "
-                    + "start one or set stt.wyomingHost/stt.wyomingPort")
+                "\(option): no Wyoming server at \(address) (\(error)); "
+                    + "start one or set stt.wyomingHost/stt.wyomingPort or stt.wyomingSocket")
         }
         return verifier(transcriber: server, language: stt.language ?? "en")
     }

@@ -1,13 +1,13 @@
 public import ClawTalkSupport
 
 /// The supervisor's decisions, without processes or sockets: what to do about the server at
-/// `stt.wyomingHost:stt.wyomingPort`, and how long to wait before a restart.
+/// its address, and how long to wait before a restart.
 public enum SpeechServerPlan {
     /// What to do after a probe of the configured address.
     public enum Decision: Sendable, Equatable {
         /// Use the server that answered; start nothing.
         case useExternal
-        /// Start (or restart) the installed server on the configured port.
+        /// Start (or restart) the installed server at the address.
         case launch
         /// Nothing to use or start now (the reason, for the status and one log line); look again
         /// later, since a server may appear.
@@ -16,28 +16,25 @@ public enum SpeechServerPlan {
         case stop
     }
 
-    /// What to do when `mode` is set, a probe `answered` or not, the host `isLocal` (a loopback
-    /// address this machine can serve) and the server is `installed` (nil, or why not).
-    public static func decide(mode: SpeechServerMode, answered: Bool, isLocal: Bool, notInstalled: String?) -> Decision
-    {
+    /// What to do when `mode` is set, the address is the node's `own` private socket (nothing
+    /// else is ever used there, so it is not probed), a probe `answered` or not, the address
+    /// `isLocal` (a socket or loopback address this machine can serve) and the server is
+    /// `installed` (nil, or why not).
+    public static func decide(
+        mode: SpeechServerMode, own: Bool = false, answered: Bool, isLocal: Bool, notInstalled: String?
+    ) -> Decision {
         switch mode {
         case .off:
             return .stop
         case .external:
             return answered ? .useExternal : .none("no server answers (stt.server is external)")
         case .auto:
+            if own { return notInstalled.map { .none($0) } ?? .launch }
             if answered { return .useExternal }
             guard isLocal else { return .none("no server answers, and the address is not on this machine") }
             if let notInstalled { return .none(notInstalled) }
             return .launch
         }
-    }
-
-    /// Whether `host` names this machine's loopback interface, where a supervised server can
-    /// listen (it always binds 127.0.0.1).
-    public static func isLocal(host: String) -> Bool {
-        ["127.0.0.1", "localhost", "::1", "[::1]", "ip6-localhost"].contains(host.lowercased())
-            || host.hasPrefix("127.")
     }
 }
 

@@ -5,11 +5,18 @@ import Foundation
 /// events `stt.server.*`) or the wake-word keyword scorer (`wake.scorer`, events `wake.server.*`),
 /// each described by a ``Role``.
 ///
-/// - `auto` (default): a server that answers at `stt.wyomingHost:stt.wyomingPort` is used as it
-///   is and watched. When none answers and the address is on this machine, the
-///   `wyoming-faster-whisper` that `scripts/setup` installed is started on that port with the
-///   arguments of `config/clawtalk-stt.service` (loopback only, 5 steps nicer) as a
-///   ``ChildProcess``: its own process group, killed with this process however it ends. Its
+/// - `auto` (default) with no address configured: the server that `scripts/setup` installed
+///   (`clawtalk-speech`, else `wyoming-faster-whisper` with the arguments of
+///   `config/clawtalk-stt.service`) is started on the node's own Unix socket,
+///   `$XDG_RUNTIME_DIR/clawtalk/speech.sock` (`wake.sock` for the scorer) in a 0700 directory,
+///   so only this user reaches it. Nothing else is ever used: the socket is not probed for a
+///   server someone else started, and no TCP port is opened.
+/// - `auto` with an address configured (`stt.wyomingHost`/`stt.wyomingPort`/`stt.wyomingSocket`):
+///   a server that answers there is used as it is and watched; when none answers and the address
+///   is on this machine, the installed server is started there.
+///
+/// A started server runs 5 steps nicer as a ``ChildProcess``: its own process group, killed with
+/// this process however it ends. Its
 ///   output becomes `stt.server.log` events, transcripts redacted like the node's own. A server
 ///   that dies is restarted after a ``RestartBackoff`` delay, and its exit and last lines are
 ///   logged (`stt.server.exited`).
@@ -28,28 +35,35 @@ public actor SpeechServerSupervisor {
         /// Who runs it.
         public var mode: SpeechServerMode
         /// Where it answers.
-        public var host: String
-        /// Its port.
-        public var port: Int
+        public var address: WyomingAddress
+        /// Whether ``address`` is the node's own private socket (`auto` with no address
+        /// configured): started, never probed for someone else's server.
+        public var own: Bool
         /// What the node does without it, for the log (`pocketsphinx`).
         public var fallback: String
 
-        /// The speech-to-text server of `stt.*`.
-        public static func speechToText(_ settings: STTSettings) -> Role {
-            Role(
-                name: "stt", mode: settings.server, host: settings.wyomingHost, port: settings.wyomingPort,
-                fallback: "pocketsphinx")
+        /// A role; `own` as described there.
+        public init(name: String, mode: SpeechServerMode, address: WyomingAddress, own: Bool, fallback: String) {
+            self.name = name
+            self.mode = mode
+            self.address = address
+            self.own = own
+            self.fallback = fallback
         }
 
-        /// The keyword scorer of `wake.*`.
-        public static func wakeScorer(_ settings: WakeSettings) -> Role {
+        /// The speech-to-text server of `stt.*`; `paths` locate the node's own socket.
+        public static func speechToText(_ settings: STTSettings, paths: XDGPaths) -> Role {
             Role(
-                name: "wake", mode: settings.scorer, host: settings.scorerHost, port: settings.scorerPort,
-                fallback: "pocketsphinx")
+                name: "stt", mode: settings.server, address: settings.address(paths: paths),
+                own: settings.usesOwnServer, fallback: "pocketsphinx")
         }
 
-        /// `host:port`.
-        public var address: String { "\(host):\(port)" }
+        /// The keyword scorer of `wake.*`; `paths` locate the node's own socket.
+        public static func wakeScorer(_ settings: WakeSettings, paths: XDGPaths) -> Role {
+            Role(
+                name: "wake", mode: settings.scorer, address: settings.address(paths: paths),
+                own: settings.usesOwnServer, fallback: "pocketsphinx")
+        }
     }
 
     /// How often a server run by someone else is probed again.
@@ -57,7 +71,7 @@ public actor SpeechServerSupervisor {
 
     /// Which server this is.
     public let role: Role
-    /// What is started in `auto` mode (its port is replaced by the role's).
+    /// What is started in `auto` mode (its address is replaced by the role's).
     public let server: WyomingServerProcess.Configuration
     /// Every change of the status, newest first for new subscribers.
     public nonisolated let status = LatestValueBroadcast<SpeechServerStatus>()
@@ -66,14 +80,14 @@ public actor SpeechServerSupervisor {
     private var lastNone: String?
 
     /// A supervisor of the speech-to-text server of `settings`; `server` is the installed server
-    /// by default.
+    /// by default; `paths` locate the node's own socket.
     public init(
-        settings: STTSettings, server: WyomingServerProcess.Configuration? = nil, logger: Logger,
-        probeTimeout: Duration = .seconds(1)
+        settings: STTSettings, server: WyomingServerProcess.Configuration? = nil, paths: XDGPaths = XDGPaths(),
+        logger: Logger, probeTimeout: Duration = .seconds(1)
     ) {
         self.init(
-            role: .speechToText(settings), server: server ?? Self.installedServer(paths: XDGPaths()), logger: logger,
-            probeTimeout: probeTimeout)
+            role: .speechToText(settings, paths: paths), server: server ?? Self.installedServer(paths: paths),
+            logger: logger, probeTimeout: probeTimeout)
     }
 
     /// A supervisor of `role`, starting `server` when it is needed.
@@ -82,11 +96,12 @@ public actor SpeechServerSupervisor {
     ) {
         self.role = role
         var server = server
-        server.port = role.port
+        server.address = role.address
         self.server = server
         self.logger = logger.child(category: role.name)
         self.probeTimeout = probeTimeout
-        status.publish(SpeechServerStatus(role: .none, ready: false, address: role.address, detail: "not probed yet"))
+        status.publish(
+            SpeechServerStatus(role: .none, ready: false, address: "\(role.address)", detail: "not probed yet"))
     }
 
     /// The server of `config/clawtalk-stt.service`: Whisper base, int8, 2 threads, Nice=5, the
@@ -114,19 +129,19 @@ public actor SpeechServerSupervisor {
     public func run() async {
         var backoff = RestartBackoff()
         while !Task.isCancelled {
-            let answered = await probe()
+            // The own socket is never probed: whatever answered there would not be this node's.
+            let answered = role.own ? false : await probe()
             let decision = SpeechServerPlan.decide(
-                mode: role.mode, answered: answered,
-                isLocal: SpeechServerPlan.isLocal(host: role.host),
-                notInstalled: server.notInstalledReason)
+                mode: role.mode, own: role.own, answered: answered, isLocal: role.address.isLocal,
+                notInstalled: server.notInstalledReason ?? ownDirectoryProblem())
             switch decision {
             case .stop:
                 publish(.none, ready: false, detail: "\(role.name == "stt" ? "stt.server" : "wake.scorer") is off")
-                logger.info("\(role.name).server.off", ["address": .string(role.address)])
+                logger.info("\(role.name).server.off", ["address": .string("\(role.address)")])
                 return
             case .useExternal:
                 if status.latest?.role != .external || status.latest?.ready != true {
-                    logger.info("\(role.name).server.external", ["address": .string(role.address)])
+                    logger.info("\(role.name).server.external", ["address": .string("\(role.address)")])
                 }
                 lastNone = nil
                 publish(.external, ready: true, detail: "")
@@ -136,7 +151,7 @@ public actor SpeechServerSupervisor {
                     logger.warning(
                         "\(role.name).server.none",
                         [
-                            "address": .string(role.address), "reason": .string(reason),
+                            "address": .string("\(role.address)"), "reason": .string(reason),
                             "fallback": .string(role.fallback),
                         ])
                     lastNone = reason
@@ -165,7 +180,7 @@ public actor SpeechServerSupervisor {
         publish(.supervised, ready: false, detail: "starting")
         logger.info(
             "\(role.name).server.starting",
-            ["executable": .string(server.executable), "address": .string(role.address)])
+            ["executable": .string(server.executable), "address": .string("\(role.address)")])
         let process: WyomingServerProcess
         do {
             process = try await WyomingServerProcess.start(
@@ -181,7 +196,7 @@ public actor SpeechServerSupervisor {
         logger.info(
             "\(role.name).server.ready",
             [
-                "pid": .int(Int(process.processIdentifier)), "address": .string(role.address),
+                "pid": .int(Int(process.processIdentifier)), "address": .string("\(role.address)"),
                 "startupMs": .int(Int(process.startupTime.inSeconds * 1000)),
                 "model": .string(process.info.summary ?? "unknown"),
             ])
@@ -203,16 +218,28 @@ public actor SpeechServerSupervisor {
         return launched.duration(to: .now)
     }
 
+    /// For the own socket: its directory, created 0700 (or tightened to it) and owned by this
+    /// user, so no other user can reach the socket; nil when it is fine, else why not.
+    private func ownDirectoryProblem() -> String? {
+        guard role.own, let path = role.address.socketPath else { return nil }
+        do {
+            _ = try StateDirectory(path: (path as NSString).deletingLastPathComponent, logger: logger)
+            return nil
+        } catch {
+            return "cannot use the socket directory: \(error)"
+        }
+    }
+
     private func probe() async -> Bool {
         guard role.mode != .off else { return false }
-        let client = WyomingClient(host: role.host, port: role.port, connectTimeout: probeTimeout)
+        let client = WyomingClient(address: role.address, connectTimeout: probeTimeout)
         guard let info = try? await client.describe(timeout: probeTimeout) else { return false }
         return server.program.isOffered(by: info)
     }
 
     private func publish(_ role: SpeechServerStatus.Role, ready: Bool, pid: Int32? = nil, detail: String) {
         let next = SpeechServerStatus(
-            role: role, ready: ready, address: self.role.address, pid: pid, detail: detail)
+            role: role, ready: ready, address: "\(self.role.address)", pid: pid, detail: detail)
         if status.latest != next { status.publish(next) }
     }
 }

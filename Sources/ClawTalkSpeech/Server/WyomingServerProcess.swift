@@ -5,7 +5,8 @@ import Synchronization
 /// A local `wyoming-faster-whisper` server run as a child process: supervised by `clawtalk run`
 /// (``SpeechServerSupervisor``), and started by tests and `clawtalk transcribe --start-server`.
 ///
-/// ``start(_:onOutput:)`` launches it on a loopback port and returns once it answers `describe`.
+/// ``start(_:onOutput:)`` launches it on its ``Configuration/address`` (a Unix socket, or a loopback port)
+/// and returns once it answers `describe`.
 /// The server loads the model before it listens (≈ 2–5 s for Whisper base on 2 cores), so a
 /// ready server transcribes at full speed from the first request. It never downloads: the model
 /// is a directory made by `scripts/fetch-whisper-model`, and `--local-files-only` plus
@@ -47,8 +48,9 @@ public final class WyomingServerProcess: Sendable {
         public var wakeModelDirectory: String?
         /// `clawtalk-speech`: the end-of-turn model (Smart Turn ONNX); used when the file exists.
         public var turnModel: String?
-        /// Port on 127.0.0.1; nil picks a free one.
-        public var port: Int?
+        /// Where it listens: a Unix socket (what `clawtalk run` gives its own servers) or a port
+        /// on 127.0.0.1; nil picks a free loopback port (tests, benches, `clawtalk transcribe`).
+        public var address: WyomingAddress?
         /// Default language (`--language`); nil lets Whisper detect it.
         public var language: String?
         /// Whisper initial prompt (`--initial-prompt`); nil for none.
@@ -66,13 +68,13 @@ public final class WyomingServerProcess: Sendable {
 
         /// Creates a configuration.
         public init(
-            executable: String, modelDirectory: String, port: Int? = nil, language: String? = "en",
+            executable: String, modelDirectory: String, address: WyomingAddress? = nil, language: String? = "en",
             initialPrompt: String? = WyomingTranscriber.defaultServerPrompt,
             cpuThreads: Int? = nil, readyTimeout: Duration = .seconds(90)
         ) {
             self.executable = executable
             self.modelDirectory = modelDirectory
-            self.port = port
+            self.address = address
             self.language = language
             self.initialPrompt = initialPrompt
             self.cpuThreads = max(1, cpuThreads ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -142,11 +144,11 @@ public final class WyomingServerProcess: Sendable {
             FileManager.default.fileExists(atPath: modelDirectory + "/model.bin")
         }
 
-        /// The server's command-line arguments for `port`.
-        public func arguments(port: Int) -> [String] {
+        /// The server's command-line arguments for listening at `address`.
+        public func arguments(address: WyomingAddress) -> [String] {
             if program == .clawtalkSpeech {
                 var arguments = [
-                    "--uri", "tcp://127.0.0.1:\(port)", "--asr-model", modelDirectory, "--threads", String(cpuThreads),
+                    "--uri", address.uri, "--asr-model", modelDirectory, "--threads", String(cpuThreads),
                 ]
                 if let wakeModelDirectory { arguments += ["--wake-model", wakeModelDirectory] }
                 if let turnModel, FileManager.default.fileExists(atPath: turnModel) {
@@ -159,13 +161,13 @@ public final class WyomingServerProcess: Sendable {
             }
             if program == .clawtalkWake {
                 var arguments = [
-                    "--uri", "tcp://127.0.0.1:\(port)", "--model", modelDirectory, "--threads", String(cpuThreads),
+                    "--uri", address.uri, "--model", modelDirectory, "--threads", String(cpuThreads),
                 ]
                 if let logFormat { arguments += ["--log-format", logFormat] }
                 return arguments
             }
             var arguments = [
-                "--uri", "tcp://127.0.0.1:\(port)", "--model", modelDirectory,
+                "--uri", address.uri, "--model", modelDirectory,
                 "--data-dir", (modelDirectory as NSString).deletingLastPathComponent,
                 "--stt-library", "faster-whisper", "--local-files-only", "--device", "cpu",
                 "--compute-type", "int8", "--cpu-threads", String(cpuThreads),
@@ -177,10 +179,8 @@ public final class WyomingServerProcess: Sendable {
         }
     }
 
-    /// Always `127.0.0.1`.
-    public let host = "127.0.0.1"
-    /// The port the server listens on.
-    public let port: Int
+    /// Where the server listens.
+    public let address: WyomingAddress
     /// The server's process id.
     public let processIdentifier: Int32
     /// What the server said about itself when it became ready.
@@ -193,10 +193,11 @@ public final class WyomingServerProcess: Sendable {
     private let stopped = Mutex(false)
 
     private init(
-        configuration: Configuration, port: Int, child: ChildProcess, info: WyomingInfo, startupTime: Duration
+        configuration: Configuration, address: WyomingAddress, child: ChildProcess, info: WyomingInfo,
+        startupTime: Duration
     ) {
         self.configuration = configuration
-        self.port = port
+        self.address = address
         processIdentifier = child.pid
         self.child = child
         self.info = info
@@ -209,12 +210,12 @@ public final class WyomingServerProcess: Sendable {
 
     /// A transcriber configuration for this server (its initial prompt as the server prompt).
     public var transcriberConfiguration: WyomingTranscriber.Configuration {
-        WyomingTranscriber.Configuration(host: host, port: port, serverPrompt: configuration.initialPrompt)
+        WyomingTranscriber.Configuration(address: address, serverPrompt: configuration.initialPrompt)
     }
 
     /// Launches the server and waits until it answers `describe`; `onOutput` gets each line the
     /// server writes (on another thread). Throws ``SpeechError/sttServerStart(_:)`` when the
-    /// executable or model is missing, the port is taken, the process exits early (with its last
+    /// executable or model is missing, the address is taken, the process exits early (with its last
     /// lines), or it is not ready within the timeout; `CancellationError` when cancelled first
     /// (the child is stopped).
     public static func start(
@@ -228,23 +229,29 @@ public final class WyomingServerProcess: Sendable {
             throw SpeechError.sttServerStart(
                 "no Whisper model in \(configuration.modelDirectory) (run \(configuration.modelScript))")
         }
-        let port: Int
+        let address: WyomingAddress
         do {
-            port = try configuration.port ?? LoopbackPort.pick()
+            address = try configuration.address ?? .tcp(host: "127.0.0.1", port: LoopbackPort.pick())
         } catch {
             throw SpeechError.sttServerStart("\(error)")
         }
-        let client = WyomingClient(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
-        // A server already on the port would answer for the new one, which then fails to bind.
+        if let path = address.socketPath, path.utf8.count > WyomingAddress.maximumSocketPathBytes {
+            throw SpeechError.sttServerStart(
+                "\(path) is longer than the \(WyomingAddress.maximumSocketPathBytes) bytes a Unix socket path may have")
+        }
+        let client = WyomingClient(address: address, connectTimeout: .seconds(1))
+        // A server already on the port would answer for the new one, which then fails to bind; on
+        // a socket, the new one would take the path from the old one (which belongs to another
+        // process of this user: a second node on the same runtime directory).
         if (try? await client.describe(timeout: .milliseconds(500))) != nil {
-            throw SpeechError.sttServerStart("127.0.0.1:\(port) is already taken by a Wyoming server")
+            throw SpeechError.sttServerStart("\(address) is already taken by a Wyoming server")
         }
         var environment = ProcessInfo.processInfo.environment
         environment["HF_HUB_OFFLINE"] = "1"
         environment.merge(configuration.environment) { _, set in set }
         let launched = ContinuousClock.now
         let child = try ChildProcess(
-            executable: configuration.executable, arguments: configuration.arguments(port: port),
+            executable: configuration.executable, arguments: configuration.arguments(address: address),
             environment: environment.map { "\($0.key)=\($0.value)" }, niceIncrement: configuration.niceIncrement,
             onOutput: onOutput)
         let deadline = launched + configuration.readyTimeout
@@ -254,7 +261,7 @@ public final class WyomingServerProcess: Sendable {
             }
             if let info = try? await client.describe(timeout: .seconds(1)) {
                 return WyomingServerProcess(
-                    configuration: configuration, port: port, child: child, info: info,
+                    configuration: configuration, address: address, child: child, info: info,
                     startupTime: launched.duration(to: .now))
             }
             if Task.isCancelled {

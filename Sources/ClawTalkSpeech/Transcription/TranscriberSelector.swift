@@ -4,7 +4,7 @@ public import ClawTalkSupport
 ///
 /// | `stt.engine` | chain |
 /// |---|---|
-/// | `wyoming` | Wyoming server at `stt.wyomingHost:stt.wyomingPort`, falling back to PocketSphinx |
+/// | `wyoming` | Wyoming server at ``STTSettings/address(paths:)``, falling back to PocketSphinx |
 /// | `pocketsphinx` | PocketSphinx only |
 /// | `gateway` | the gateway relay (contract talk.md §9.1, given by the caller), then the `wyoming` chain |
 ///
@@ -16,14 +16,16 @@ public enum TranscriberSelector {
 
     /// The transcriber for `settings`, with `engine` overriding `settings.engine`.
     /// `pocketSphinx` lets callers share one (slow to load) PocketSphinx engine; `gateway` is the
-    /// relay client (it lives where the operator connection is), unavailable when nil.
+    /// relay client (it lives where the operator connection is), unavailable when nil; `paths`
+    /// locate the node's own server socket.
     public static func transcriber(
-        for settings: STTSettings, engine: STTEngine? = nil, strict: Bool = false, logger: Logger = .discarding,
+        for settings: STTSettings, engine: STTEngine? = nil, strict: Bool = false, paths: XDGPaths = XDGPaths(),
+        logger: Logger = .discarding,
         pocketSphinx: PocketSphinxTranscriber? = nil,
         wyoming: WyomingTranscriber.Configuration? = nil, gateway relay: (any Transcriber)? = nil
     ) -> any Transcriber {
         let wyomingConfiguration =
-            wyoming ?? WyomingTranscriber.Configuration(host: settings.wyomingHost, port: settings.wyomingPort)
+            wyoming ?? WyomingTranscriber.Configuration(address: settings.address(paths: paths))
         let sphinx: PocketSphinxTranscriber = pocketSphinx ?? PocketSphinxTranscriber()
         let server = WyomingTranscriber(configuration: wyomingConfiguration)
         let gateway = relay ?? UnavailableTranscriber(name: STTEngine.gateway.rawValue, reason: gatewayRelayReason)

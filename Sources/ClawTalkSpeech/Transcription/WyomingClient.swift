@@ -1,7 +1,8 @@
 public import ClawTalkAudio
-import ClawTalkSupport
+public import ClawTalkSupport
 
-/// A client for a Wyoming speech-to-text server (e.g. `wyoming-faster-whisper`) over TCP.
+/// A client for a Wyoming speech-to-text server (e.g. `wyoming-faster-whisper`) over a Unix
+/// socket or TCP.
 ///
 /// Every request opens its own connection (servers close it after answering a transcription).
 /// The blocking socket work runs on one serial lane per client, so requests from one client are
@@ -11,11 +12,9 @@ import ClawTalkSupport
 /// request's own limit (``describe(timeout:)``, ``responseTimeout`` for transcriptions), which
 /// must cover the server's decoding time (faster-whisper base: ~1 s per short utterance on 2 cores).
 public struct WyomingClient: Sendable {
-    /// Server host name or address.
-    public var host: String
-    /// Server TCP port.
-    public var port: Int
-    /// Limit for establishing the TCP connection.
+    /// Where the server listens.
+    public var address: WyomingAddress
+    /// Limit for establishing the connection.
     public var connectTimeout: Duration
     /// Limit for a transcription, from the first byte sent to the `transcript` event.
     public var responseTimeout: Duration
@@ -24,17 +23,26 @@ public struct WyomingClient: Sendable {
 
     private let lane: SerialLane
 
-    /// A client for `host:port`.
+    /// A client for the server at `address`.
     public init(
-        host: String = "127.0.0.1", port: Int = 10300, connectTimeout: Duration = .seconds(1),
-        responseTimeout: Duration = .seconds(30), chunkMilliseconds: Int = 100
+        address: WyomingAddress, connectTimeout: Duration = .seconds(1), responseTimeout: Duration = .seconds(30),
+        chunkMilliseconds: Int = 100
     ) {
-        self.host = host
-        self.port = port
+        self.address = address
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout
         self.chunkMilliseconds = max(10, chunkMilliseconds)
-        lane = SerialLane(label: "clawtalk.wyoming.\(host):\(port)")
+        lane = SerialLane(label: "clawtalk.wyoming.\(address)")
+    }
+
+    /// A client for the TCP server at `host:port`.
+    public init(
+        host: String = "127.0.0.1", port: Int, connectTimeout: Duration = .seconds(1),
+        responseTimeout: Duration = .seconds(30), chunkMilliseconds: Int = 100
+    ) {
+        self.init(
+            address: .tcp(host: host, port: port), connectTimeout: connectTimeout, responseTimeout: responseTimeout,
+            chunkMilliseconds: chunkMilliseconds)
     }
 
     /// Sends `describe` and returns the server's speech-to-text `info`; `timeout` bounds the
@@ -85,14 +93,14 @@ public struct WyomingClient: Sendable {
         accept: @escaping @Sendable (WyomingEvent) throws -> T?
     ) async throws -> T {
         let cancellation = SocketCancellation()
-        let (host, port) = (host, port)
+        let address = address
         let connectLimit = connectTimeout ?? self.connectTimeout
         return try await withTaskCancellationHandler {
             try Task.checkCancellation()
             return try await lane.run {
                 let start = ContinuousClock.now
                 let connection = try WyomingConnection(
-                    host: host, port: port, deadline: start + connectLimit, timeout: connectLimit,
+                    address: address, deadline: start + connectLimit, timeout: connectLimit,
                     cancellation: cancellation)
                 defer { connection.close() }
                 let deadline = ContinuousClock.now + timeout

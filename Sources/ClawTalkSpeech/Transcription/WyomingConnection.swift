@@ -1,30 +1,28 @@
 import ClawTalkSupport
 
-/// One blocking Wyoming conversation over a ``TCPStream``: send events, read events until one
+/// One blocking Wyoming conversation over a ``SocketStream``: send events, read events until one
 /// matches. Runs on the ``SerialLane`` of its ``WyomingClient``; socket failures become
 /// ``SpeechError`` cases naming the server.
 final class WyomingConnection {
-    private let stream: TCPStream
+    private let stream: SocketStream
     private var decoder = WyomingFrameDecoder()
-    private let host: String
-    private let port: Int
+    private let address: WyomingAddress
 
-    /// Connects to `host:port` before `deadline`; refusals and timeouts are
-    /// ``SpeechError/sttServerUnreachable(host:port:reason:)``.
+    /// Connects to `address` before `deadline`; refusals and timeouts are
+    /// ``SpeechError/sttServerUnreachable(address:reason:)``.
     init(
-        host: String, port: Int, deadline: ContinuousClock.Instant, timeout: Duration,
+        address: WyomingAddress, deadline: ContinuousClock.Instant, timeout: Duration,
         cancellation: SocketCancellation
     ) throws {
-        self.host = host
-        self.port = port
+        self.address = address
         do {
-            stream = try TCPStream(host: host, port: port, deadline: deadline, cancellation: cancellation)
-        } catch let failure as TCPStream.Failure {
-            throw SpeechError.sttServerUnreachable(host: host, port: port, reason: failure.message)
-        } catch is TCPStream.DeadlineExceeded {
+            stream = try SocketStream(address: address, deadline: deadline, cancellation: cancellation)
+        } catch let failure as SocketStream.Failure {
+            throw SpeechError.sttServerUnreachable(address: "\(address)", reason: failure.message)
+        } catch is SocketStream.DeadlineExceeded {
             throw SpeechError.sttServerUnreachable(
-                host: host, port: port, reason: "no answer within \(SpeechError.secondsText(timeout.inSeconds))")
-        } catch is TCPStream.Cancelled {
+                address: "\(address)", reason: "no answer within \(SpeechError.secondsText(timeout.inSeconds))")
+        } catch is SocketStream.Cancelled {
             throw CancellationError()
         }
     }
@@ -63,7 +61,7 @@ final class WyomingConnection {
             if bytes.isEmpty {
                 let state = decoder.isAtEventBoundary ? "" : " in the middle of an event"
                 throw SpeechError.wyomingProtocol(
-                    "server at \(host):\(port) closed the connection\(state) before answering \(operation)")
+                    "server at \(address) closed the connection\(state) before answering \(operation)")
             }
             decoder.append(bytes)
         }
@@ -72,12 +70,12 @@ final class WyomingConnection {
     private func translating<T>(operation: String, timeout: Duration, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch is TCPStream.DeadlineExceeded {
-            throw SpeechError.sttTimedOut(operation: "\(operation) at \(host):\(port)", seconds: timeout.inSeconds)
-        } catch is TCPStream.Cancelled {
+        } catch is SocketStream.DeadlineExceeded {
+            throw SpeechError.sttTimedOut(operation: "\(operation) at \(address)", seconds: timeout.inSeconds)
+        } catch is SocketStream.Cancelled {
             throw CancellationError()
-        } catch let failure as TCPStream.Failure {
-            throw SpeechError.wyomingProtocol("connection to \(host):\(port) lost during \(operation): \(failure)")
+        } catch let failure as SocketStream.Failure {
+            throw SpeechError.wyomingProtocol("connection to \(address) lost during \(operation): \(failure)")
         }
     }
 }

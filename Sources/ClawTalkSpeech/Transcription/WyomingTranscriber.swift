@@ -1,5 +1,5 @@
 public import ClawTalkAudio
-import ClawTalkSupport
+public import ClawTalkSupport
 import Synchronization
 
 /// Speech-to-text through a Wyoming server (``WyomingClient``), normally the local
@@ -18,10 +18,8 @@ import Synchronization
 public final class WyomingTranscriber: Transcriber {
     /// Where the server is and how long to wait for it.
     public struct Configuration: Sendable, Hashable {
-        /// Server host.
-        public var host: String
-        /// Server port.
-        public var port: Int
+        /// Where the server listens.
+        public var address: WyomingAddress
         /// Limit for the `describe` probe (connecting included).
         public var describeTimeout: Duration
         /// Limit for one transcription after connecting.
@@ -32,14 +30,23 @@ public final class WyomingTranscriber: Transcriber {
 
         /// Creates a configuration.
         public init(
-            host: String = "127.0.0.1", port: Int = 10300, describeTimeout: Duration = .seconds(1),
-            responseTimeout: Duration = .seconds(30), serverPrompt: String? = WyomingTranscriber.defaultServerPrompt
+            address: WyomingAddress, describeTimeout: Duration = .seconds(1), responseTimeout: Duration = .seconds(30),
+            serverPrompt: String? = WyomingTranscriber.defaultServerPrompt
         ) {
-            self.host = host
-            self.port = port
+            self.address = address
             self.describeTimeout = describeTimeout
             self.responseTimeout = responseTimeout
             self.serverPrompt = serverPrompt
+        }
+
+        /// A configuration for the TCP server at `host:port`.
+        public init(
+            host: String = "127.0.0.1", port: Int, describeTimeout: Duration = .seconds(1),
+            responseTimeout: Duration = .seconds(30), serverPrompt: String? = WyomingTranscriber.defaultServerPrompt
+        ) {
+            self.init(
+                address: .tcp(host: host, port: port), describeTimeout: describeTimeout,
+                responseTimeout: responseTimeout, serverPrompt: serverPrompt)
         }
     }
 
@@ -54,15 +61,15 @@ public final class WyomingTranscriber: Transcriber {
     private let info = Mutex<WyomingInfo?>(nil)
 
     /// A transcriber for the server in `configuration`.
-    public init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration) {
         self.configuration = configuration
         client = WyomingClient(
-            host: configuration.host, port: configuration.port, connectTimeout: configuration.describeTimeout,
+            address: configuration.address, connectTimeout: configuration.describeTimeout,
             responseTimeout: configuration.responseTimeout)
     }
 
     /// Asks the server to describe itself (within ``Configuration/describeTimeout``) and keeps the
-    /// answer; throws ``SpeechError/sttServerUnreachable(host:port:reason:)`` when nothing answers.
+    /// answer; throws ``SpeechError/sttServerUnreachable(address:reason:)`` when nothing answers.
     @discardableResult
     public func prepare() async throws -> WyomingInfo {
         if let known = info.locked({ $0 }) { return known }
@@ -72,12 +79,12 @@ public final class WyomingTranscriber: Transcriber {
         } catch SpeechError.sttTimedOut {
             let limit = SpeechError.secondsText(configuration.describeTimeout.inSeconds)
             throw SpeechError.sttServerUnreachable(
-                host: configuration.host, port: configuration.port, reason: "no answer to 'describe' within \(limit)")
+                address: "\(configuration.address)", reason: "no answer to 'describe' within \(limit)")
         }
         guard !described.asr.isEmpty else {
             throw SpeechError.sttEngineUnavailable(
                 engine: name,
-                reason: "the server at \(configuration.host):\(configuration.port) offers no speech-to-text program")
+                reason: "the server at \(configuration.address) offers no speech-to-text program")
         }
         info.locked { $0 = described }
         return described

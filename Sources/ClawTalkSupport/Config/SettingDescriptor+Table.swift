@@ -94,29 +94,41 @@ extension SettingDescriptor {
             "More spellings of a trigger for the keyword scorer; case variants and splits are always tried."),
         .choice(
             "wake.scorer", \.wake.scorer,
-            "Who runs the Whisper keyword scorer: auto (run starts the installed clawtalk-wake when none "
-                + "answers on this machine), external or off (never start one; PocketSphinx spots)."),
-        .text(
-            "wake.scorerHost", \.wake.scorerHost, "Host of the Wyoming keyword scorer (clawtalk-wake).",
+            "Who runs the Whisper keyword scorer: auto (run starts its own on a private socket, or uses "
+                + "the address set here), external (only the address set here, default 127.0.0.1:10401) "
+                + "or off (never start one; PocketSphinx spots)."),
+        .optionalText(
+            "wake.scorerHost", \.wake.scorerHost, example: "\"127.0.0.1\"",
+            "Host of a Wyoming keyword scorer you run (clawtalk-wake); unset: run's own.",
             valuesHint: "host name or address", refine: SettingRefinements.word),
-        .integer(
-            "wake.scorerPort", \.wake.scorerPort, unit: nil, range: 1...65535,
-            "TCP port of the Wyoming keyword scorer (clawtalk-wake)."),
+        .optionalInteger(
+            "wake.scorerPort", \.wake.scorerPort, unit: nil, range: 1...65535, example: "10401",
+            "TCP port of a Wyoming keyword scorer you run (clawtalk-wake); unset: run's own."),
+        .optionalText(
+            "wake.scorerSocket", \.wake.scorerSocket, example: "\"/run/user/1000/clawtalk-wake.sock\"",
+            "Unix socket of a Wyoming keyword scorer you run; wins over host and port.",
+            valuesHint: "absolute path", refine: SettingRefinements.socketPath),
 
         // MARK: stt
         .choice(
             "stt.engine", \.stt.engine,
             "Speech-to-text engine: wyoming (local server), pocketsphinx (built in) or gateway (relay)."),
-        .text(
-            "stt.wyomingHost", \.stt.wyomingHost, "Host of the Wyoming speech-to-text server.",
+        .optionalText(
+            "stt.wyomingHost", \.stt.wyomingHost, example: "\"127.0.0.1\"",
+            "Host of a Wyoming speech-to-text server you run; unset: run's own on a private socket.",
             valuesHint: "host name or address", refine: SettingRefinements.word),
-        .integer(
-            "stt.wyomingPort", \.stt.wyomingPort, unit: nil, range: 1...65535,
-            "TCP port of the Wyoming speech-to-text server."),
+        .optionalInteger(
+            "stt.wyomingPort", \.stt.wyomingPort, unit: nil, range: 1...65535, example: "10300",
+            "TCP port of a Wyoming speech-to-text server you run; unset: run's own on a private socket."),
+        .optionalText(
+            "stt.wyomingSocket", \.stt.wyomingSocket, example: "\"/run/user/1000/whisper.sock\"",
+            "Unix socket of a Wyoming speech-to-text server you run; wins over host and port.",
+            valuesHint: "absolute path", refine: SettingRefinements.socketPath),
         .choice(
             "stt.server", \.stt.server,
-            "Who runs the Wyoming server: auto (run starts the installed one when none answers on this "
-                + "machine), external (use only one run elsewhere) or off (never start one)."),
+            "Who runs the Wyoming server: auto (run starts the installed one on a private socket, or uses "
+                + "the address set here), external (only the address set here, default 127.0.0.1:10300) "
+                + "or off (never start one)."),
         .optionalText(
             "stt.language", \.stt.language, example: "\"en-US\"",
             "Recognition language (BCP-47); unset follows the Talk or system locale.",

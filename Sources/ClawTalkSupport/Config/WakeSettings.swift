@@ -23,15 +23,40 @@ public struct WakeSettings: Sendable, Equatable {
     /// always tried.
     public var aliases: [String: [String]] = [:]
     /// Who runs the Whisper keyword scorer (`clawtalk-wake`). Default `auto`: `clawtalk run`
-    /// starts the installed one when none answers on this machine.
+    /// starts the installed one on a private Unix socket, or uses the address the user configured.
     public var scorer = SpeechServerMode.auto
-    /// Host of the keyword scorer. Default `127.0.0.1`.
-    public var scorerHost = "127.0.0.1"
-    /// TCP port of the keyword scorer. Default 10401.
-    public var scorerPort = 10401
+    /// Host of a keyword scorer the user runs (with ``scorerPort``, default 10401). Default nil:
+    /// the node's own.
+    public var scorerHost: String? = nil
+    /// TCP port of a keyword scorer the user runs (with ``scorerHost``, default `127.0.0.1`).
+    /// Default nil.
+    public var scorerPort: Int? = nil
+    /// Unix socket of a keyword scorer the user runs; wins over host and port. Default nil.
+    public var scorerSocket: String? = nil
 
     /// Creates the defaults.
     public init() {}
+
+    /// Where `wake.scorer: external` looks when no address is configured: `127.0.0.1:10401`.
+    public static let defaultExternalAddress = WyomingAddress.tcp(host: "127.0.0.1", port: 10401)
+
+    /// The address the user configured (`wake.scorerSocket`, else `wake.scorerHost` and/or
+    /// `wake.scorerPort`), nil when none is.
+    public var configuredAddress: WyomingAddress? {
+        if let scorerSocket { return .unix(path: scorerSocket) }
+        guard scorerHost != nil || scorerPort != nil else { return nil }
+        return .tcp(host: scorerHost ?? "127.0.0.1", port: scorerPort ?? 10401)
+    }
+
+    /// Whether the scorer is the node's own on its private socket (`auto`, no address configured).
+    public var usesOwnServer: Bool { scorer == .auto && configuredAddress == nil }
+
+    /// Where the keyword scorer is: the configured address, else the node's own socket
+    /// (`$XDG_RUNTIME_DIR/clawtalk/wake.sock`; ``defaultExternalAddress`` for `external`).
+    public func address(paths: XDGPaths) -> WyomingAddress {
+        if let configuredAddress { return configuredAddress }
+        return scorer == .external ? Self.defaultExternalAddress : .unix(path: paths.wakeSocket)
+    }
 }
 
 /// Wake word detector (`wake.engine`).

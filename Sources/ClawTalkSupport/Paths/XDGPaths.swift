@@ -37,8 +37,17 @@ public struct XDGPaths: Sendable, Equatable {
     public var dataDirectory: String { dataHome + "/clawtalk" }
     /// `$XDG_RUNTIME_DIR/clawtalk`, nil without a runtime directory.
     public var runtimeDirectory: String? { runtimeDir.map { $0 + "/clawtalk" } }
+    /// Where the running service's sockets and status file live: ``runtimeDirectory``, or the
+    /// (0700) state directory without a runtime directory.
+    public var serviceDirectory: String { runtimeDirectory ?? stateDirectory }
     /// `$XDG_RUNTIME_DIR/clawtalk/control.sock`, or the state directory when there is no runtime directory.
-    public var defaultControlSocket: String { (runtimeDirectory ?? stateDirectory) + "/control.sock" }
+    public var defaultControlSocket: String { serviceDirectory + "/control.sock" }
+    /// The Unix socket of the node's own speech server (`clawtalk-speech` or
+    /// `wyoming-faster-whisper`): `$XDG_RUNTIME_DIR/clawtalk/speech.sock`, or the state directory.
+    public var speechSocket: String { serviceDirectory + "/speech.sock" }
+    /// The Unix socket of the node's own keyword scorer (`clawtalk-wake`):
+    /// `$XDG_RUNTIME_DIR/clawtalk/wake.sock`, or the state directory.
+    public var wakeSocket: String { serviceDirectory + "/wake.sock" }
 
     /// `path` with a leading `~/` replaced by the home directory.
     public func expandingTilde(_ path: String) -> String {

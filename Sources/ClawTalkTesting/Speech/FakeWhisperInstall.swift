@@ -2,12 +2,13 @@ import Foundation
 
 /// A stand-in for the `wyoming-faster-whisper` that `scripts/setup` installs, for tests of
 /// `clawtalk run`'s supervision: a small Python program that takes the real server's arguments,
-/// listens on the `--uri` port and speaks the Wyoming protocol (`describe` → `info`; `transcribe`,
+/// listens on the `--uri` (`tcp://HOST:PORT` or `unix:///PATH`) and speaks the Wyoming protocol (`describe` → `info`; `transcribe`,
 /// `audio-*` → `transcript`), logging in the `--log-format` the node asks for. It is a protocol
 /// peer, not Whisper: its transcript is the text of `FAKE_WHISPER_TEXT` (default
 /// ``defaultText``). `FAKE_WHISPER_EXIT_AFTER` (seconds) makes it crash with status 3 after
 /// that long; `FAKE_WHISPER_PIDFILE` names a file it appends its pid to, so tests can find
-/// every process that ever ran.
+/// every process that ever ran; `FAKE_WHISPER_PEERLOG` names a file it appends, for each
+/// connection on a Unix socket, the process id of the peer (`SO_PEERCRED`): who connected.
 public enum FakeWhisperInstall {
     /// The transcript it answers with by default.
     public static let defaultText = "fake whisper heard you"
@@ -33,7 +34,7 @@ public enum FakeWhisperInstall {
     public static let script = #"""
         #!/usr/bin/env python3
         # Fake wyoming-faster-whisper for clawtalk's tests (a Wyoming protocol peer).
-        import json, os, socket, sys, threading, time
+        import json, os, socket, struct, sys, threading, time
 
         args = sys.argv[1:]
         def arg(name, default=None):
@@ -48,11 +49,23 @@ public enum FakeWhisperInstall {
         if pidfile:
             with open(pidfile, "a") as f:
                 f.write(f"{os.getpid()}\n")
-        host, port = arg("--uri")[len("tcp://"):].rsplit(":", 1)
+        uri = arg("--uri")
+        peerlog = os.environ.get("FAKE_WHISPER_PEERLOG")
         text = os.environ.get("FAKE_WHISPER_TEXT", "fake whisper heard you")
         exit_after = float(os.environ.get("FAKE_WHISPER_EXIT_AFTER", "0"))
         log("INFO", "fake_whisper", "loading model " + arg("--model", "?"))
-        server = socket.create_server((host, int(port)))
+        if uri.startswith("unix://"):
+            path = uri[len("unix://"):]
+            if os.path.exists(path):
+                os.unlink(path)
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            old = os.umask(0o177)
+            server.bind(path)
+            os.umask(old)
+            server.listen(16)
+        else:
+            host, port = uri[len("tcp://"):].rsplit(":", 1)
+            server = socket.create_server((host, int(port)))
         log("INFO", "wyoming_faster_whisper.__main__", "Ready")
         if exit_after > 0:
             def crash():
@@ -95,6 +108,10 @@ public enum FakeWhisperInstall {
 
         while True:
             conn, _ = server.accept()
+            if peerlog and conn.family == socket.AF_UNIX:
+                pid, _, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
+                with open(peerlog, "a") as f:
+                    f.write(f"{pid}\n")
             threading.Thread(target=serve, args=(conn,), daemon=True).start()
         """#
 }

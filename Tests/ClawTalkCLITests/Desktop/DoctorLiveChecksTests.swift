@@ -14,18 +14,33 @@ import Testing
 struct DoctorLiveChecksTests {
     @Test func anUnreachableSTTServerFailsWithAFix() async throws {
         var stt = STTSettings()
-        stt.wyomingPort = closedLoopbackPort()
+        let port = closedLoopbackPort()
+        stt.wyomingPort = port
         let missing = SpeechServerSupervisor.installedServer(
             paths: XDGPaths(environment: ["XDG_DATA_HOME": "/nonexistent/clawtalk-doctor"]))
         let check = await DoctorCommand.checkSTT(stt, server: missing)
         #expect(check.status == .fail)
-        #expect(check.detail.contains("127.0.0.1:\(stt.wyomingPort)"))
+        #expect(check.detail.contains("127.0.0.1:\(port)"))
         #expect(check.fix?.contains("install it with scripts/setup") == true)
         stt.server = .external
         let external = await DoctorCommand.checkSTT(stt, server: missing)
         #expect(external.fix?.contains("systemctl --user enable --now clawtalk-stt") == true)
         stt.engine = .pocketsphinx
         #expect(await DoctorCommand.checkSTT(stt, server: missing).status == .ok)
+    }
+
+    /// Default settings: run's own server on its private socket, which doctor names and never
+    /// probes for someone else's.
+    @Test func theDefaultIsRunsOwnServerOnItsSocket() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FakeWhisperInstall.install(dataDirectory: root)
+        let paths = XDGPaths(environment: ["XDG_DATA_HOME": root, "XDG_RUNTIME_DIR": root + "/run", "HOME": root])
+        let check = await DoctorCommand.checkSTT(
+            STTSettings(), paths: paths, server: SpeechServerSupervisor.installedServer(paths: paths))
+        #expect(check.status == .ok)
+        #expect(
+            check.detail.contains("starts the installed server on \(root)/run/clawtalk/speech.sock"), "\(check.detail)")
     }
 
     /// With the server installed and nothing answering, `run` would start it: not a failure.

@@ -63,7 +63,7 @@ struct SpeechServerSupervisionTests {
         #expect(
             status.output.split(separator: "\n").contains {
                 $0.hasPrefix("stt server:")
-                    && $0.hasSuffix(" supervised, ready (pid \(pid)) at 127.0.0.1:\(setup.home.sttPort)")
+                    && $0.hasSuffix(" supervised, ready (pid \(pid)) at 127.0.0.1:\(setup.home.sttPort ?? 0)")
             },
             "\(status.output)")
 
@@ -90,9 +90,10 @@ struct SpeechServerSupervisionTests {
     @Test func aRunningServerIsUsedAsItIs() async throws {
         let setup = try Setup()
         defer { setup.home.remove() }
+        let port = try #require(setup.home.sttPort)
         let external = Process()
         external.executableURL = URL(fileURLWithPath: setup.home.data + "/clawtalk/venv/bin/wyoming-faster-whisper")
-        external.arguments = ["--uri", "tcp://127.0.0.1:\(setup.home.sttPort)"]
+        external.arguments = ["--uri", "tcp://127.0.0.1:\(port)"]
         external.standardOutput = FileHandle.nullDevice
         external.standardError = FileHandle.nullDevice
         try external.run()
@@ -101,10 +102,10 @@ struct SpeechServerSupervisionTests {
         // Started only once the external server listens: before that, run would start its own,
         // which could bind first and leave the external one to die on a taken port (seen in CI).
         let deadline = ContinuousClock.now + .seconds(60)
-        while !loopbackPortAccepts(setup.home.sttPort), external.isRunning, ContinuousClock.now < deadline {
+        while !loopbackPortAccepts(port), external.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        try #require(loopbackPortAccepts(setup.home.sttPort), "the external server never listened")
+        try #require(loopbackPortAccepts(port), "the external server never listened")
         let run = try RunningBinary(["run"], environment: setup.environment)
         defer { run.kill() }
         #expect(await run.waitForOutput("stt.server.external", timeout: .seconds(60)), "\(run.stderr)")
@@ -127,7 +128,7 @@ struct SupervisedWhisperRigTests {
     @Test func talkPTTOnceIsAnsweredWithAWhisperTranscript() async throws {
         let installed = try #require(XDGPathsForTests.installedWhisper)
         var home = try TemporaryHome()
-        home.sttPort = closedLoopbackPort()  // free: nothing of the user's answers here
+        home.sttPort = nil  // run's own server on its private socket: nothing of the user's answers there
         defer { home.remove() }
         // The private data directory points at the installed server and model (read only).
         try home.linkInstalledServers(from: installed)

@@ -3,20 +3,21 @@ import Foundation
 
 /// Private XDG config/state/data/runtime directories for one test run of the binary, so tests
 /// never read or write the real user's files nor reach the user's running services: the control
-/// socket and status file live in the private runtime directory, and speech-to-text points at a
-/// closed loopback port (``sttPort``), so a `clawtalk-stt` or `clawtalk run` of the user's on
-/// port 10300 changes nothing; the wake keyword scorer likewise (``wakeScorerPort``, instead of
-/// 10401). With nothing installed in the private data directory, `run` starts no Whisper server
-/// nor keyword scorer either (tests that want one install ``FakeWhisperInstall`` there),
-/// and the session bus is a dead address rather than the user's.
+/// socket, status file and the node's own speech server sockets live in the private runtime
+/// directory. Unless a test clears them, speech-to-text and the wake keyword scorer are pointed at
+/// closed loopback ports (``sttPort``, ``wakeScorerPort``): an explicitly configured address, as a
+/// user with an external server has. With ``sttPort`` nil the node uses its own server on
+/// `<runtime>/clawtalk/speech.sock`, the default. With nothing installed in the private data
+/// directory, `run` starts no Whisper server nor keyword scorer either (tests that want one
+/// install ``FakeWhisperInstall`` there), and the session bus is a dead address rather than the user's.
 struct TemporaryHome {
     let root: String
     /// `stt.wyomingPort` for the binary (`CLAWTALK_STT_WYOMING_PORT`): closed unless a test sets
-    /// a server's port.
-    var sttPort = closedLoopbackPort()
+    /// a server's port; nil leaves it unset (the node's own server on its socket).
+    var sttPort: Int? = closedLoopbackPort()
     /// `wake.scorerPort` for the binary (`CLAWTALK_WAKE_SCORER_PORT`): closed unless a test sets
-    /// a scorer's port.
-    var wakeScorerPort = closedLoopbackPort()
+    /// a scorer's port; nil leaves it unset.
+    var wakeScorerPort: Int? = closedLoopbackPort()
     var config: String { root + "/config" }
     var state: String { root + "/state" }
     var data: String { root + "/data" }
@@ -41,15 +42,20 @@ struct TemporaryHome {
 
     /// Environment overrides pointing XDG at this home.
     var environment: [String: String] {
-        [
+        var environment = [
             "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state, "XDG_DATA_HOME": data, "XDG_RUNTIME_DIR": runtime,
-            "HOME": root, "CLAWTALK_STT_WYOMING_PORT": String(sttPort),
-            "CLAWTALK_WAKE_SCORER_PORT": String(wakeScorerPort),
+            "HOME": root,
             // Not the user's session bus: a `clawtalk run` of theirs owns ai.openclaw.ClawTalk there.
             // Tests that need a bus start a private one and set this themselves.
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime)/no-session-bus",
         ]
+        if let sttPort { environment["CLAWTALK_STT_WYOMING_PORT"] = String(sttPort) }
+        if let wakeScorerPort { environment["CLAWTALK_WAKE_SCORER_PORT"] = String(wakeScorerPort) }
+        return environment
     }
+
+    /// The node's own speech server socket in this home (``sttPort`` nil).
+    var speechSocket: String { runtime + "/clawtalk/speech.sock" }
 
     /// Writes the user config file.
     func writeConfig(_ text: String) throws {

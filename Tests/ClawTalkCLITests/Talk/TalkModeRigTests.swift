@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkProtocol
 import ClawTalkSpeech
+import ClawTalkSupport
 import ClawTalkTesting
 import Foundation
 import Synchronization
@@ -150,7 +151,7 @@ struct TalkModeRigTests {
             var environment = home.environment
             environment["CLAWTALK_GATEWAY_URL"] = url
             environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
-            environment["CLAWTALK_STT_WYOMING_PORT"] = "\(whisper.port)"
+            environment["CLAWTALK_STT_WYOMING_PORT"] = "\(whisper.address.port ?? 0)"
             environment["CLAWTALK_STT_LANGUAGE"] = "en"
             environment["CLAWTALK_LOG_LEVEL"] = "debug"
             environment["CLAWTALK_LOG_SENSITIVE"] = "true"

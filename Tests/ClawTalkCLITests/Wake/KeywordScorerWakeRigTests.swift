@@ -18,9 +18,10 @@ struct KeywordScorerWakeRigTests {
     @Test func spokenTriggerWakesRunThroughTheScorerAndTheCommandIsSentOnce() async throws {
         let installed = try #require(XDGPathsForTests.installedWhisper)
         var home = try TemporaryHome()
-        // Free ports: run starts its own servers there; nothing of the user's answers.
-        home.sttPort = closedLoopbackPort()
-        home.wakeScorerPort = closedLoopbackPort()
+        // No address configured: run starts its own servers on sockets in the private runtime
+        // directory; nothing of the user's answers there.
+        home.sttPort = nil
+        home.wakeScorerPort = nil
         defer { home.remove() }
         try home.linkInstalledServers(from: installed)
         let directory = try TempDirectory(prefix: "scorer-wake")

@@ -1,6 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSpeech
+import ClawTalkSupport
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -27,7 +28,7 @@ struct VoiceWakeEndToEndTests {
         let directory = try TempDirectory(prefix: "wake-e2e")
         let clip = try SpokenClip.wav(Self.phrase, padBefore: 0.5, padAfter: 0.5, in: directory)
         var home = try TemporaryHome()
-        home.sttPort = server.port
+        home.sttPort = server.address.port
         defer { home.remove() }
         try home.writeConfig(
             """

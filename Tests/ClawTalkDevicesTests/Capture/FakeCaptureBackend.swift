@@ -53,7 +53,9 @@ final class FakeCaptureBackend: CaptureBackend {
     var attempts: [Attempt] { state.locked { $0.attempts } }
     var openStreams: Int { state.locked { $0.openStreams } }
 
-    func openStream(source: String?, format: AudioFormat, frameMilliseconds: Int) throws -> any CaptureInputStream {
+    func openStream(
+        source: String?, format: AudioFormat, frameMilliseconds: Int, shouldStop: @escaping @Sendable () -> Bool
+    ) throws -> any CaptureInputStream {
         try state.locked { state in
             let tag = source.map { state.sources[$0] } ?? state.defaultTag
             state.attempts.append(Attempt(source: source, at: .now, succeeded: tag != nil))

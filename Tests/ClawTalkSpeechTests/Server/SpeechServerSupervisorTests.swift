@@ -161,11 +161,23 @@ struct SpeechServerSupervisorTests {
                 == expected)
     }
 
-    @Test func loopbackHostsAreLocal() {
+    @Test func loopbackHostsAndSocketsAreLocal() {
         for host in ["127.0.0.1", "localhost", "::1", "127.0.1.1", "LOCALHOST"] {
-            #expect(SpeechServerPlan.isLocal(host: host), "\(host)")
+            #expect(WyomingAddress.tcp(host: host, port: 1).isLocal, "\(host)")
         }
-        for host in ["192.168.1.5", "whisper.lan", "10.0.0.1"] { #expect(!SpeechServerPlan.isLocal(host: host)) }
+        for host in ["192.168.1.5", "whisper.lan", "10.0.0.1"] {
+            #expect(!WyomingAddress.tcp(host: host, port: 1).isLocal)
+        }
+        #expect(WyomingAddress.unix(path: "/run/user/1000/clawtalk/speech.sock").isLocal)
+    }
+
+    @Test func theOwnSocketIsStartedWhateverAnswersAndNeverUsedByExternal() {
+        #expect(
+            SpeechServerPlan.decide(mode: .auto, own: true, answered: true, isLocal: true, notInstalled: nil) == .launch
+        )
+        #expect(
+            SpeechServerPlan.decide(mode: .auto, own: true, answered: false, isLocal: true, notInstalled: "missing")
+                == .none("missing"))
     }
 
     @Test func restartsBackOffAndResetAfterAStableRun() {

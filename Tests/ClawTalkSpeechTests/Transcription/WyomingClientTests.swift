@@ -48,14 +48,14 @@ import Testing
             _ = try await WyomingClient(port: port).describe()
             Issue.record("describe succeeded on a closed port")
         } catch let error as SpeechError {
-            guard case .sttServerUnreachable(let host, let reportedPort, let reason) = error else {
+            guard case .sttServerUnreachable(let address, let reason) = error else {
                 Issue.record("wrong error: \(error)")
                 return
             }
-            #expect(host == "127.0.0.1" && reportedPort == port)
+            #expect(address == "127.0.0.1:\(port)")
             #expect(reason.contains("refused"), "\(reason)")
             #expect(error.description.contains("127.0.0.1:\(port)"))
-            #expect(error.description.contains("systemctl --user start clawtalk-stt"))
+            #expect(error.description.contains("stt.wyomingSocket"))
         }
         // "refused" (not a timeout) shows it did not wait for the 1 s connect limit; the clock only
         // shows that it ended, whatever the machine's speed.

@@ -23,7 +23,7 @@ struct WhisperServerTrait: SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let server = try await WyomingServerProcess.start(Self.configuration)
-        print("wyoming-faster-whisper ready on port \(server.port) after \(server.startupTime)")
+        print("wyoming-faster-whisper ready on \(server.address) after \(server.startupTime)")
         defer {
             let start = ContinuousClock.now
             server.stop()
@@ -113,7 +113,7 @@ extension SpeechEngineTests {
     @Test func theArgumentsNameTheModelPortAndPrompt() {
         let configuration = WyomingServerProcess.Configuration(
             executable: "/x/wyoming-faster-whisper", modelDirectory: "/d/models/whisper-base", cpuThreads: 2)
-        let arguments = configuration.arguments(port: 10301)
+        let arguments = configuration.arguments(address: .tcp(host: "127.0.0.1", port: 10301))
         #expect(arguments.starts(with: ["--uri", "tcp://127.0.0.1:10301", "--model", "/d/models/whisper-base"]))
         #expect(arguments.contains("--local-files-only"))
         #expect(arguments.suffix(4) == ["--language", "en", "--initial-prompt", "OpenClaw, Claude, computer."])
@@ -127,10 +127,11 @@ extension SpeechEngineTests {
         #expect(configuration.program == .clawtalkSpeech)
         let data = paths.dataDirectory
         #expect(configuration.notInstalledReason?.contains("clawtalk-speech is not installed") == true)
-        var arguments = configuration.arguments(port: 10302)
+        var arguments = configuration.arguments(address: .unix(path: "/run/user/1000/clawtalk/speech.sock"))
         #expect(
             arguments == [
-                "--uri", "tcp://127.0.0.1:10302", "--asr-model", data + "/models/whisper-base", "--threads",
+                "--uri", "unix:///run/user/1000/clawtalk/speech.sock", "--asr-model", data + "/models/whisper-base",
+                "--threads",
                 String(configuration.cpuThreads), "--wake-model", data + "/models/whisper-tiny-en", "--language", "en",
             ], "no turn model file: no --turn-model")
         let turn = try #require(configuration.turnModel)
@@ -138,7 +139,7 @@ extension SpeechEngineTests {
             atPath: (turn as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: turn, contents: Data([0]))
         configuration.logFormat = "%(message)s"
-        arguments = configuration.arguments(port: 10302)
+        arguments = configuration.arguments(address: .tcp(host: "127.0.0.1", port: 10302))
         #expect(arguments.suffix(6) == ["--turn-model", turn, "--language", "en", "--log-format", "%(message)s"])
     }
 }

@@ -1,6 +1,6 @@
 import ClawTalkSupport
 
-/// The Wyoming connection of a ``WhisperKeywordEngine`` to `clawtalk-wake`: one persistent TCP
+/// The Wyoming connection of a ``WhisperKeywordEngine`` to `clawtalk-wake`: one persistent socket
 /// stream, written and polled from the engine's own thread without waiting (loopback writes of
 /// 20 ms chunks; reads only of what has arrived), except for ``drain(timeout:)``.
 ///
@@ -20,22 +20,21 @@ final class WakeScorerLink {
         var computeMilliseconds: Int
     }
 
-    private let stream: TCPStream
+    private let stream: SocketStream
     private var decoder = WyomingFrameDecoder()
     private let address: String
     private var received: [Detection] = []
     private static let format = WyomingAudioFormat.speech
 
     /// Connects within `timeout`. Throws ``SpeechError/wyomingProtocol(_:)`` naming the address.
-    init(host: String, port: Int, timeout: Duration) throws {
-        address = "\(host):\(port)"
+    init(address: WyomingAddress, timeout: Duration) throws {
+        self.address = "\(address)"
         do {
-            stream = try TCPStream(
-                host: host, port: port, deadline: .now + timeout, cancellation: SocketCancellation())
-        } catch let failure as TCPStream.Failure {
-            throw SpeechError.wyomingProtocol("no keyword scorer answers at \(host):\(port) (\(failure.message))")
+            stream = try SocketStream(address: address, deadline: .now + timeout, cancellation: SocketCancellation())
+        } catch let failure as SocketStream.Failure {
+            throw SpeechError.wyomingProtocol("no keyword scorer answers at \(address) (\(failure.message))")
         } catch {
-            throw SpeechError.wyomingProtocol("no keyword scorer answers at \(host):\(port) within \(timeout)")
+            throw SpeechError.wyomingProtocol("no keyword scorer answers at \(address) within \(timeout)")
         }
     }
 
@@ -98,9 +97,9 @@ final class WakeScorerLink {
             let bytes: [UInt8]
             do {
                 bytes = try stream.read(deadline: deadline)
-            } catch is TCPStream.DeadlineExceeded {
+            } catch is SocketStream.DeadlineExceeded {
                 throw SpeechError.sttTimedOut(operation: "wake scoring at \(address)", seconds: timeout.inSeconds)
-            } catch let failure as TCPStream.Failure {
+            } catch let failure as SocketStream.Failure {
                 throw SpeechError.wyomingProtocol("connection to \(address) lost: \(failure)")
             }
             guard !bytes.isEmpty else { throw SpeechError.wyomingProtocol("\(address) closed the connection") }
@@ -115,9 +114,9 @@ final class WakeScorerLink {
     private func send(_ event: WyomingEvent) throws {
         do {
             try stream.write(event.encoded(), deadline: .now + .seconds(2))
-        } catch let failure as TCPStream.Failure {
+        } catch let failure as SocketStream.Failure {
             throw SpeechError.wyomingProtocol("connection to \(address) lost: \(failure)")
-        } catch is TCPStream.DeadlineExceeded {
+        } catch is SocketStream.DeadlineExceeded {
             throw SpeechError.sttTimedOut(operation: "sending audio to \(address)", seconds: 2)
         }
     }
@@ -125,7 +124,7 @@ final class WakeScorerLink {
     private func read() throws -> [UInt8]? {
         do {
             return try stream.readIfAvailable()
-        } catch let failure as TCPStream.Failure {
+        } catch let failure as SocketStream.Failure {
             throw SpeechError.wyomingProtocol("connection to \(address) lost: \(failure)")
         }
     }

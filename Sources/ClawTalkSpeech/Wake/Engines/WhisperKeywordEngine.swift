@@ -1,4 +1,5 @@
 import ClawTalkAudio
+public import ClawTalkSupport
 
 /// Stage-1 spotting of any trigger by the Whisper keyword scorer, `clawtalk-wake` (a Wyoming
 /// wake service run beside the speech-to-text server; `python/clawtalk_wake.py`).
@@ -11,7 +12,7 @@ import ClawTalkAudio
 /// is the timestamp (the end of the scored audio on this engine's clock) plus the server's scoring
 /// time: when the hit would be known if the audio came in real time.
 ///
-/// The connection is polled, never awaited: ``process(_:)`` writes to a loopback socket and reads
+/// The connection is polled, never awaited: ``process(_:)`` writes to a local socket and reads
 /// only what has arrived. When the server does not answer, the engine says so
 /// (``isConnected`` false, ``onLinkChange``) and tries again every ``Configuration/retryInterval``
 /// seconds of audio; ``KeywordSpotter`` meanwhile feeds PocketSphinx. ``finish()`` and
@@ -24,10 +25,8 @@ public final class WhisperKeywordEngine: WakeEngine {
 
     /// Where the scorer is and what it is told.
     public struct Configuration: Sendable {
-        /// Host of `clawtalk-wake` (`wake.scorerHost`).
-        public var host: String
-        /// Its port (`wake.scorerPort`).
-        public var port: Int
+        /// Where `clawtalk-wake` (or `clawtalk-speech`) listens (``WakeSettings/address(paths:)``).
+        public var address: WyomingAddress
         /// Keyword-score thresholds by trigger (`wake.thresholds`); the server's default (0.01)
         /// for the others.
         public var thresholds: [String: Double]
@@ -44,13 +43,12 @@ public final class WhisperKeywordEngine: WakeEngine {
 
         /// A configuration with the defaults above.
         public init(
-            host: String = "127.0.0.1", port: Int = 10401, thresholds: [String: Double] = [:],
+            address: WyomingAddress, thresholds: [String: Double] = [:],
             aliases: [String: [String]] = [:], segmenter: SpeechSegmenter.Options = .init(),
             connectTimeout: Duration = .milliseconds(300), retryInterval: Double = 2,
             drainTimeout: Duration = .seconds(30)
         ) {
-            self.host = host
-            self.port = port
+            self.address = address
             self.thresholds = thresholds
             self.aliases = aliases
             self.segmenter = segmenter
@@ -96,7 +94,7 @@ public final class WhisperKeywordEngine: WakeEngine {
     private static let rate = Double(AudioFormat.speech.sampleRate)
 
     /// An engine for `triggers`; it connects on the first audio.
-    public init(triggers: [String], configuration: Configuration = Configuration()) {
+    public init(triggers: [String], configuration: Configuration) {
         self.triggers = triggers
         self.configuration = configuration
         segmenter = SpeechSegmenter(options: configuration.segmenter)
@@ -231,12 +229,11 @@ public final class WhisperKeywordEngine: WakeEngine {
     private func connect() {
         nextAttempt = position + Int(configuration.retryInterval * Self.rate)
         do {
-            let link = try WakeScorerLink(
-                host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
+            let link = try WakeScorerLink(address: configuration.address, timeout: configuration.connectTimeout)
             try link.detect(triggers, thresholds: configuration.thresholds, aliases: configuration.aliases)
             self.link = link
             lastLoss = nil
-            onLinkChange?(.connected("\(configuration.host):\(configuration.port)"))
+            onLinkChange?(.connected("\(configuration.address)"))
         } catch {
             report(loss: "\(error)")
         }

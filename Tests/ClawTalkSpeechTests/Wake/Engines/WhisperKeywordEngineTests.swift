@@ -41,7 +41,7 @@ struct WhisperKeywordEngineTests {
 
     static func engine(_ triggers: [String] = triggers) throws -> WhisperKeywordEngine {
         let server = try #require(WakeScorerTrait.current)
-        return WhisperKeywordEngine(triggers: triggers, configuration: .init(host: server.host, port: server.port))
+        return WhisperKeywordEngine(triggers: triggers, configuration: .init(address: server.address))
     }
 
     static func clip(_ text: String, padAfter: Double = 1.5) throws -> [Int16] {
@@ -93,7 +93,7 @@ struct WhisperKeywordEngineTests {
 
     @Test func theSpotterFallsBackToPocketSphinxWhileNoScorerAnswersAndLogsItOnce() throws {
         let events = Mutex<[WhisperKeywordEngine.LinkEvent]>([])
-        let closed = WhisperKeywordEngine.Configuration(port: closedLoopbackPort())
+        let closed = WhisperKeywordEngine.Configuration(address: .tcp(host: "127.0.0.1", port: closedLoopbackPort()))
         var configuration = KeywordSpotter.Configuration(
             models: [], runtime: nil, resolver: try WakeTestSupport.resolver(), scorer: closed,
             onScorerLink: { event in events.locked { $0.append(event) } })
@@ -116,7 +116,8 @@ struct WhisperKeywordEngineTests {
         // The scorer's port is closed at first, as while a busy machine is still starting it.
         let port = closedLoopbackPort()
         var configuration = KeywordSpotter.Configuration(
-            models: [], runtime: nil, resolver: try WakeTestSupport.resolver(), scorer: .init(port: port))
+            models: [], runtime: nil, resolver: try WakeTestSupport.resolver(),
+            scorer: .init(address: .tcp(host: "127.0.0.1", port: port)))
         configuration.fallbackDelay = 0.5
         configuration.fallbackReleaseDelay = 1
         let spotter = try KeywordSpotter(triggers: ["computer"], configuration: configuration)
@@ -124,7 +125,7 @@ struct WhisperKeywordEngineTests {
         _ = try WakeTestSupport.feed(spotter, second + second)
         #expect(spotter.hasPocketSphinx && spotter.isFallingBack, "no scorer for 2 s: PocketSphinx spots")
         var late = WakeScorerTrait.configuration
-        late.port = port
+        late.address = .tcp(host: "127.0.0.1", port: port)
         let server = try await WyomingServerProcess.start(late)
         defer { server.stop() }
         _ = try WakeTestSupport.feed(spotter, try Self.clip("Computer.", padAfter: 3))
@@ -140,7 +141,7 @@ struct WhisperKeywordEngineTests {
             triggers: ["computer"],
             configuration: .init(
                 models: [], runtime: nil, resolver: try WakeTestSupport.resolver(),
-                scorer: .init(host: server.host, port: server.port)))
+                scorer: .init(address: server.address)))
         let hits = try WakeTestSupport.run(spotter, try Self.clip("Computer."))
         #expect(!spotter.isFallingBack)
         #expect(!spotter.hasPocketSphinx, "the scorer answered: PocketSphinx never loaded")

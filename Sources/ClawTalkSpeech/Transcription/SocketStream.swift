@@ -1,13 +1,15 @@
+import ClawTalkSupport
 internal import Glibc
 
-/// A blocking TCP client connection over POSIX sockets, with a deadline on every operation.
+/// A blocking client connection over POSIX sockets, TCP or Unix (``WyomingAddress``), with a
+/// deadline on every operation.
 ///
 /// Foundation has no client socket API on Linux, so this is the Wyoming client's transport.
 /// The socket is non-blocking and every wait is a `poll` bounded by the caller's deadline; writes
 /// use `MSG_NOSIGNAL` so a peer that hung up gives `EPIPE` instead of killing the process.
 /// Not thread-safe: one ``SerialLane`` owns a stream; only ``SocketCancellation/cancel()`` may
 /// touch it from elsewhere (it shuts the socket down).
-final class TCPStream {
+final class SocketStream {
     /// A socket call failed; `code` is its `errno`.
     struct Failure: Error, CustomStringConvertible {
         var operation: String
@@ -38,11 +40,52 @@ final class TCPStream {
     private let cancellation: SocketCancellation
     private var closed = false
 
-    /// Connects to `host:port` (a name or a numeric address), trying each resolved address until
-    /// one accepts before `deadline`. Throws ``Failure`` (refused, unreachable, unresolvable),
-    /// ``DeadlineExceeded`` or ``Cancelled``.
-    init(host: String, port: Int, deadline: ContinuousClock.Instant, cancellation: SocketCancellation) throws {
+    /// Connects to `address` before `deadline`: a Unix socket, or a TCP `host:port` (a name or a
+    /// numeric address, each resolved address tried until one accepts). Throws ``Failure``
+    /// (refused, unreachable, unresolvable, no such socket), ``DeadlineExceeded`` or ``Cancelled``.
+    init(address: WyomingAddress, deadline: ContinuousClock.Instant, cancellation: SocketCancellation) throws {
         self.cancellation = cancellation
+        switch address {
+        case .unix(let path):
+            fd = try Self.connectUnix(path: path, deadline: deadline, cancellation: cancellation)
+        case .tcp(let host, let port):
+            fd = try Self.connectTCP(host: host, port: port, deadline: deadline, cancellation: cancellation)
+        }
+    }
+
+    private static func connectUnix(
+        path: String, deadline: ContinuousClock.Instant, cancellation: SocketCancellation
+    ) throws -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count <= WyomingAddress.maximumSocketPathBytes else {
+            throw Failure(operation: "connect \(path)", code: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(operation: "socket", code: errno) }
+        cancellation.register(fd)
+        do {
+            let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+            try withUnsafePointer(to: &address) {
+                try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    try connect(fd, to: $0, length: length, deadline: deadline, cancellation: cancellation)
+                }
+            }
+            return fd
+        } catch {
+            cancellation.closeSocket(fd)
+            throw error
+        }
+    }
+
+    private static func connectTCP(
+        host: String, port: Int, deadline: ContinuousClock.Instant, cancellation: SocketCancellation
+    ) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -65,11 +108,12 @@ final class TCPStream {
             }
             cancellation.register(fd)
             do {
-                try Self.connect(fd, to: info.pointee, deadline: deadline, cancellation: cancellation)
-                self.fd = fd
+                try connect(
+                    fd, to: info.pointee.ai_addr, length: info.pointee.ai_addrlen, deadline: deadline,
+                    cancellation: cancellation)
                 var one: Int32 = 1
                 _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                return
+                return fd
             } catch let error as Cancelled {
                 cancellation.closeSocket(fd)
                 throw error
@@ -179,18 +223,20 @@ final class TCPStream {
     }
 
     private static func connect(
-        _ fd: Int32, to info: addrinfo, deadline: ContinuousClock.Instant, cancellation: SocketCancellation
+        _ fd: Int32, to address: UnsafePointer<sockaddr>?, length: socklen_t, deadline: ContinuousClock.Instant,
+        cancellation: SocketCancellation
     ) throws {
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw Failure(operation: "fcntl", code: errno)
         }
-        if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) == 0 { return }
+        if Glibc.connect(fd, address, length) == 0 { return }
+        // A Unix socket whose backlog is full says EAGAIN: the server is there but busy.
         guard errno == EINPROGRESS || errno == EINTR else { throw Failure(operation: "connect", code: errno) }
         try poll(fd, events: Int16(POLLOUT), deadline: deadline, cancellation: cancellation)
         var error: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 else {
             throw Failure(operation: "connect", code: errno)
         }
         if cancellation.isCancelled { throw Cancelled() }
