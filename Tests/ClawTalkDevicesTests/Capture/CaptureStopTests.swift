@@ -70,8 +70,8 @@ struct CaptureStopRigTests {
         defer { stream.close() }
         var frame = [Int16](repeating: 0, count: 320)
         try frame.withUnsafeMutableBufferPointer { try stream.read(into: $0) }
-        try PulseDeviceTests.pactl("suspend-source", "vmic", "1")
-        defer { try? PulseDeviceTests.pactl("suspend-source", "vmic", "0") }
+        let resume = try RigServer.stall(source: "vmic")
+        defer { resume() }
         // Drain what was captured before the suspension, then wait on nothing until stopped.
         stop.raise(after: 0.5)
         var reads = 0
