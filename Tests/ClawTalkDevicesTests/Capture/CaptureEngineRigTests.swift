@@ -205,7 +205,10 @@ struct CaptureEngineRigTests {
         #expect(preRoll.count == 4800, "300 ms at 16 kHz")
         let (offset, score) = Self.bestOffset(marker, in: preRoll, range: 0...(preRoll.count - marker.count))
         print("marker at \(offset) of \(preRoll.count) pre-roll samples, correlation \(score)")
-        #expect(score > (RigServer.current.isBitExact ? 0.999 : 0.98))
+        // A resampling rig may place the marker between samples: half a sample at 1 kHz alone
+        // leaves cos(π/16) = 0.981 of the correlation, and the resampler's filter takes a little
+        // more (0.976 seen on PipeWire), so 0.95 there; the energy check below stays tight.
+        #expect(score > (RigServer.current.isBitExact ? 0.999 : 0.95))
         let energyAtMarker = TestSignals.energy(preRoll[offset..<offset + marker.count])
         let markerEnergy = TestSignals.energy(marker)
         #expect(Self.holdsWhole(markerEnergy, energyAtMarker), "the marker is complete inside the pre-roll")
