@@ -142,6 +142,16 @@ def choose_language(requested: Optional[str], server: str, known: Sequence[str])
     return server if server in known else "en"
 
 
+def multilingual_languages(model_dir: str) -> List[str]:
+    """The languages a multilingual Whisper directory offers, read from its tokenizer's special
+    tokens without loading the model; [] when it has none (an English-only model)."""
+    import json  # noqa: PLC0415
+
+    with open(os.path.join(model_dir, "tokenizer.json"), encoding="utf-8") as handle:
+        added = {entry.get("content") for entry in json.load(handle).get("added_tokens", [])}
+    return [c for c in WHISPER_LANGUAGES if f"<|{c}|>" in added]
+
+
 def only_punctuation(text: str) -> bool:
     """True when `text` has no letter or digit (".", "...", " - ", "")."""
     return not any(c.isalnum() for c in text)
@@ -505,11 +515,23 @@ class Service:
         self.asr_name = os.path.basename(os.path.normpath(args.asr_model)) or "whisper"
         self.transcriber = Transcriber(
             asr_model, args.asr_model, self.features, args.pad_ms, args.initial_prompt, args.beam_size)
+        # The multilingual model (--multilingual-model) for any language but English, loaded the
+        # first time one is asked for: an English-only node holds one Whisper, not two.
+        self.load_whisper = whisper
+        self.multilingual: Optional[Transcriber] = None
+        self.multilingual_lock = threading.Lock()
+        self.multilingual_languages: List[str] = []
+        if args.multilingual_model and not self.transcriber.multilingual:
+            self.multilingual_languages = multilingual_languages(args.multilingual_model)
+            if primary_language(args.language) not in (None, "en"):
+                self.multilingual_transcriber()  # the node's own language is not English: at once
         # The scorer's passes run all through speech: one thread, as the standalone clawtalk-wake
         # was measured (two made continuous speech cost 17.7 % of a core instead of ≤ 15 %).
         wake_model = whisper(args.wake_model, args.wake_threads)
+        shared = self.transcriber.tokenizer if os.path.realpath(args.wake_model) == os.path.realpath(args.asr_model) else None
         scorer = wake.KeywordScorer(
-            args.wake_model, args.wake_threads, model=wake_model, features=self.features, lead_ins=wake.lead_ins(args)
+            args.wake_model, args.wake_threads, model=wake_model, features=self.features, lead_ins=wake.lead_ins(args),
+            tokenizer=shared,
         )
         args.model = args.wake_model
         self.wake = wake.Service(args, scorer=scorer, worker=self.worker)
@@ -521,6 +543,33 @@ class Service:
                 LOGGER.warning("turn model not loaded (%s): %s; transcripts carry no turn_complete", args.turn_model, error)
         self.turn_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="turn")
         self.requests = 0
+
+    @property
+    def languages(self) -> List[str]:
+        """What requests may name: the speech-to-text model's languages, and the multilingual
+        model's once one is configured (loaded or not)."""
+        known = list(self.transcriber.languages)
+        return known + [c for c in self.multilingual_languages if c not in known]
+
+    def multilingual_transcriber(self) -> "Transcriber":
+        """The multilingual model's transcriber, loaded on first use (on the worker thread: about
+        1 s for Whisper base on the 2-core VM, once)."""
+        with self.multilingual_lock:
+            if self.multilingual is None:
+                started = time.perf_counter()
+                path = self.args.multilingual_model
+                self.multilingual = Transcriber(
+                    self.load_whisper(path, self.args.threads), path, self.features, self.args.pad_ms,
+                    self.args.initial_prompt, self.args.beam_size)
+                LOGGER.info("multilingual model loaded model=%s load_ms=%d", path, (time.perf_counter() - started) * 1000)
+            return self.multilingual
+
+    def transcriber_for(self, language: Optional[str]) -> "Transcriber":
+        """English (or a multilingual speech-to-text model): the primary transcriber; any other
+        language, or detection (None), the multilingual one when configured."""
+        if self.transcriber.multilingual or not self.multilingual_languages:
+            return self.transcriber
+        return self.transcriber if language == "en" else self.multilingual_transcriber()
 
     def warm_up(self) -> None:
         import numpy as np  # noqa: PLC0415
@@ -541,7 +590,7 @@ class Service:
             installed=True,
             description="Whisper (CTranslate2 int8), encoder window cut to the audio",
             version="1",
-            languages=list(self.transcriber.languages),
+            languages=self.languages,
         )
         program = AsrProgram(
             name="clawtalk-speech",
@@ -572,10 +621,10 @@ class Service:
         else:
             if language is None:
                 if connection.language is None:
-                    connection.language = self.transcriber.detect_language(audio)
+                    connection.language = self.transcriber_for(None).detect_language(audio)
                     check()
                 language = connection.language
-            result = self.transcriber.transcribe(audio, language, check)
+            result = self.transcriber_for(language).transcribe(audio, language, check)
         if verdict is not None:
             data["turn_complete"], data["turn_ms"] = verdict.result()
         data["result"] = result
@@ -647,7 +696,7 @@ def make_handler_class():
 
             service = self.service
             audio = np.frombuffer(pcm, dtype="<i2").astype(np.float32) / 32768.0
-            language = choose_language(request.get("language"), service.args.language, service.transcriber.languages)
+            language = choose_language(request.get("language"), service.args.language, service.languages)
             turn = bool(request.get("turn"))
             queued = time.perf_counter()
             timing = {}
@@ -719,6 +768,7 @@ def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--uri", default="tcp://127.0.0.1:10300", help="where to listen: tcp://HOST:PORT or unix:///PATH (default %(default)s)")
     parser.add_argument("--asr-model", required=True, help="Whisper CTranslate2 directory for speech-to-text (scripts/fetch-whisper-model)")
     parser.add_argument("--wake-model", required=True, help="Whisper tiny.en CTranslate2 directory for wake scoring (scripts/fetch-wake-model)")
+    parser.add_argument("--multilingual-model", help="multilingual Whisper CTranslate2 directory for languages other than English, loaded when first needed (when --asr-model is English-only); optional")
     parser.add_argument("--turn-model", help="Smart Turn v3.2 ONNX file (scripts/fetch-turn-model); optional")
     parser.add_argument("--threads", type=int, default=1, help="inference threads (default %(default)s)")
     parser.add_argument("--wake-threads", type=int, default=1, help="threads of the wake scorer's passes (default %(default)s)")

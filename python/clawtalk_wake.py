@@ -230,12 +230,14 @@ class KeywordScorer:
     """Whisper tiny.en through CTranslate2: encode once, score spellings, decode greedily."""
 
     def __init__(
-        self, model_dir: str, threads: int, model=None, features=None, lead_ins: Sequence[str] = LEAD_IN_WORDS
+        self, model_dir: str, threads: int, model=None, features=None, lead_ins: Sequence[str] = LEAD_IN_WORDS,
+        tokenizer=None,
     ) -> None:
         """`model`: an already loaded ctranslate2 Whisper of `model_dir` to share; `features`: a
         log-mel function called as `features(samples, padding=0)` (default: faster-whisper's
-        FeatureExtractor). clawtalk-speech passes both; clawtalk-wake neither. `lead_ins`: words
-        scored before a trigger ("Hey"; none: the trigger only at the start)."""
+        FeatureExtractor); `tokenizer`: its already loaded tokenizer. clawtalk-speech passes them;
+        clawtalk-wake none. `lead_ins`: words scored before a trigger ("Hey"; none: the trigger
+        only at the start)."""
         import ctranslate2  # noqa: PLC0415 (after OMP_NUM_THREADS is set)
         import numpy  # noqa: PLC0415
         import tokenizers  # noqa: PLC0415
@@ -245,7 +247,7 @@ class KeywordScorer:
         self.model = model or ctranslate2.models.Whisper(
             model_dir, device="cpu", compute_type="int8", intra_threads=threads, inter_threads=1
         )
-        self.tokenizer = tokenizers.Tokenizer.from_file(os.path.join(model_dir, "tokenizer.json"))
+        self.tokenizer = tokenizer or tokenizers.Tokenizer.from_file(os.path.join(model_dir, "tokenizer.json"))
         if features is None:
             from faster_whisper.feature_extractor import FeatureExtractor  # noqa: PLC0415
 

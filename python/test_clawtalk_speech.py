@@ -324,8 +324,11 @@ class ServerTests(unittest.TestCase):
         cls.socket = os.path.join(cls.dir, "speech.sock")
         cls.uri = "unix://" + cls.socket
         cls.log_path = os.path.join(cls.dir, "server.log")
+        # As `clawtalk run` starts it by default (stt.model tiny.en): tiny.en transcribes English
+        # and scores wake words; base is the multilingual model, loaded when first asked for.
         command = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "clawtalk_speech.py"),
-                   "--uri", cls.uri, "--asr-model", asr, "--wake-model", wake_model]
+                   "--uri", cls.uri, "--asr-model", wake_model, "--wake-model", wake_model,
+                   "--multilingual-model", asr]
         if os.path.isfile(turn):
             command += ["--turn-model", turn]
         cls.log = open(cls.log_path, "w")
@@ -410,7 +413,8 @@ class ServerTests(unittest.TestCase):
 
         info = asyncio.run(run())
         self.assertEqual(info["asr"][0]["name"], "clawtalk-speech")
-        self.assertEqual(info["asr"][0]["models"][0]["name"], "whisper-base")
+        self.assertEqual(info["asr"][0]["models"][0]["name"], "whisper-tiny-en")
+        # English from tiny.en, and every language of the multilingual model, loaded or not.
         self.assertIn("en", info["asr"][0]["models"][0]["languages"])
         self.assertIn("de", info["asr"][0]["models"][0]["languages"])
         self.assertEqual(info["wake"][0]["name"], "clawtalk-wake")
@@ -429,6 +433,21 @@ class ServerTests(unittest.TestCase):
             self.assertGreaterEqual(answer["turn_complete"], 0.0)
             self.assertLessEqual(answer["turn_complete"], 1.0)
             self.assertIn("turn_ms", answer)
+
+    def test_another_language_loads_the_multilingual_model_once(self):
+        loaded = "multilingual model loaded"
+        before = self.read_log().count(loaded)
+        answer = self.transcribe(espeak("Guten Morgen. Ich habe heute keine Zeit.", voice="de"), {"language": "de-DE"})
+        self.assertEqual(answer["language"], "de")
+        self.assertFalse(answer["silent"], answer)
+        # Whisper base hears espeak-ng's German roughly ("Roten Morden" was seen), but in German.
+        words = set(re.findall(r"\w+", answer["text"].lower()))
+        self.assertTrue(words & {"ich", "habe", "heute", "keine", "zeit", "morgen"}, answer)
+        self.assertEqual(self.read_log().count(loaded), 1 if before == 0 else before)
+        english = self.transcribe(espeak("Good morning."), {"language": "en"})
+        self.assertIn("morning", english["text"].lower())
+        self.transcribe(espeak("Ich habe heute keine Zeit.", voice="de"), {"language": "de"})
+        self.assertEqual(self.read_log().count(loaded), 1, "loaded once, then kept")
 
     def test_no_turn_probability_unless_asked(self):
         answer = self.transcribe(espeak("Hello there."))

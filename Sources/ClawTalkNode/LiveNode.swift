@@ -32,7 +32,8 @@ public struct LiveNode: Sendable {
     /// directories, the installed speech servers and the desktop session. Nothing runs yet.
     public static func compose(service: ServiceEnvironment, environment: [String: String]) async -> LiveNode {
         let paths = XDGPaths(environment: environment)
-        let sttServer = SpeechServerSupervisor.installedServer(paths: paths)
+        let sttServer = SpeechServerSupervisor.installedServer(
+            paths: paths, model: service.effective.settings.stt.model)
         let settings = Self.sharingSpeechServer(service.effective.settings, sttServer: sttServer, paths: paths)
         let logger = service.logger
         let store = GatewayStore(directory: service.state)

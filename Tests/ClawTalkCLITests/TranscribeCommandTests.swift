@@ -120,7 +120,7 @@ struct TranscribeCommandTests {
             // Whisper's wording of espeak-ng speech varies a little: one key word is enough.
             #expect(text.contains("timer") || text.contains("minutes"), "'\(result.output)'")
             #expect(result.error.hasPrefix("server: clawtalk-speech on 127.0.0.1:"), "\(result.error)")
-            #expect(result.error.contains("\nengine: wyoming (clawtalk-speech base) in "), "\(result.error)")
+            #expect(result.error.contains("\nengine: wyoming (clawtalk-speech tiny-en) in "), "\(result.error)")
         }
     }
 }

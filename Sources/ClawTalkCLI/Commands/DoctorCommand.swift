@@ -78,7 +78,7 @@ public struct DoctorCommand: Command {
             checks.append(
                 await Self.checkSTT(
                     settings.stt, service: service, paths: paths,
-                    server: SpeechServerSupervisor.installedServer(paths: paths)))
+                    server: SpeechServerSupervisor.installedServer(paths: paths, model: settings.stt.model)))
             checks.append(
                 await Self.checkWakeScorer(
                     settings.wake, service: service, paths: paths,

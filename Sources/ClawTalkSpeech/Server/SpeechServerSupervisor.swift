@@ -86,7 +86,8 @@ public actor SpeechServerSupervisor {
         logger: Logger, probeTimeout: Duration = .seconds(1)
     ) {
         self.init(
-            role: .speechToText(settings, paths: paths), server: server ?? Self.installedServer(paths: paths),
+            role: .speechToText(settings, paths: paths),
+            server: server ?? Self.installedServer(paths: paths, model: settings.model),
             logger: logger, probeTimeout: probeTimeout)
     }
 
@@ -104,10 +105,13 @@ public actor SpeechServerSupervisor {
             SpeechServerStatus(role: .none, ready: false, address: "\(role.address)", detail: "not probed yet"))
     }
 
-    /// The server of `config/clawtalk-stt.service`: Whisper base, int8, 2 threads, Nice=5, the
-    /// unit's initial prompt, no default language (each request names one).
-    public static func installedServer(paths: XDGPaths) -> WyomingServerProcess.Configuration {
-        var configuration = WyomingServerProcess.Configuration.installed(paths: paths)
+    /// The installed speech server as `run` starts it: `clawtalk-speech` with `model` (else the
+    /// server of `config/clawtalk-stt.service`: Whisper base, int8, the unit's initial prompt, no
+    /// default language, as each request names one), 2 threads, Nice=5.
+    public static func installedServer(paths: XDGPaths, model: STTModel = .tinyEn)
+        -> WyomingServerProcess.Configuration
+    {
+        var configuration = WyomingServerProcess.Configuration.installed(paths: paths, model: model)
         // clawtalk-speech decodes one request at a time on one thread per core it is given;
         // every request names its language (LanguageChainTranscriber), en is only its default.
         if configuration.program != .clawtalkSpeech { configuration.language = nil }

@@ -46,6 +46,10 @@ public final class WyomingServerProcess: Sendable {
         public var modelDirectory: String
         /// `clawtalk-speech`: the keyword scorer's model directory (Whisper tiny.en).
         public var wakeModelDirectory: String?
+        /// `clawtalk-speech`: a multilingual Whisper for languages other than English when
+        /// ``modelDirectory`` is English-only; loaded by the server when first needed, passed
+        /// when the directory holds a model.
+        public var multilingualModelDirectory: String?
         /// `clawtalk-speech`: the end-of-turn model (Smart Turn ONNX); used when the file exists.
         public var turnModel: String?
         /// Where it listens: a Unix socket (what `clawtalk run` gives its own servers) or a port
@@ -82,28 +86,38 @@ public final class WyomingServerProcess: Sendable {
         }
 
         /// The speech-to-text server `scripts/setup` installs: `clawtalk-speech` when it is
-        /// there (with `models/whisper-base`, `models/whisper-tiny-en` and
+        /// there (with `models/whisper-tiny-en`, `models/whisper-base` and
         /// `models/smart-turn-v3.2`), else `wyoming-faster-whisper` with `models/whisper-base`.
-        public static func installed(paths: XDGPaths = XDGPaths()) -> Configuration {
-            let speech = installedSpeechServer(paths: paths)
+        public static func installed(paths: XDGPaths = XDGPaths(), model: STTModel = .tinyEn) -> Configuration {
+            let speech = installedSpeechServer(paths: paths, model: model)
             if FileManager.default.isExecutableFile(atPath: speech.executable) { return speech }
             return Configuration(
                 executable: paths.dataDirectory + "/venv/bin/wyoming-faster-whisper",
                 modelDirectory: paths.dataDirectory + "/models/whisper-base")
         }
 
-        /// `<data>/clawtalk/venv/bin/clawtalk-speech` with its three models.
-        public static func installedSpeechServer(paths: XDGPaths = XDGPaths()) -> Configuration {
+        /// `<data>/clawtalk/venv/bin/clawtalk-speech` with its models. With `model` tiny.en
+        /// (the default), one Whisper tiny.en transcribes English and scores wake words, and
+        /// Whisper base is the multilingual model the server loads for another language.
+        public static func installedSpeechServer(paths: XDGPaths = XDGPaths(), model: STTModel = .tinyEn)
+            -> Configuration
+        {
+            let tiny = paths.dataDirectory + "/models/whisper-tiny-en"
+            let base = paths.dataDirectory + "/models/whisper-base"
             var configuration = Configuration(
                 executable: paths.dataDirectory + "/venv/bin/clawtalk-speech",
-                modelDirectory: paths.dataDirectory + "/models/whisper-base", language: "en", initialPrompt: nil)
+                modelDirectory: model == .tinyEn ? tiny : base, language: "en", initialPrompt: nil)
             configuration.program = .clawtalkSpeech
+            if model == .tinyEn { configuration.multilingualModelDirectory = base }
+            // Inference threads sleep when their work is done instead of spinning (libgomp's
+            // default): the scorer's passes share the transcriber's two-thread model.
+            configuration.environment["OMP_WAIT_POLICY"] = "PASSIVE"
             // glibc's per-thread arenas hold tens of MB the one worker thread frees (measured:
             // 297 → 287 MB idle, 335 → 309 MB after 20 requests with one arena).
             configuration.environment["MALLOC_ARENA_MAX"] = "1"
             // Not a fixed MALLOC_MMAP_THRESHOLD_: it saved 12 MB after a turn but made every
             // request 190 ms slower (each large tensor mapped and faulted in anew).
-            configuration.wakeModelDirectory = paths.dataDirectory + "/models/whisper-tiny-en"
+            configuration.wakeModelDirectory = tiny
             configuration.turnModel = paths.dataDirectory + "/models/smart-turn-v3.2/smart-turn-v3.2-cpu.onnx"
             return configuration
         }
@@ -151,6 +165,11 @@ public final class WyomingServerProcess: Sendable {
                     "--uri", address.uri, "--asr-model", modelDirectory, "--threads", String(cpuThreads),
                 ]
                 if let wakeModelDirectory { arguments += ["--wake-model", wakeModelDirectory] }
+                if let multilingualModelDirectory,
+                    FileManager.default.fileExists(atPath: multilingualModelDirectory + "/model.bin")
+                {
+                    arguments += ["--multilingual-model", multilingualModelDirectory]
+                }
                 if let turnModel, FileManager.default.fileExists(atPath: turnModel) {
                     arguments += ["--turn-model", turnModel]
                 }

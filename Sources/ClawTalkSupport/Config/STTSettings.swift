@@ -15,6 +15,8 @@ public struct STTSettings: Sendable, Equatable {
     public var server = SpeechServerMode.auto
     /// Language (BCP-47, e.g. `en-US`). Default nil: the Talk/system locale.
     public var language: String? = nil
+    /// The Whisper model of the node's own server. Default `tiny.en`.
+    public var model = STTModel.tinyEn
 
     /// Creates the defaults.
     public init() {}
@@ -51,6 +53,17 @@ public enum STTEngine: String, Sendable, CaseIterable {
     case pocketsphinx
     /// The gateway's transcription relay.
     case gateway
+}
+
+/// The Whisper model `clawtalk run`'s own speech server transcribes with (`stt.model`).
+public enum STTModel: String, Sendable, CaseIterable {
+    /// Whisper tiny.en for English, the model the wake scorer already holds, so one Whisper
+    /// serves both; Whisper base is loaded for another language only when one is asked for.
+    /// About 130 MB less memory and 40 % faster per request than base; on the turn bench's
+    /// corpus as accurate (docs/benchmarks.md), on harder speech somewhat less.
+    case tinyEn = "tiny.en"
+    /// Whisper base for every language: more accurate on hard speech, about 130 MB more memory.
+    case base
 }
 
 /// Who runs a Wyoming server that `clawtalk run` uses: the speech-to-text server (`stt.server`)

@@ -133,6 +133,10 @@ extension SettingDescriptor {
             "stt.language", \.stt.language, example: "\"en-US\"",
             "Recognition language (BCP-47); unset follows the Talk or system locale.",
             valuesHint: "language tag such as en or en-US", refine: SettingRefinements.languageTag),
+        .choice(
+            "stt.model", \.stt.model,
+            "Whisper model of run's own server: tiny.en (English; base loads for another language) "
+                + "or base (more accurate on hard speech, about 130 MB more memory)."),
 
         // MARK: talk
         .integer(

@@ -51,9 +51,9 @@ extension SpeechEngineTests {
             return WyomingTranscriber(configuration: server.transcriberConfiguration)
         }
 
-        @Test func theServerDescribesWhisperBase() async throws {
+        @Test func theServerDescribesItsWhisper() async throws {
             let info = try await Self.transcriber().prepare()
-            #expect(info.summary == "clawtalk-speech base")
+            #expect(info.summary == "clawtalk-speech tiny-en", "stt.model tiny.en by default; base loads for other languages")
             #expect(info.supports(languageCode: "en"))
             #expect(info.supports(languageCode: "de"))
         }
@@ -66,7 +66,7 @@ extension SpeechEngineTests {
             // Whisper's wording of espeak-ng speech varies a little: one key word is enough.
             #expect(text.contains("timer") || text.contains("minutes"), "'\(transcript.text)'")
             #expect(!transcript.discardedAsEcho)
-            #expect(transcript.engineDescription == "wyoming (clawtalk-speech base)")
+            #expect(transcript.engineDescription == "wyoming (clawtalk-speech tiny-en)")
             // Measured and plausible; how fast is `clawtalk bench`'s business (a busy machine is slower).
             #expect(transcript.processingTime > .zero && transcript.processingTime < .seconds(60))
             print(
@@ -130,16 +130,29 @@ extension SpeechEngineTests {
         var arguments = configuration.arguments(address: .unix(path: "/run/user/1000/clawtalk/speech.sock"))
         #expect(
             arguments == [
-                "--uri", "unix:///run/user/1000/clawtalk/speech.sock", "--asr-model", data + "/models/whisper-base",
-                "--threads",
-                String(configuration.cpuThreads), "--wake-model", data + "/models/whisper-tiny-en", "--language", "en",
-            ], "no turn model file: no --turn-model")
+                "--uri", "unix:///run/user/1000/clawtalk/speech.sock", "--asr-model", data + "/models/whisper-tiny-en",
+                "--threads", String(configuration.cpuThreads), "--wake-model", data + "/models/whisper-tiny-en",
+                "--language", "en",
+            ], "stt.model tiny.en: one Whisper for both; no base or turn model installed: neither passed")
         let turn = try #require(configuration.turnModel)
         try FileManager.default.createDirectory(
             atPath: (turn as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: turn, contents: Data([0]))
+        let base = data + "/models/whisper-base"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: base + "/model.bin", contents: Data([0]))
         configuration.logFormat = "%(message)s"
         arguments = configuration.arguments(address: .tcp(host: "127.0.0.1", port: 10302))
-        #expect(arguments.suffix(6) == ["--turn-model", turn, "--language", "en", "--log-format", "%(message)s"])
+        #expect(
+            arguments.suffix(8) == [
+                "--multilingual-model", base, "--turn-model", turn, "--language", "en", "--log-format", "%(message)s",
+            ])
+        #expect(configuration.environment["OMP_WAIT_POLICY"] == "PASSIVE")
+
+        let accurate = WyomingServerProcess.Configuration.installedSpeechServer(paths: paths, model: .base)
+        arguments = accurate.arguments(address: .tcp(host: "127.0.0.1", port: 10302))
+        #expect(arguments.starts(with: ["--uri", "tcp://127.0.0.1:10302", "--asr-model", base]))
+        #expect(!arguments.contains("--multilingual-model"), "base is multilingual itself")
+        #expect(arguments.contains(data + "/models/whisper-tiny-en"), "the scorer keeps tiny.en")
     }
 }
