@@ -53,7 +53,9 @@ extension SpeechEngineTests {
 
         @Test func theServerDescribesItsWhisper() async throws {
             let info = try await Self.transcriber().prepare()
-            #expect(info.summary == "clawtalk-speech tiny-en", "stt.model tiny.en by default; base loads for other languages")
+            #expect(
+                info.summary == "clawtalk-speech tiny-en",
+                "stt.model tiny.en by default; base loads for other languages")
             #expect(info.supports(languageCode: "en"))
             #expect(info.supports(languageCode: "de"))
         }
