@@ -51,7 +51,8 @@ final class BenchSession {
     init(options: Options, context: CommandContext) throws {
         self.options = options
         self.context = context
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-bench-\(UUID().uuidString)")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "clawtalk-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     }
 

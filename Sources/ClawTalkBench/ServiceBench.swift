@@ -58,7 +58,9 @@ struct ServiceBench {
         let url = try await gateway.listen(tls: nil)
         defer { Task { await gateway.stopListening() } }
 
-        let home = scratch.appendingPathComponent("service-\(UUID().uuidString)")
+        // Short names: the node's own sockets live under this home's run/ and a Unix socket path
+        // has at most 107 bytes (a full UUID here made the speech server fail to start).
+        let home = scratch.appendingPathComponent("service-\(UUID().uuidString.prefix(8))")
         var env = environment
         for (key, name) in [("XDG_CONFIG_HOME", "config"), ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "run")] {
             let path = home.appendingPathComponent(name).path
