@@ -115,7 +115,11 @@ public actor SpeechServerSupervisor {
         // clawtalk-speech decodes one request at a time on one thread per core it is given;
         // every request names its language (LanguageChainTranscriber), en is only its default.
         if configuration.program != .clawtalkSpeech { configuration.language = nil }
-        configuration.cpuThreads = 2
+        // One inference thread for clawtalk-speech: its model is shared with the scorer, whose
+        // passes run all through speech, and on the 2-core VM one thread was also the faster
+        // transcriber (turn corpus, median: tiny.en 117 ms with one, 146 ms with two; base 247
+        // against 276 ms).
+        configuration.cpuThreads = configuration.program == .clawtalkSpeech ? 1 : 2
         configuration.niceIncrement = 5
         configuration.logFormat = WyomingServerLog.format
         return configuration

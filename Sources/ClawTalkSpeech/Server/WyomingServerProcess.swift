@@ -110,7 +110,7 @@ public final class WyomingServerProcess: Sendable {
             configuration.program = .clawtalkSpeech
             if model == .tinyEn { configuration.multilingualModelDirectory = base }
             // Inference threads sleep when their work is done instead of spinning (libgomp's
-            // default): the scorer's passes share the transcriber's two-thread model.
+            // default), so a spare thread costs no CPU between the scorer's passes.
             configuration.environment["OMP_WAIT_POLICY"] = "PASSIVE"
             // glibc's per-thread arenas hold tens of MB the one worker thread frees (measured:
             // 297 → 287 MB idle, 335 → 309 MB after 20 requests with one arena).
