@@ -190,6 +190,10 @@ def pass_due(count: int, scored_until: int, first: int, interval: int, early: in
     return late > 0 and count - scored_until >= late
 
 
+# A segment's start is ruled out once no trigger's first tokens reach this share of its threshold.
+START_MARGIN = 0.1
+
+
 # ---- the scorer --------------------------------------------------------------------------------
 
 
@@ -220,6 +224,10 @@ class Scores:
     # False when the decode stopped at its length limit (a keyword-only pass): the text's last
     # word may be cut.
     complete: bool = True
+    # False when no trigger can start the transcript: no lead-in and no trigger's first token
+    # reached the floor. More audio after the start does not change how it starts, so the
+    # segment's later early passes are left out (its end is still scored).
+    start_open: bool = True
 
     def whole_words(self) -> str:
         """The text without a last word the decode may have cut."""
@@ -347,7 +355,8 @@ class KeywordScorer:
         contexts = decoding.contexts(path, steps, self.lead_ins, self.lead_marks, floor)
         for trigger in triggers:
             keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
-        return Scores(keyword, text, time.perf_counter() - started, complete)
+        start_open = any(decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers)
+        return Scores(keyword, text, time.perf_counter() - started, complete, start_open)
 
     def max_length(self, tokens: int, prompt: int = 0) -> int:
         """`max_length` for a decode of `tokens` text tokens after `prompt` forced ones.
@@ -430,6 +439,21 @@ class _Decoding:
             start = 0
         return ids[start:], [scorer._probabilities(step) for step in logits[start:start + self.longest]]
 
+    @staticmethod
+    def start_bound(trigger: TriggerSpec, contexts: List[Context]) -> float:
+        """An upper bound of the trigger's score from the first token of each spelling alone:
+        the later tokens can only lower it."""
+        total = 0.0
+        for context in contexts:
+            if not context.steps:
+                continue
+            first = context.steps[0]
+            total += context.probability * sum(
+                trigger.weight(index) * float(first[sequence[0]])
+                for index, sequence in enumerate(trigger.spellings) if sequence
+            )
+        return total
+
     def trigger_score(self, trigger: TriggerSpec, contexts: List[Context]) -> float:
         """The trigger's keyword score: its weighted spellings after every context, summed; 0
         when its rivals are more than 1 / RIVAL_SHARE times as likely."""
@@ -491,6 +515,7 @@ class Segment:
     due: list = field(default_factory=list)  # lengths still to score, oldest first
     dropped: int = 0  # samples no longer held (a long segment keeps its last --segment-ms)
     fired: set = field(default_factory=set)
+    start_ruled_out: bool = False  # an early pass found no trigger can start it: no more early passes
 
 
 class Service:
@@ -592,7 +617,7 @@ def make_handler_class():
             segment.count += len(samples)
             args = self.service.args
             ms = SAMPLE_RATE // 1000
-            due = pass_due(
+            due = not segment.start_ruled_out and pass_due(
                 segment.count, segment.scored_until, args.first_ms * ms, args.interval_ms * ms,
                 args.early_ms * ms, args.late_interval_ms * ms,
             )
@@ -644,6 +669,10 @@ def make_handler_class():
                 await self.report(segment, until, scores, whole=whole, final=final)
                 if final:
                     return
+                if whole and not scores.start_open:
+                    # Passes already due go too, so a segment sent at once is scored as live.
+                    segment.start_ruled_out = True
+                    segment.due.clear()
 
         async def report(self, segment: Segment, until: int, scores: Scores, whole: bool, final: bool) -> None:
             from wyoming.wake import Detection  # noqa: PLC0415

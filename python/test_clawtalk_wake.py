@@ -252,12 +252,13 @@ class FakeService:
         )
         self.lengths = []
         self.worker = None
+        self.start_open = True  # what every pass says of the segment's start
         outer = self
 
         class Scorer:
             def score(self, audio, triggers, keyword_only=False):
                 outer.lengths.append((len(audio), keyword_only))
-                return wake.Scores({t.name: 0.0 for t in triggers}, "", 0.001)
+                return wake.Scores({t.name: 0.0 for t in triggers}, "", 0.001, start_open=outer.start_open)
 
         self.scorer = Scorer()
 
@@ -266,7 +267,7 @@ class FakeService:
 
 
 class HandlerScheduleTests(unittest.TestCase):
-    def run_segment(self, seconds, paced):
+    def run_segment(self, seconds, paced, start_open=True):
         """Streams a segment of `seconds` in 100 ms chunks, at once (a file) or letting every
         pass finish before the next chunk (live); the (length, keyword only) of each pass."""
         try:
@@ -274,6 +275,7 @@ class HandlerScheduleTests(unittest.TestCase):
         except ImportError:
             self.skipTest("wyoming is not installed (scripts/setup installs it in the venv)")
         service = FakeService()
+        service.start_open = start_open
         written = []
 
         async def run():
@@ -305,6 +307,15 @@ class HandlerScheduleTests(unittest.TestCase):
     def test_the_end_is_scored_even_right_after_an_early_pass(self):
         lengths, _ = self.run_segment(1.5, paced=False)
         self.assertEqual(lengths, [(16000, True), (24000, True), (24000, False)])
+
+    def test_a_start_no_trigger_can_have_ends_the_early_passes(self):
+        # The first pass finds no trigger can start the segment: no further early pass, live or
+        # sent at once; the end is still scored.
+        for paced in (False, True):
+            with self.subTest(paced=paced):
+                lengths, written = self.run_segment(1.8, paced=paced, start_open=False)
+                self.assertEqual(lengths, [(16000, True), (28800, False)])
+                self.assertEqual(written, ["not-detected"])
 
     def test_a_long_segment_ends_with_its_last_window(self):
         lengths, _ = self.run_segment(7, paced=False)
