@@ -309,7 +309,9 @@ class KeywordScorer:
         rivals = [r for r in without_shared_prefixes(rivals) if r not in sequences]
         return TriggerSpec(trigger, sequences, threshold, weights, rivals)
 
-    def score(self, samples, triggers: List[TriggerSpec], keyword_only: bool = False) -> Scores:
+    def score(
+        self, samples, triggers: List[TriggerSpec], keyword_only: bool = False, text_only: bool = False
+    ) -> Scores:
         """Scores 16 kHz float samples (at most 5 s) for every trigger, and transcribes them.
 
         A trigger's score is the probability that the transcript starts with one of its
@@ -323,7 +325,8 @@ class KeywordScorer:
         greedy decode from it; a spelling that leaves a path while its probability so far is
         above the floor is finished by a forced decode (`align`); below it, it is dropped (so the
         sum undercounts by less than the threshold, never over). `keyword_only` decodes just
-        enough steps for the longest sequence (the text is then only its start)."""
+        enough steps for the longest sequence (the text is then only its start); `text_only`
+        just transcribes (no keyword scores: a segment whose start no trigger can have)."""
         np = self._np
         started = time.perf_counter()
         window = np.zeros(WINDOW_FRAMES * HOP, dtype=np.float32)
@@ -339,9 +342,13 @@ class KeywordScorer:
         tokens = reach + 1 if keyword_only else max(reach + 1, 6 + int(4 * seconds))
         result = self.model.generate(
             encoded, [self.prefix], beam_size=1, max_length=self.max_length(tokens), suppress_blank=True,
-            return_logits_vocab=True,
+            return_logits_vocab=not text_only,
         )[0]
         path = list(result.sequences_ids[0])
+        if text_only:
+            ids = [t for t in path if t < self.eot]
+            text = self.tokenizer.decode(ids).strip()
+            return Scores({}, text, time.perf_counter() - started, len(ids) < tokens, start_open=False)
         # Only the steps a sequence can reach: each is a softmax over the whole vocabulary.
         steps = [self._probabilities(step) for step in result.logits[0][:reach]]
         ids = [t for t in path if t < self.eot]
@@ -662,9 +669,14 @@ def make_handler_class():
                 whole = until <= self.service.args.segment_ms * SAMPLE_RATE // 1000
                 audio = self.window(segment, until)
                 loop = asyncio.get_running_loop()
+                # The end of a segment whose start an early pass ruled out: its text only.
+                text_only = final and segment.start_ruled_out
                 scores = await loop.run_in_executor(
                     self.service.worker,
-                    partial(self.service.scorer.score, audio, self.triggers, keyword_only=whole and not final),
+                    partial(
+                        self.service.scorer.score, audio, self.triggers, keyword_only=whole and not final,
+                        text_only=text_only,
+                    ),
                 )
                 await self.report(segment, until, scores, whole=whole, final=final)
                 if final:

@@ -256,8 +256,8 @@ class FakeService:
         outer = self
 
         class Scorer:
-            def score(self, audio, triggers, keyword_only=False):
-                outer.lengths.append((len(audio), keyword_only))
+            def score(self, audio, triggers, keyword_only=False, text_only=False):
+                outer.lengths.append((len(audio), keyword_only) + (("text only",) if text_only else ()))
                 return wake.Scores({t.name: 0.0 for t in triggers}, "", 0.001, start_open=outer.start_open)
 
         self.scorer = Scorer()
@@ -314,7 +314,7 @@ class HandlerScheduleTests(unittest.TestCase):
         for paced in (False, True):
             with self.subTest(paced=paced):
                 lengths, written = self.run_segment(1.8, paced=paced, start_open=False)
-                self.assertEqual(lengths, [(16000, True), (28800, False)])
+                self.assertEqual(lengths, [(16000, True), (28800, False, "text only")])
                 self.assertEqual(written, ["not-detected"])
 
     def test_a_long_segment_ends_with_its_last_window(self):
