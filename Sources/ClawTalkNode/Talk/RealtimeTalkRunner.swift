@@ -66,23 +66,31 @@ final class RealtimeTalkRunner: Sendable {
 
     /// One Talk session: the relay while eligible, else (or after its fallback) native Talk.
     private func talkEntered() async {
-        let (session, config) = state.locked { ($0.session, $0.config) }
-        let realtime = TalkRealtimeConfig(json: config?.realtime)
+        var (session, config) = state.locked { ($0.session, $0.config) }
         var catalog: TalkCatalog?
         var scopes: [String]?
         var offered = false
         var connected = false
         if let session, await session.isConnected {
             connected = true
+            // Talk may be entered before the node's own read of `talk.config` has answered (right
+            // after connecting, or entering Talk triggers that read): decide on a fresh one.
+            if let fresh = try? TalkConfig(json: try await session.call(OperatorMethod.talkConfig.rawValue)) {
+                config = fresh
+                state.locked { $0.config = fresh }
+            }
             scopes = await session.grantedScopes
             offered = true
             for method in RealtimeEligibility.requiredMethods where !(await session.isAvailable(method.rawValue)) {
                 offered = false
             }
-            if realtime?.wantsGatewayRelay == true, await session.isAvailable(OperatorMethod.talkCatalog.rawValue) {
+            if TalkRealtimeConfig(json: config?.realtime)?.wantsGatewayRelay == true,
+                await session.isAvailable(OperatorMethod.talkCatalog.rawValue)
+            {
                 catalog = TalkCatalog(json: try? await session.call(OperatorMethod.talkCatalog.rawValue, params: [:]))
             }
         }
+        let realtime = TalkRealtimeConfig(json: config?.realtime)
         let decision = RealtimeEligibility.decide(
             optedIn: optedIn, operatorConnected: connected, realtime: realtime,
             catalog: catalog, grantedScopes: scopes, methodsOffered: offered)

@@ -11,13 +11,16 @@ extension RealtimeTalkSession {
 
     func perform(_ actions: [RealtimeTalkMachine.Action]) {
         for action in actions { perform(action) }
-        let active = machine.isOutputActive
-        if active, !wasOutputActive {
+        // A new reply (also one that replaces the playing one: output stopped and starts again
+        // after silence) is watched from its start, with the hold-off while the canceller
+        // converges, as native Talk watches each reply (talk.md §5.5).
+        let playing = machine.playingTurn
+        if let playing, playing != outputTurn {
             onset.outputStarted()
-        } else if !active, wasOutputActive {
+        } else if playing == nil, outputTurn != nil {
             onset.outputEnded()
         }
-        wasOutputActive = active
+        outputTurn = playing
     }
 
     private func perform(_ action: RealtimeTalkMachine.Action) {

@@ -57,7 +57,8 @@ public actor RealtimeTalkSession {
     var microphoneStarted = false
     /// Samples appended to the current session (its timestamps).
     var appendedSamples = 0
-    var wasOutputActive = false
+    /// The reply the onset detector watches (nil: no output).
+    var outputTurn: String?
     /// When the current reply's first chunk arrived and when the onset stopped it (logs).
     var replyStartedAt: ContinuousClock.Instant?
 

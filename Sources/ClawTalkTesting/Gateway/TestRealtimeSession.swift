@@ -104,7 +104,7 @@ public struct TestRealtimeSession: Sendable {
     /// The harness dropped it (error or close event).
     public var dropped = false
     /// The turn being sent now.
-    var activeTurn: String?
+    public internal(set) var activeTurn: String?
     /// The server VAD: −30 dBFS, so the residual of the node's own reply after echo cancellation
     /// is not taken for the user (a provider's neural VAD is not fooled by it either).
     var vad = RelaySpeechSegmenter(sampleRate: 24_000, threshold: 0.03)
