@@ -54,6 +54,7 @@ final class PlaybackRealtimeSpeaker: RealtimeSpeaker, Sendable {
         var done: Set<Int> = []
         var nextId = 0
         var pumping = false
+        var paused = false
     }
 
     private let controller: PlaybackController
@@ -95,7 +96,21 @@ final class PlaybackRealtimeSpeaker: RealtimeSpeaker, Sendable {
         }
         reply?.continuation.finish()
         controller.stop()
+        if state.locked({ state in
+            defer { state.paused = false }; return state.paused
+        }) {
+            controller.setPaused(false)
+        }
         for continuation in resumed { continuation.resume() }
+    }
+
+    func setPaused(_ paused: Bool) {
+        guard
+            state.locked({ state in
+                defer { state.paused = paused }; return state.paused != paused
+            })
+        else { return }
+        controller.setPaused(paused)
     }
 
     /// Feeds the stream up to the lead, reports heard chunks, ends an idle stream; false once

@@ -59,6 +59,8 @@ public actor RealtimeTalkSession {
     var appendedSamples = 0
     /// The reply the onset detector watches (nil: no output).
     var outputTurn: String?
+    /// An onset paused the output: time since, and the speech heard after the pause settled.
+    var confirming: (elapsed: Double, voiced: Double)?
     /// When the current reply's first chunk arrived and when the onset stopped it (logs).
     var replyStartedAt: ContinuousClock.Instant?
 

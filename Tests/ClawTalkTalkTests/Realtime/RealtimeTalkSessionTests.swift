@@ -124,7 +124,9 @@ import Testing
         #expect(await run.stop() == .ended)
     }
 
-    @Test("barge-in: speech over the reply stops output at once and cancels the playing turn; audio keeps flowing")
+    @Test(
+        "barge-in: speech over the reply pauses output at once, then stops it and cancels the playing turn; audio keeps flowing"
+    )
     func bargeIn() async throws {
         let run = try await Run {
             $0.reply = TestRealtimeScript.tone(seconds: 4)
@@ -134,8 +136,10 @@ import Testing
         await run.gateway.startRealtimeReply()
         #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
         let appendedBefore = await run.realtime().first?.timestamps.count ?? 0
-        run.microphone.speak(seconds: 0.6)
+        run.microphone.speak(seconds: 1.0)
         #expect(await eventually { await run.realtime().first?.cancels.count == 1 })
+        // Paused at the onset, stopped once the speech went on (and the pause ended).
+        #expect(run.speaker.snapshot.pauses == [true, false])
         let session = try #require(await run.realtime().first)
         #expect(session.cancels.first?.turnId == "turn-1")
         #expect(session.cancels.first?.status == "applied")
@@ -158,8 +162,29 @@ import Testing
         #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
         run.microphone.speak(seconds: 0.04)
         #expect(await eventually { run.speaker.snapshot.playedChunks == 100 })
+        #expect(run.speaker.snapshot.pauses.count % 2 == 0, "every pause ended")
         #expect(await run.realtime().first?.cancels.isEmpty == true)
         #expect(run.speaker.snapshot.stops == 0, "\(run.sink.records.map { "\($0.event) \($0.fields)" })")
+        #expect(await run.stop() == .ended)
+    }
+
+    @Test("an onset the speech after the pause does not confirm resumes the reply: nothing is cancelled")
+    func unconfirmedOnsetResumes() async throws {
+        let run = try await Run {
+            $0.reply = TestRealtimeScript.tone(seconds: 2)
+            $0.chunkPaceMs = 20
+        }
+        try await run.live()
+        await run.gateway.startRealtimeReply()
+        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        run.microphone.speak(seconds: 0.3)
+        // Paused at the onset; the speech stopped, so the pause ended without a cancel (the
+        // emulated provider's VAD takes the 0.3 s for a turn and answers: its new reply, not the
+        // node, ends the old one).
+        #expect(await eventually { run.speaker.snapshot.pauses == [true, false] })
+        #expect(await eventually { await run.realtime().first?.turns.count == 2 })
+        #expect(await run.realtime().first?.cancels.isEmpty == true)
+        #expect(!run.sink.events.contains("realtime.barge_in"))
         #expect(await run.stop() == .ended)
     }
 
