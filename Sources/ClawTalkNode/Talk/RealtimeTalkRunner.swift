@@ -24,12 +24,15 @@ final class RealtimeTalkRunner: Sendable {
     private let microphone: any RealtimeMicrophone
     private let speaker: any RealtimeSpeaker
     private let logger: Logger
+    private let status: VoiceStatusTap?
     private let state = Mutex(State())
 
     init(
         settings: Settings, locale: String?, onset: TalkModeConfiguration, controller: TalkModeController,
-        microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker, logger: Logger
+        microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker, status: VoiceStatusTap? = nil,
+        logger: Logger
     ) {
+        self.status = status
         optedIn = settings.talk.realtimeRelay
         sessionKey = settings.talk.sessionKey
         self.locale = locale
@@ -106,8 +109,19 @@ final class RealtimeTalkRunner: Sendable {
             sessionKey: sessionKey ?? config?.sessionMainKey ?? TalkConfig.defaultSessionKey,
             language: config?.speechLocale ?? locale, realtime: realtime)
         configuration.onset = onset
+        // Final transcripts to `clawtalk status` (the log has them too, redacted by default).
+        let status = status
         let realtimeSession = RealtimeTalkSession(
-            session: session, microphone: microphone, speaker: speaker, configuration: configuration, logger: logger)
+            session: session, microphone: microphone, speaker: speaker, configuration: configuration, logger: logger
+        ) { role, text, final in
+            guard final, !text.isEmpty else { return }
+            switch role {
+            case .user: status?.note(transcript: text)
+            case .assistant: status?.note(reply: text)
+            }
+        }
+        status?.note(realtimeRelay: true)
+        defer { status?.note(realtimeRelay: false) }
         let controller = controller
         let outcome = await withTaskGroup(of: RealtimeTalkOutcome?.self) { group in
             group.addTask { await realtimeSession.run() }

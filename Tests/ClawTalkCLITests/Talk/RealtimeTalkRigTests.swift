@@ -178,6 +178,14 @@ struct RealtimeTalkRigTests {
             #expect(acknowledged - mark.turnStartedAt >= .milliseconds(mark.audioBeforeMs - 5), "\(mark)")
         }
 
+        // The transcripts and the privacy note reach `clawtalk status`.
+        #expect(
+            await eventually(within: .seconds(10)) {
+                guard let status = try? await ClawTalkBinary.runInBackground(["status"], environment: node.environment)
+                else { return false }
+                return status.output.contains("heard:") && status.output.contains("\"what time is it\"")
+                    && status.output.contains("replied:") && status.output.contains("realtime:")
+            })
         // A long reply, then the user speaks over it (once its first second has played). The
         // provider's VAD is off: the node's own barge-in is what is checked, not raced by a turn
         // the provider would start on the same speech.
