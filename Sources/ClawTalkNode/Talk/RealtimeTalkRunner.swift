@@ -109,6 +109,7 @@ final class RealtimeTalkRunner: Sendable {
             sessionKey: sessionKey ?? config?.sessionMainKey ?? TalkConfig.defaultSessionKey,
             language: config?.speechLocale ?? locale, realtime: realtime)
         configuration.onset = onset
+        configuration.idleTimeout = onset.applying(config, localIdleTimeout: onset.idleTimeout).idleTimeout
         // Final transcripts to `clawtalk status` (the log has them too, redacted by default).
         let status = status
         let realtimeSession = RealtimeTalkSession(
@@ -143,6 +144,11 @@ final class RealtimeTalkRunner: Sendable {
             await controller.releaseRealtimeHold(resume: true)
         case .ended:
             await controller.releaseRealtimeHold(resume: false)
+        case .idle:
+            // As native Talk's idle timeout: Talk ends, wake listening takes over.
+            logger.info("realtime.idle_exit", [:])
+            await controller.releaseRealtimeHold(resume: false)
+            await controller.exit()
         }
     }
 }

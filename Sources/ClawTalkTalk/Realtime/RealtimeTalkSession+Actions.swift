@@ -160,6 +160,7 @@ extension RealtimeTalkSession {
         switch event {
         case .ready:
             appendedSamples = 0
+            lastActivity = now
             logger.info("realtime.ready", ["sessionId": .string(created.sessionId)])
             apply(.ready(now: now))
         case .audio(let samples, let turnId):
@@ -174,6 +175,7 @@ extension RealtimeTalkSession {
         case .mark(let name, let turnId):
             apply(.mark(name: name, turnId: turnId))
         case .transcript(let role, let text, let final):
+            if role == .user { lastActivity = now }
             onTranscript(role, text, final)
             // `text` is redacted by the logger unless sensitive logging is on.
             logger.log(
@@ -237,6 +239,13 @@ extension RealtimeTalkSession {
             logger.debug("realtime.onset", ["turnId": .string(outputTurn ?? "-")])
         }
         guard machine.phase == .live, let current else { return nil }
+        // The idle timeout, as in native Talk: no speech from the user and no reply for that long.
+        if outputTurn != nil || confirming != nil || frame.isSpeech {
+            lastActivity = now
+        } else if let limit = configuration.idleTimeout, now - lastActivity >= limit {
+            yield(.idle)
+            return nil
+        }
         return current.input.sampleRateHz
     }
 

@@ -31,6 +31,8 @@ public actor RealtimeTalkSession {
         case appendFailed(generation: Int, String)
         case microphoneFailed(String)
         case onset
+        /// The idle timeout passed.
+        case idle
         /// Nothing: run the work queued outside the loop.
         case flush
     }
@@ -61,6 +63,8 @@ public actor RealtimeTalkSession {
     var outputTurn: String?
     /// An onset paused the output: time since, and the speech heard after the pause settled.
     var confirming: (elapsed: Double, voiced: Double)?
+    /// When the user last spoke or a reply last played (the idle timeout counts from there).
+    var lastActivity = 0.0
     /// When the current reply's first chunk arrived and when the onset stopped it (logs).
     var replyStartedAt: ContinuousClock.Instant?
 
@@ -108,7 +112,7 @@ public actor RealtimeTalkSession {
             group.cancelAll()
         }
         continuation.finish()
-        if outcome == nil {
+        if outcome == nil || outcome == .idle {
             // Talk ended: stop output and close the session even though this task is cancelled.
             apply(.exit)
             let pending = drainWork()
@@ -160,6 +164,11 @@ public actor RealtimeTalkSession {
             outcome = .fellBack(reason: "microphone: \(reason)")
         case .flush:
             break
+        case .idle:
+            guard outcome == nil else { return }
+            logger.info("realtime.idle_timeout", ["afterS": .double(configuration.idleTimeout ?? 0)])
+            // The run ends; the session is closed after the loop, as when Talk ends.
+            outcome = .idle
         case .onset:
             let turn = machine.playingTurn
             let actions = machine.handle(.onset)

@@ -26,7 +26,9 @@ import Testing
         let transcripts = Transcripts()
         let sink = RecordingLogSink()
 
-        init(_ change: @Sendable (inout TestRealtimeScript) -> Void = { _ in }) async throws {
+        init(
+            idleTimeout: Double? = nil, _ change: @Sendable (inout TestRealtimeScript) -> Void = { _ in }
+        ) async throws {
             var script = OperatorScript()
             change(&script.realtime)
             harness = try GatewayHarness(script: script)
@@ -37,6 +39,7 @@ import Testing
                 sessionKey: "main", language: "en-US",
                 realtime: TalkRealtimeConfig(json: ["mode": "realtime", "transport": "gateway-relay", "voice": "v1"]))
             configuration.readyTimeout = .seconds(30)
+            configuration.idleTimeout = idleTimeout
             let transcripts = transcripts
             let session = RealtimeTalkSession(
                 session: harness.operatorSession, microphone: microphone, speaker: speaker,
@@ -186,6 +189,26 @@ import Testing
         #expect(await run.realtime().first?.cancels.isEmpty == true)
         #expect(!run.sink.events.contains("realtime.barge_in"))
         #expect(await run.stop() == .ended)
+    }
+
+    @Test("the idle timeout ends the run after a reply and silence, and closes the session; speech keeps it going")
+    func idleTimeout() async throws {
+        let run = try await Run(idleTimeout: 1.0) {
+            $0.reply = TestRealtimeScript.tone(seconds: 1)
+            $0.chunkPaceMs = 20
+        }
+        try await run.live()
+        // A reply (1 s) and speech (1.5 s) each count as activity: the run goes on through them.
+        await run.gateway.startRealtimeReply()
+        #expect(await eventually { run.speaker.snapshot.playedChunks == 50 })
+        run.microphone.speak(seconds: 1.5)
+        #expect(await eventually { await run.realtime().first?.turns.count == 2 })
+        #expect(await run.session.state.phase == .live)
+        // Then nothing: the run ends by itself and closes the session.
+        #expect(await run.task.value == .idle)
+        #expect(await eventually { await run.realtime().first?.closed == true })
+        #expect(run.sink.events.contains("realtime.idle_timeout"))
+        #expect(await run.stop() == .idle)
     }
 
     @Test("a session replaced mid-reply ends the reply and keeps Talk on the same session")
