@@ -127,6 +127,13 @@ final class RealtimeTalkRunner: Sendable {
         let outcome = await withTaskGroup(of: RealtimeTalkOutcome?.self) { group in
             group.addTask { await realtimeSession.run() }
             group.addTask {
+                // Push-to-talk preempts the relay as it preempts native Talk (ends when cancelled).
+                for await active in await controller.pushToTalkChanges() {
+                    await realtimeSession.setPushToTalk(active)
+                }
+                return nil
+            }
+            group.addTask {
                 // Talk ended: nil ends the relay (its run then closes the session).
                 for await phase in await controller.phases() where phase == .idle { return nil }
                 return nil

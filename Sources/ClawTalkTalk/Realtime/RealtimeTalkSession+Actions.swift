@@ -210,6 +210,10 @@ extension RealtimeTalkSession {
     /// should flow (live), else nil.
     func microphoneFrame(_ frame: RealtimeMicFrame) -> Int? {
         let seconds = Double(frame.samples.count) / Double(max(frame.sampleRate, 1))
+        if pushToTalk {
+            lastActivity = now
+            return nil
+        }
         if var check = confirming {
             // Paused: the reply's echo is gone once the pause settled, so speech now is the user.
             check.elapsed += seconds

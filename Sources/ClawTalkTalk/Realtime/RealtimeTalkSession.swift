@@ -65,6 +65,8 @@ public actor RealtimeTalkSession {
     var confirming: (elapsed: Double, voiced: Double)?
     /// When the user last spoke or a reply last played (the idle timeout counts from there).
     var lastActivity = 0.0
+    /// Push-to-talk holds the microphone: no reply plays and no audio goes to the provider.
+    var pushToTalk = false
     /// When the current reply's first chunk arrived and when the onset stopped it (logs).
     var replyStartedAt: ContinuousClock.Instant?
 
@@ -85,6 +87,19 @@ public actor RealtimeTalkSession {
 
     /// The machine (tests, status).
     public var state: RealtimeTalkMachine { machine }
+
+    /// Push-to-talk took the microphone (true) or gave it back (false), as it preempts native
+    /// Talk: a playing reply stops and is cancelled (`cancelOutput`), and until the release no
+    /// microphone audio goes to the provider (the push-to-talk utterance goes to the chat).
+    public func setPushToTalk(_ active: Bool) {
+        guard pushToTalk != active else { return }
+        pushToTalk = active
+        logger.info("realtime.push_to_talk", ["active": .bool(active)])
+        guard active else { return }
+        confirming = nil
+        perform(machine.handle(.onset))
+        yield(.flush)
+    }
 
     /// Runs until cancelled (Talk ended: ``RealtimeTalkOutcome/ended``, the session closed) or
     /// until the relay fails past its reconnects (``RealtimeTalkOutcome/fellBack(reason:)``).

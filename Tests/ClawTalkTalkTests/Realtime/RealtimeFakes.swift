@@ -106,6 +106,9 @@ final class ScriptedMicrophone: RealtimeMicrophone {
         self.echo = echo
     }
 
+    /// Speech frames not yet produced.
+    var pendingSpeech: Int { speechFrames.locked { $0 } }
+
     /// The next `seconds` of frames are speech.
     func speak(seconds: Double) {
         speechFrames.locked { $0 = Int((seconds / 0.02).rounded()) }

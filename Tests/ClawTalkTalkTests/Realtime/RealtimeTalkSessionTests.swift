@@ -211,6 +211,31 @@ import Testing
         #expect(await run.stop() == .idle)
     }
 
+    @Test("push-to-talk stops and cancels the reply; what is said while it holds never reaches the provider")
+    func pushToTalkPreempts() async throws {
+        let run = try await Run {
+            $0.reply = TestRealtimeScript.tone(seconds: 3)
+            $0.chunkPaceMs = 20
+        }
+        try await run.live()
+        await run.gateway.startRealtimeReply()
+        #expect(await eventually { run.speaker.snapshot.playedChunks >= 20 })
+        await run.session.setPushToTalk(true)
+        #expect(await eventually { await run.realtime().first?.cancels.map(\.turnId) == ["turn-1"] })
+        #expect(run.speaker.snapshot.stops >= 1)
+        let appended = await run.realtime().first?.timestamps.count ?? 0
+        run.microphone.speak(seconds: 0.5)
+        #expect(await eventually { run.microphone.pendingSpeech == 0 })
+        await run.session.setPushToTalk(false)
+        // Audio flows again after the release; the speech said during push-to-talk was not sent,
+        // so the provider's VAD started no turn from it.
+        #expect(await eventually { (await run.realtime().first?.timestamps.count ?? 0) >= appended + 30 })
+        let session = try #require(await run.realtime().first)
+        #expect(session.turns == ["turn-1"])
+        #expect(session.timestamps == (0..<session.timestamps.count).map { Int64($0 * 20) })
+        #expect(await run.stop() == .ended)
+    }
+
     @Test("a session replaced mid-reply ends the reply and keeps Talk on the same session")
     func replacementMidReply() async throws {
         let run = try await Run {
