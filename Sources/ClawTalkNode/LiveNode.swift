@@ -97,7 +97,7 @@ public struct LiveNode: Sendable {
             echoControlled: frontEnd?.echoControlled ?? false, pauseReply: { playback.setPaused($0) },
             replySilentSince: { playback.silentSinceNanoseconds },
             microphone: microphone,
-            realtimeAudio: (capturing, PlaybackRealtimeSpeaker(controller: playback)))
+            realtimeAudio: (capturing, PlaybackRealtimeSpeaker(controller: playback)), status: levels)
         await microphone.attach(wake: wake, talk: talk.controller)
         replies.onTalkConfig { config in
             localTranscriber.setGatewayLocale(config.speechLocale)

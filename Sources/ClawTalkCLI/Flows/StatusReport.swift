@@ -96,6 +96,13 @@ struct StatusReport: Sendable, Equatable, Encodable {
             if let transcript = voice.lastTranscript {
                 lines.append(("heard", "\"\(transcript)\"" + (voice.lastTranscriptAt.map { " (\($0))" } ?? "")))
             }
+            if let reply = voice.lastReply {
+                lines.append(("replied", "\"\(reply)\"" + (voice.lastReplyAt.map { " (\($0))" } ?? "")))
+            }
+            if voice.realtimeRelay == true {
+                lines.append(
+                    ("realtime", "Talk over the gateway relay: microphone audio goes to the gateway's provider"))
+            }
         }
         if let server = status.speechServer {
             lines.append(("stt server", server.summary))

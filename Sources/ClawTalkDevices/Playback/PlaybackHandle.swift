@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A queued item: await its outcome, or cancel it.
 ///
 /// Returned by ``PlaybackController/enqueue(_:)``. Dropping the handle does not cancel the item.
@@ -15,6 +17,14 @@ public final class PlaybackHandle: Sendable {
 
     /// True once the outcome is decided.
     public var isDone: Bool { job.isResolved }
+
+    /// Seconds of the item heard so far: what the playback thread has written minus what the
+    /// stream still holds (the latest ``PlaybackController/outputLatency``). For a stream item
+    /// that plays its audio as it arrives, this tells which part has reached the speaker.
+    public var heardSeconds: Double {
+        let latency = core.outputLatencyMicroseconds.load(ordering: .relaxed)
+        return max(0, job.writtenSeconds - Double(max(latency, 0)) / 1_000_000)
+    }
 
     /// Waits until the item has finished, was stopped, dropped or failed. Waiting does not
     /// cancel the item when the waiting task is cancelled (``PlaybackController/play(_:)`` does).

@@ -170,6 +170,24 @@ package actor GatewayService {
         publish()
     }
 
+    /// Realtime Talk's provider answered (its transcript).
+    func setLastReply(_ text: String) {
+        var voice = status.voice ?? .idle(at: ServiceStatus.timestamp())
+        voice.lastReply = text
+        voice.lastReplyAt = ServiceStatus.timestamp()
+        status.voice = voice
+        publish()
+    }
+
+    /// Realtime Talk over the relay started or ended.
+    func setRealtimeRelay(_ running: Bool) {
+        var voice = status.voice ?? .idle(at: ServiceStatus.timestamp())
+        guard voice.realtimeRelay != running else { return }
+        voice.realtimeRelay = running
+        status.voice = voice
+        publish()
+    }
+
     /// The speech-to-text server changed (supervised, external or none; ready or not).
     func setSpeechServer(_ server: SpeechServerStatus) {
         guard status.speechServer != server else { return }

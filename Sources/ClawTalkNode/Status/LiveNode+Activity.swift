@@ -42,6 +42,14 @@ extension LiveNode {
                 changed = true
                 await gateway.setLastTranscript(transcript)
             }
+            if let reply = levels.takeReply() {
+                changed = true
+                await gateway.setLastReply(reply)
+            }
+            if let running = levels.takeRealtimeRelay() {
+                changed = true
+                await gateway.setRealtimeRelay(running)
+            }
             quietPolls = changed ? 0 : quietPolls + 1
             try? await Task.sleep(for: .milliseconds(quietPolls >= 20 ? 400 : 100))
         }

@@ -24,6 +24,13 @@ package struct VoiceActivity: Sendable, Equatable, Codable {
     package var lastTranscript: String?
     /// When ``lastTranscript`` was heard (ISO 8601).
     package var lastTranscriptAt: String?
+    /// The last reply's transcript from realtime Talk's provider (talk.md §9.2).
+    package var lastReply: String?
+    /// When ``lastReply`` was heard (ISO 8601).
+    package var lastReplyAt: String?
+    /// True while realtime Talk runs over the relay: the microphone audio of Talk goes to the
+    /// gateway's provider (talk.md §9.2 "Privacy").
+    package var realtimeRelay: Bool?
 
     /// Idle since `time`.
     static func idle(at time: String) -> VoiceActivity {

@@ -24,12 +24,15 @@ final class RealtimeTalkRunner: Sendable {
     private let microphone: any RealtimeMicrophone
     private let speaker: any RealtimeSpeaker
     private let logger: Logger
+    private let status: VoiceStatusTap?
     private let state = Mutex(State())
 
     init(
         settings: Settings, locale: String?, onset: TalkModeConfiguration, controller: TalkModeController,
-        microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker, logger: Logger
+        microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker, status: VoiceStatusTap? = nil,
+        logger: Logger
     ) {
+        self.status = status
         optedIn = settings.talk.realtimeRelay
         sessionKey = settings.talk.sessionKey
         self.locale = locale
@@ -66,23 +69,31 @@ final class RealtimeTalkRunner: Sendable {
 
     /// One Talk session: the relay while eligible, else (or after its fallback) native Talk.
     private func talkEntered() async {
-        let (session, config) = state.locked { ($0.session, $0.config) }
-        let realtime = TalkRealtimeConfig(json: config?.realtime)
+        var (session, config) = state.locked { ($0.session, $0.config) }
         var catalog: TalkCatalog?
         var scopes: [String]?
         var offered = false
         var connected = false
         if let session, await session.isConnected {
             connected = true
+            // Talk may be entered before the node's own read of `talk.config` has answered (right
+            // after connecting, or entering Talk triggers that read): decide on a fresh one.
+            if let fresh = try? TalkConfig(json: try await session.call(OperatorMethod.talkConfig.rawValue)) {
+                config = fresh
+                state.locked { $0.config = fresh }
+            }
             scopes = await session.grantedScopes
             offered = true
             for method in RealtimeEligibility.requiredMethods where !(await session.isAvailable(method.rawValue)) {
                 offered = false
             }
-            if realtime?.wantsGatewayRelay == true, await session.isAvailable(OperatorMethod.talkCatalog.rawValue) {
+            if TalkRealtimeConfig(json: config?.realtime)?.wantsGatewayRelay == true,
+                await session.isAvailable(OperatorMethod.talkCatalog.rawValue)
+            {
                 catalog = TalkCatalog(json: try? await session.call(OperatorMethod.talkCatalog.rawValue, params: [:]))
             }
         }
+        let realtime = TalkRealtimeConfig(json: config?.realtime)
         let decision = RealtimeEligibility.decide(
             optedIn: optedIn, operatorConnected: connected, realtime: realtime,
             catalog: catalog, grantedScopes: scopes, methodsOffered: offered)
@@ -98,11 +109,30 @@ final class RealtimeTalkRunner: Sendable {
             sessionKey: sessionKey ?? config?.sessionMainKey ?? TalkConfig.defaultSessionKey,
             language: config?.speechLocale ?? locale, realtime: realtime)
         configuration.onset = onset
+        configuration.idleTimeout = onset.applying(config, localIdleTimeout: onset.idleTimeout).idleTimeout
+        // Final transcripts to `clawtalk status` (the log has them too, redacted by default).
+        let status = status
         let realtimeSession = RealtimeTalkSession(
-            session: session, microphone: microphone, speaker: speaker, configuration: configuration, logger: logger)
+            session: session, microphone: microphone, speaker: speaker, configuration: configuration, logger: logger
+        ) { role, text, final in
+            guard final, !text.isEmpty else { return }
+            switch role {
+            case .user: status?.note(transcript: text)
+            case .assistant: status?.note(reply: text)
+            }
+        }
+        status?.note(realtimeRelay: true)
+        defer { status?.note(realtimeRelay: false) }
         let controller = controller
         let outcome = await withTaskGroup(of: RealtimeTalkOutcome?.self) { group in
             group.addTask { await realtimeSession.run() }
+            group.addTask {
+                // Push-to-talk preempts the relay as it preempts native Talk (ends when cancelled).
+                for await active in await controller.pushToTalkChanges() {
+                    await realtimeSession.setPushToTalk(active)
+                }
+                return nil
+            }
             group.addTask {
                 // Talk ended: nil ends the relay (its run then closes the session).
                 for await phase in await controller.phases() where phase == .idle { return nil }
@@ -121,6 +151,11 @@ final class RealtimeTalkRunner: Sendable {
             await controller.releaseRealtimeHold(resume: true)
         case .ended:
             await controller.releaseRealtimeHold(resume: false)
+        case .idle:
+            // As native Talk's idle timeout: Talk ends, wake listening takes over.
+            logger.info("realtime.idle_exit", [:])
+            await controller.releaseRealtimeHold(resume: false)
+            await controller.exit()
         }
     }
 }

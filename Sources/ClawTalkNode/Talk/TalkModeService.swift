@@ -31,7 +31,8 @@ package final class TalkModeService: GatewaySessionObserver {
         pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
         replySilentSince: (@Sendable () -> UInt64?)? = nil,
         microphone: MicrophoneOwner? = nil,
-        realtimeAudio: (microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker)? = nil
+        realtimeAudio: (microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker)? = nil,
+        status: VoiceStatusTap? = nil
     ) {
         self.logger = logger.child(category: "talk.runtime")
         let locale = GatewayConnectionFactory.locale(environment: environment)
@@ -45,7 +46,7 @@ package final class TalkModeService: GatewaySessionObserver {
         if settings.talk.realtimeRelay, let realtimeAudio {
             realtime = RealtimeTalkRunner(
                 settings: settings, locale: locale, onset: configuration, controller: controller,
-                microphone: realtimeAudio.microphone, speaker: realtimeAudio.speaker, logger: logger)
+                microphone: realtimeAudio.microphone, speaker: realtimeAudio.speaker, status: status, logger: logger)
         } else {
             realtime = nil
         }

@@ -47,6 +47,9 @@ public protocol RealtimePlaybackItem: Sendable {
 public protocol RealtimeSpeaker: Sendable {
     /// Queues mono `samples` at `sampleRate` behind the chunks already queued.
     func enqueue(_ samples: [Int16], sampleRate: Int) -> any RealtimePlaybackItem
-    /// Stops output at once and drops everything queued.
+    /// Stops output at once and drops everything queued (and ends a pause).
     func stop()
+    /// Pauses output where it is heard (true: silent within about 10 ms, queued chunks wait) or
+    /// plays on from there (false).
+    func setPaused(_ paused: Bool)
 }

@@ -11,13 +11,21 @@ extension RealtimeTalkSession {
 
     func perform(_ actions: [RealtimeTalkMachine.Action]) {
         for action in actions { perform(action) }
-        let active = machine.isOutputActive
-        if active, !wasOutputActive {
+        // A new reply (also one that replaces the playing one: output stopped and starts again
+        // after silence) is watched from its start, with the hold-off while the canceller
+        // converges, as native Talk watches each reply (talk.md §5.5).
+        let playing = machine.playingTurn
+        if confirming != nil, playing != outputTurn {
+            // The paused reply ended (stopped, replaced, cleared): nothing left to confirm.
+            confirming = nil
+            speaker.setPaused(false)
+        }
+        if let playing, playing != outputTurn {
             onset.outputStarted()
-        } else if !active, wasOutputActive {
+        } else if playing == nil, outputTurn != nil {
             onset.outputEnded()
         }
-        wasOutputActive = active
+        outputTurn = playing
     }
 
     private func perform(_ action: RealtimeTalkMachine.Action) {
@@ -152,6 +160,7 @@ extension RealtimeTalkSession {
         switch event {
         case .ready:
             appendedSamples = 0
+            lastActivity = now
             logger.info("realtime.ready", ["sessionId": .string(created.sessionId)])
             apply(.ready(now: now))
         case .audio(let samples, let turnId):
@@ -166,6 +175,7 @@ extension RealtimeTalkSession {
         case .mark(let name, let turnId):
             apply(.mark(name: name, turnId: turnId))
         case .transcript(let role, let text, let final):
+            if role == .user { lastActivity = now }
             onTranscript(role, text, final)
             // `text` is redacted by the logger unless sensitive logging is on.
             logger.log(
@@ -199,15 +209,47 @@ extension RealtimeTalkSession {
     /// A microphone frame: runs the onset detector; returns the session's input rate when audio
     /// should flow (live), else nil.
     func microphoneFrame(_ frame: RealtimeMicFrame) -> Int? {
-        if onset.frame(
-            isSpeech: frame.isSpeech, seconds: Double(frame.samples.count) / Double(max(frame.sampleRate, 1)),
-            rms: frame.rms, echo: frame.echoActive, reference: frame.reference)
+        let seconds = Double(frame.samples.count) / Double(max(frame.sampleRate, 1))
+        if pushToTalk {
+            lastActivity = now
+            return nil
+        }
+        if var check = confirming {
+            // Paused: the reply's echo is gone once the pause settled, so speech now is the user.
+            check.elapsed += seconds
+            if check.elapsed > configuration.bargeInSettle, frame.isSpeech { check.voiced += seconds }
+            if check.voiced >= configuration.bargeInConfirmSpeech - 1e-9 {
+                confirming = nil
+                // Output stops (and the pause ends); the loop then sends cancelOutput.
+                receive(.onset)
+                speaker.setPaused(false)
+                yield(.flush)
+            } else if check.elapsed >= configuration.bargeInConfirmWindow {
+                confirming = nil
+                speaker.setPaused(false)
+                logger.info("realtime.onset_rejected", ["turnId": .string(outputTurn ?? "-")])
+                // The reply plays on after silence: watched again, with the hold-off.
+                if outputTurn != nil { onset.outputStarted() }
+            } else {
+                confirming = check
+            }
+        } else if onset.frame(
+            isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, echo: frame.echoActive,
+            reference: frame.reference), outputTurn != nil
         {
-            // Output stops here, at once; the loop then sends cancelOutput (the work it queued).
-            receive(.onset)
-            yield(.flush)
+            // Silent at once; cancelled only if the user goes on speaking.
+            speaker.setPaused(true)
+            confirming = (0, 0)
+            logger.debug("realtime.onset", ["turnId": .string(outputTurn ?? "-")])
         }
         guard machine.phase == .live, let current else { return nil }
+        // The idle timeout, as in native Talk: no speech from the user and no reply for that long.
+        if outputTurn != nil || confirming != nil || frame.isSpeech {
+            lastActivity = now
+        } else if let limit = configuration.idleTimeout, now - lastActivity >= limit {
+            yield(.idle)
+            return nil
+        }
         return current.input.sampleRateHz
     }
 

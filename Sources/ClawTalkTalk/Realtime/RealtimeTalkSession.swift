@@ -31,6 +31,8 @@ public actor RealtimeTalkSession {
         case appendFailed(generation: Int, String)
         case microphoneFailed(String)
         case onset
+        /// The idle timeout passed.
+        case idle
         /// Nothing: run the work queued outside the loop.
         case flush
     }
@@ -57,7 +59,14 @@ public actor RealtimeTalkSession {
     var microphoneStarted = false
     /// Samples appended to the current session (its timestamps).
     var appendedSamples = 0
-    var wasOutputActive = false
+    /// The reply the onset detector watches (nil: no output).
+    var outputTurn: String?
+    /// An onset paused the output: time since, and the speech heard after the pause settled.
+    var confirming: (elapsed: Double, voiced: Double)?
+    /// When the user last spoke or a reply last played (the idle timeout counts from there).
+    var lastActivity = 0.0
+    /// Push-to-talk holds the microphone: no reply plays and no audio goes to the provider.
+    var pushToTalk = false
     /// When the current reply's first chunk arrived and when the onset stopped it (logs).
     var replyStartedAt: ContinuousClock.Instant?
 
@@ -78,6 +87,19 @@ public actor RealtimeTalkSession {
 
     /// The machine (tests, status).
     public var state: RealtimeTalkMachine { machine }
+
+    /// Push-to-talk took the microphone (true) or gave it back (false), as it preempts native
+    /// Talk: a playing reply stops and is cancelled (`cancelOutput`), and until the release no
+    /// microphone audio goes to the provider (the push-to-talk utterance goes to the chat).
+    public func setPushToTalk(_ active: Bool) {
+        guard pushToTalk != active else { return }
+        pushToTalk = active
+        logger.info("realtime.push_to_talk", ["active": .bool(active)])
+        guard active else { return }
+        confirming = nil
+        perform(machine.handle(.onset))
+        yield(.flush)
+    }
 
     /// Runs until cancelled (Talk ended: ``RealtimeTalkOutcome/ended``, the session closed) or
     /// until the relay fails past its reconnects (``RealtimeTalkOutcome/fellBack(reason:)``).
@@ -105,7 +127,7 @@ public actor RealtimeTalkSession {
             group.cancelAll()
         }
         continuation.finish()
-        if outcome == nil {
+        if outcome == nil || outcome == .idle {
             // Talk ended: stop output and close the session even though this task is cancelled.
             apply(.exit)
             let pending = drainWork()
@@ -157,6 +179,11 @@ public actor RealtimeTalkSession {
             outcome = .fellBack(reason: "microphone: \(reason)")
         case .flush:
             break
+        case .idle:
+            guard outcome == nil else { return }
+            logger.info("realtime.idle_timeout", ["afterS": .double(configuration.idleTimeout ?? 0)])
+            // The run ends; the session is closed after the loop, as when Talk ends.
+            outcome = .idle
         case .onset:
             let turn = machine.playingTurn
             let actions = machine.handle(.onset)

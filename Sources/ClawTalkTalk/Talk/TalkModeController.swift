@@ -48,6 +48,9 @@ public actor TalkModeController: TalkPausing {
     var phaseSubscribers: [Int: AsyncStream<TalkModeStateMachine.Phase>.Continuation] = [:]
     /// Realtime Talk holds the microphone (``holdForRealtime()``).
     var heldByRealtime = false
+    /// Push-to-talk holds the microphone, and who follows that (realtime Talk).
+    var pushToTalkActive = false
+    var pushToTalkSubscribers: [Int: AsyncStream<Bool>.Continuation] = [:]
     var nextSubscriber = 0
 
     /// A capture of a turn (or the barge-in monitor while speaking), by generation.
@@ -134,6 +137,27 @@ public actor TalkModeController: TalkPausing {
 
     private func removeSubscriber(_ id: Int) {
         phaseSubscribers[id] = nil
+        pushToTalkSubscribers[id] = nil
+    }
+
+    /// Whether push-to-talk holds the microphone, from now on (the current state first): realtime
+    /// Talk stops its reply and its microphone stream while it does (talk.md §9.2).
+    public func pushToTalkChanges() -> AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(8))
+        nextSubscriber += 1
+        let id = nextSubscriber
+        pushToTalkSubscribers[id] = continuation
+        continuation.yield(pushToTalkActive)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        return stream
+    }
+
+    private func setPushToTalk(_ active: Bool) {
+        guard pushToTalkActive != active else { return }
+        pushToTalkActive = active
+        for continuation in pushToTalkSubscribers.values { continuation.yield(active) }
     }
 
     // MARK: - Commands
@@ -159,6 +183,7 @@ public actor TalkModeController: TalkPausing {
     /// Push-to-talk takes the microphone (``MicrophoneOwner``): Talk's capture and a pending
     /// barge-in check end; returns once they have. Nothing happens when Talk mode is off.
     public func pauseForPushToTalk() async {
+        setPushToTalk(true)
         apply(.pttPause)
         await settle()
     }
@@ -166,6 +191,7 @@ public actor TalkModeController: TalkPausing {
     /// Push-to-talk released the microphone (Talk's own capture stays off while realtime Talk
     /// holds it).
     public func resumeAfterPushToTalk() {
+        setPushToTalk(false)
         guard !heldByRealtime else { return }
         apply(.pttResume)
     }

@@ -131,7 +131,8 @@ extension TestGateway {
         session.maxInFlight = max(session.maxInFlight, session.inFlight)
         // A turn needs 100 ms of speech before the 300 ms of silence that ends it (a provider's
         // server VAD ignores clicks too).
-        let turnsEnded = session.vad.append(samples).filter { $0.count >= 9_600 }.count
+        let heard = session.vad.append(samples).filter { $0.count >= 9_600 }.count
+        let turnsEnded = script.realtime.serverVAD ? heard : 0
         realtimeSessions[sessionId] = session
         for _ in 0..<turnsEnded { startRealtimeTurn(sessionId) }
         let delay = script.realtime.appendDelayMs
@@ -250,6 +251,11 @@ extension TestGateway {
     /// The audio of later replies (pcm16 at 24 kHz).
     public func setRealtimeReply(_ reply: [Int16]) {
         script.realtime.reply = reply
+    }
+
+    /// Turns the emulated server VAD's turn-taking on or off.
+    public func setRealtimeServerVAD(_ on: Bool) {
+        script.realtime.serverVAD = on
     }
 
     /// Starts a reply on the newest open session without a user turn.

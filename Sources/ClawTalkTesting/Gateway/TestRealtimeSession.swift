@@ -19,6 +19,9 @@ public struct TestRealtimeScript: Sendable {
     public var chunkPaceMs = 16
     /// A mark after every this many chunks (and one at the end).
     public var markEveryChunks = 10
+    /// Whether the server VAD starts turns (off: replies only on the harness's command, so a
+    /// test of the node's own barge-in is not raced by the provider's turn-taking).
+    public var serverVAD = true
     /// Delay before each `appendAudio` answer (exposes the client's in-flight limit).
     public var appendDelayMs = 0
     /// The stated output format (to test one the client refuses).
@@ -104,7 +107,7 @@ public struct TestRealtimeSession: Sendable {
     /// The harness dropped it (error or close event).
     public var dropped = false
     /// The turn being sent now.
-    var activeTurn: String?
+    public internal(set) var activeTurn: String?
     /// The server VAD: −30 dBFS, so the residual of the node's own reply after echo cancellation
     /// is not taken for the user (a provider's neural VAD is not fooled by it either).
     var vad = RelaySpeechSegmenter(sampleRate: 24_000, threshold: 0.03)

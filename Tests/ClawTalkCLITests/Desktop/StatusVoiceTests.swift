@@ -30,6 +30,8 @@ struct StatusVoiceTests {
         let firstLevel = ContinuousClock.now
         await service.setInputLevel(dbfs: -23.44)
         await service.setLastTranscript("turn on the lights")
+        await service.setLastReply("The lights are on.")
+        await service.setRealtimeRelay(true)
         let written = try #require(try file.read()?.voice)
         #expect(written.phase == .listening)
         #expect(written.levelDBFS == -23.4)
@@ -61,6 +63,14 @@ struct StatusVoiceTests {
         #expect(lines.contains { $0.hasPrefix("phase:") && $0.contains("thinking") }, "\(report.text)")
         #expect(lines.contains { $0.hasPrefix("level:") && $0.contains("[###.................]  -50.0 dBFS") })
         #expect(lines.contains { $0.hasPrefix("heard:") && $0.contains("\"turn on the lights\"") })
+        // Realtime Talk: the provider's reply and the privacy note.
+        #expect(lines.contains { $0.hasPrefix("replied:") && $0.contains("\"The lights are on.\"") })
+        #expect(lines.contains { $0.hasPrefix("realtime:") && $0.contains("microphone audio goes to the gateway") })
+        await service.setRealtimeRelay(false)
+        #expect(try file.read()?.voice?.realtimeRelay == false)
+        #expect(
+            !StatusReport.gather(service: try file.read(), deviceId: nil, configuredURL: nil, store: nil).text
+                .contains("realtime:"))
         task.cancel()
         await task.value
     }
@@ -125,5 +135,13 @@ struct VoiceStatusTapTests {
         #expect(receipt.outcome == .failed("gateway not connected; nothing was sent"))
         #expect(tap.takeTranscript() == "what time is it")
         #expect(tap.takeTranscript() == nil)
+
+        // Realtime Talk's reply transcript and whether the relay runs, each taken once.
+        tap.note(reply: "It is noon.")
+        tap.note(realtimeRelay: true)
+        #expect(tap.takeReply() == "It is noon.")
+        #expect(tap.takeReply() == nil)
+        #expect(tap.takeRealtimeRelay() == true)
+        #expect(tap.takeRealtimeRelay() == nil)
     }
 }

@@ -15,6 +15,28 @@ import Testing
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1", "needs the audio rig"),
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng"), "needs espeak-ng"))
 struct RealtimeTalkRigTests {
+    /// `text` spoken by espeak-ng as the provider's reply: pcm16 at 24 kHz (linear interpolation
+    /// from espeak's 22 050 Hz is good enough for a test signal). A reply is speech: the echo
+    /// canceller's delay-agnostic mode finds the echo path on broadband audio within a second; on
+    /// a pure tone it took seconds (its delay is ambiguous modulo the period), long enough for the
+    /// provider's VAD to take the first second of residual echo for the user.
+    static func spokenReply(_ text: String) throws -> [Int16] {
+        let path = NSTemporaryDirectory() + "clawtalk-realtime-reply-\(UUID().uuidString).wav"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let child = try TalkModeRigTests.Child("espeak-ng", ["-s", "150", "-w", path, text])
+        child.wait()
+        let clip = try WAVFile.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let step = Double(clip.format.sampleRate) / 24_000
+        let count = Int(Double(clip.samples.count) / step)
+        return (0..<count).map { index in
+            let position = Double(index) * step
+            let base = Int(position)
+            let next = min(base + 1, clip.samples.count - 1)
+            let fraction = position - Double(base)
+            return Int16(Double(clip.samples[base]) * (1 - fraction) + Double(clip.samples[next]) * fraction)
+        }
+    }
+
     /// `clawtalk run` opted in to the relay, against a gateway whose `talk.realtime` asks for it.
     final class Node: @unchecked Sendable {
         let home: TemporaryHome
@@ -79,7 +101,39 @@ struct RealtimeTalkRigTests {
                 "\(run.stderr)")
         }
 
+        /// A freshly started node's echo canceller converges during the first second of its first
+        /// reply (`EchoCancellationRigTests` measures the ERLE only after 1 s), and until then the
+        /// provider's VAD may take the residual for the user and answer it. One reply played out
+        /// to its last mark, with no provider turn running after it, leaves the canceller converged,
+        /// as on a node that has spoken before.
+        func warmUp(_ reply: [Int16]) async throws {
+            await gateway.startRealtimeReply()
+            let lastMark = (reply.count + 479) / 480
+            #expect(
+                await eventually(within: .seconds(60)) {
+                    guard let session = await self.sessions().first, session.activeTurn == nil,
+                        let turn = session.turns.last
+                    else { return false }
+                    return session.marks.contains { $0.name == "\(turn)-m\(lastMark)" && $0.acknowledgedAt != nil }
+                }, "\(run.stderr)")
+        }
+
+        /// The log's realtime lines; with `CLAWTALK_RIG_DUMP=<dir>` also the audio each session
+        /// received (the echo-cancelled microphone) as WAV files, to measure the residual echo.
         func printLog() {
+            if let dump = ProcessInfo.processInfo.environment["CLAWTALK_RIG_DUMP"] {
+                let semaphore = DispatchSemaphore(value: 0)
+                Task {
+                    for session in await self.sessions() {
+                        let path = dump + "/\(session.sessionId).wav"
+                        try? WAVFile.encode(PCMBuffer(format: AudioFormat(sampleRate: 24_000), samples: session.audio))
+                            .write(to: URL(fileURLWithPath: path))
+                        print("realtime rig: dumped \(path) turns=\(session.turns) marks=\(session.marks.count)")
+                    }
+                    semaphore.signal()
+                }
+                semaphore.wait()
+            }
             for line in run.stderr.split(separator: "\n") where line.contains("realtime") || line.contains("talk.phase")
             {
                 print("realtime rig: \(line)")
@@ -94,99 +148,138 @@ struct RealtimeTalkRigTests {
     }
 
     @Test(
-        "a spoken question gets the reply aloud; speech over a reply cancels it; appends are whole and ordered",
-        .disabled(
-            "fails on the rig (2026-12-05): the node's own reply tone, through the echo path, starts false onsets and provider turns, and chunks queue up behind the playback controller; see the issue-34 report"
-        ))
+        "a spoken question gets the reply aloud; speech over a reply cancels it; appends are whole and ordered")
     func turnAndBargeIn() async throws {
+        let reply = try Self.spokenReply("Paris is the capital of France.")
         let node = try await Node {
-            $0.reply = TestRealtimeScript.tone(seconds: 1.5)
+            $0.reply = reply
             $0.chunkPaceMs = 18
+            $0.serverVAD = false
         }
         defer { node.printLog() }
         try await node.talkOn()
+        try await node.warmUp(reply)
+        await node.gateway.setRealtimeServerVAD(true)
+        let turnsBefore = await node.sessions().first?.turns.count ?? 0
         let question = try node.clip("question", "What is the capital of France?")
         try TalkModeRigTests.play(question)
-        // The provider's VAD heard the question through the rig and answered.
-        #expect(await eventually(within: .seconds(60)) { (await node.sessions().first?.turns.count ?? 0) >= 1 })
+        // The provider's VAD heard the question through the rig and answered; the reply played
+        // out, each mark acknowledged only once the audio before it had played.
+        let turn = "turn-\(turnsBefore + 1)"
+        let lastMark = (reply.count + 479) / 480
         #expect(
             await eventually(within: .seconds(60)) {
-                guard let turn = await node.sessions().first?.marks.filter({ $0.turnId == "turn-1" }) else {
-                    return false
-                }
-                return !turn.isEmpty && turn.allSatisfy { $0.acknowledgedAt != nil }
+                guard let marks = await node.sessions().first?.marks.filter({ $0.turnId == turn }) else { return false }
+                return marks.contains { $0.name == "\(turn)-m\(lastMark)" }
+                    && marks.allSatisfy { $0.acknowledgedAt != nil }
             }, "\(node.run.stderr)")
-        for mark in await node.sessions().first?.marks ?? [] {
+        for mark in await node.sessions().first?.marks ?? [] where mark.turnId == turn {
             guard let acknowledged = mark.acknowledgedAt else { continue }
             #expect(acknowledged - mark.turnStartedAt >= .milliseconds(mark.audioBeforeMs - 5), "\(mark)")
         }
 
-        // A long reply, then the user speaks over it.
-        await node.gateway.setRealtimeReply(TestRealtimeScript.tone(seconds: 8))
-        let turnsBefore = await node.sessions().first?.turns.count ?? 0
+        // The transcripts and the privacy note reach `clawtalk status`.
+        #expect(
+            await eventually(within: .seconds(10)) {
+                guard let status = try? await ClawTalkBinary.runInBackground(["status"], environment: node.environment)
+                else { return false }
+                return status.output.contains("heard:") && status.output.contains("\"what time is it\"")
+                    && status.output.contains("replied:") && status.output.contains("realtime:")
+            })
+        // A long reply, then the user speaks over it (once its first second has played). The
+        // provider's VAD is off: the node's own barge-in is what is checked, not raced by a turn
+        // the provider would start on the same speech.
+        await node.gateway.setRealtimeServerVAD(false)
+        await node.gateway.setRealtimeReply(
+            try Self.spokenReply(
+                "Berlin is the capital of Germany, a city of museums, lakes and long summer evenings by the river Spree."
+            ))
         await node.gateway.startRealtimeReply()
-        try await Task.sleep(for: .seconds(2))
-        let interruption = try node.clip("interruption", "Wait, stop, tell me about Berlin instead.")
+        let long = try #require(await node.sessions().first?.turns.last)
+        #expect(
+            await eventually(within: .seconds(30)) {
+                await node.sessions().first?.marks.contains {
+                    $0.turnId == long && $0.audioBeforeMs >= 1000 && $0.acknowledgedAt != nil
+                } == true
+            }, "\(node.run.stderr)")
+        let interruption = try node.clip("interruption", "Wait stop and tell me about Rome instead")
         try TalkModeRigTests.play(interruption)
         #expect(
             await eventually(within: .seconds(30)) {
-                await node.sessions().first?.cancels.contains { $0.turnId == "turn-\(turnsBefore + 1)" } == true
+                await node.sessions().first?.cancels.contains { $0.turnId == long } == true
             }, "\(node.run.stderr)")
         let session = try #require(await node.sessions().first)
-        let cancel = session.cancels.first { $0.turnId == "turn-\(turnsBefore + 1)" }
-        #expect(cancel?.status == "applied")
+        #expect(session.cancels.first { $0.turnId == long }?.status == "applied")
         #expect(session.timestamps == (0..<session.timestamps.count).map { Int64($0 * 20) })
         #expect(session.maxInFlight <= 4)
         await node.stop()
     }
 
     @Test(
-        "a short burst over the reply cancels nothing; the reply plays out",
-        .disabled(
-            "fails on the rig (2026-12-05): the node's own reply tone, through the echo path, starts false onsets and provider turns, and chunks queue up behind the playback controller; see the issue-34 report"
-        ))
+        "a short burst over the reply cancels nothing; the reply plays out")
     func shortSoundDoesNotCancel() async throws {
+        let reply = try Self.spokenReply("The weather today is sunny and warm, with a light breeze from the west.")
+        let chunks = (reply.count + 479) / 480
         let node = try await Node {
-            $0.reply = TestRealtimeScript.tone(seconds: 4)
+            $0.reply = reply
             $0.chunkPaceMs = 18
             $0.markEveryChunks = 25
+            $0.serverVAD = false
         }
         defer { node.printLog() }
         try await node.talkOn()
+        try await node.warmUp(reply)
+        let cancelsBefore = await node.sessions().first?.cancels.count ?? 0
         let click = try node.burst("click", seconds: 0.04)
         await node.gateway.startRealtimeReply()
-        try await Task.sleep(for: .seconds(1.5))
+        let turn = try #require(await node.sessions().first?.turns.last)
+        // One second of the reply has played (two marks): the burst comes well into it.
+        #expect(
+            await eventually(within: .seconds(30)) {
+                await node.sessions().first?.marks.filter { $0.turnId == turn && $0.acknowledgedAt != nil }.count ?? 0
+                    >= 2
+            }, "\(node.run.stderr)")
         try TalkModeRigTests.play(click)
         #expect(
             await eventually(within: .seconds(30)) {
-                guard let marks = await node.sessions().first?.marks, marks.count == 8 else { return false }
+                // A mark every 25 chunks and one at the end.
+                guard let marks = await node.sessions().first?.marks.filter({ $0.turnId == turn }),
+                    marks.count == (chunks + 24) / 25
+                else { return false }
                 return marks.allSatisfy { $0.acknowledgedAt != nil }
             }, "\(node.run.stderr)")
-        #expect(await node.sessions().first?.cancels.isEmpty == true)
+        #expect(await node.sessions().first?.cancels.count == cancelsBefore)
         await node.stop()
     }
 
     @Test(
-        "session replacement mid-reply keeps Talk; talk off closes the session",
-        .disabled(
-            "fails on the rig (2026-12-05): the node's own reply tone, through the echo path, starts false onsets and provider turns, and chunks queue up behind the playback controller; see the issue-34 report"
-        ))
+        "session replacement mid-reply keeps Talk; talk off closes the session")
     func replacementThenExit() async throws {
+        let reply = try Self.spokenReply("Here is a longer answer, so that the session can be replaced in its middle.")
         let node = try await Node {
-            $0.reply = TestRealtimeScript.tone(seconds: 3)
+            $0.reply = reply
             $0.chunkPaceMs = 18
+            $0.serverVAD = false
         }
         defer { node.printLog() }
         try await node.talkOn()
+        try await node.warmUp(reply)
         await node.gateway.startRealtimeReply()
-        try await Task.sleep(for: .seconds(1))
+        let first = try #require(await node.sessions().first?.turns.last)
+        // Mid-reply: its first mark (10 chunks) was played and acknowledged.
+        #expect(
+            await eventually(within: .seconds(30)) {
+                await node.sessions().first?.marks.contains { $0.turnId == first && $0.acknowledgedAt != nil } == true
+            }, "\(node.run.stderr)")
         await node.gateway.replaceRealtimeSession()
         #expect(await node.run.waitForOutput("realtime.replaced"))
         await node.gateway.startRealtimeReply()
+        let turn = try #require(await node.sessions().first?.turns.last)
+        let marks = ((reply.count + 479) / 480 + 9) / 10
         #expect(
             await eventually(within: .seconds(30)) {
-                await node.sessions().first?.marks.filter { $0.turnId == "turn-2" && $0.acknowledgedAt != nil }
-                    .count == 4
+                await node.sessions().first?.marks.filter { $0.turnId == turn && $0.acknowledgedAt != nil }.count
+                    == marks
             }, "\(node.run.stderr)")
         #expect(await node.sessions().count == 1)
         let off = try await ClawTalkBinary.runInBackground(["talk", "off"], environment: node.environment)

@@ -15,6 +15,8 @@ final class ClockedSpeaker: RealtimeSpeaker {
         var stoppedAt: [ContinuousClock.Instant] = []
         var live: [ObjectIdentifier: ClockedItem] = [:]
         var firstStart: ContinuousClock.Instant?
+        /// Pause requests (the clock plays on: pauses are recorded, not simulated).
+        var pauses: [Bool] = []
     }
 
     let state = Mutex(State())
@@ -39,6 +41,10 @@ final class ClockedSpeaker: RealtimeSpeaker {
             state.live = [:]
             state.lastEnd = .now
         }
+    }
+
+    func setPaused(_ paused: Bool) {
+        state.locked { $0.pauses.append(paused) }
     }
 
     /// Sound is coming out now.
@@ -99,6 +105,9 @@ final class ScriptedMicrophone: RealtimeMicrophone {
     init(echo: @escaping @Sendable () -> Bool? = { nil }) {
         self.echo = echo
     }
+
+    /// Speech frames not yet produced.
+    var pendingSpeech: Int { speechFrames.locked { $0 } }
 
     /// The next `seconds` of frames are speech.
     func speak(seconds: Double) {

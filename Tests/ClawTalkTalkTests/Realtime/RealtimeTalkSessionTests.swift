@@ -26,7 +26,9 @@ import Testing
         let transcripts = Transcripts()
         let sink = RecordingLogSink()
 
-        init(_ change: @Sendable (inout TestRealtimeScript) -> Void = { _ in }) async throws {
+        init(
+            idleTimeout: Double? = nil, _ change: @Sendable (inout TestRealtimeScript) -> Void = { _ in }
+        ) async throws {
             var script = OperatorScript()
             change(&script.realtime)
             harness = try GatewayHarness(script: script)
@@ -37,6 +39,7 @@ import Testing
                 sessionKey: "main", language: "en-US",
                 realtime: TalkRealtimeConfig(json: ["mode": "realtime", "transport": "gateway-relay", "voice": "v1"]))
             configuration.readyTimeout = .seconds(30)
+            configuration.idleTimeout = idleTimeout
             let transcripts = transcripts
             let session = RealtimeTalkSession(
                 session: harness.operatorSession, microphone: microphone, speaker: speaker,
@@ -124,7 +127,9 @@ import Testing
         #expect(await run.stop() == .ended)
     }
 
-    @Test("barge-in: speech over the reply stops output at once and cancels the playing turn; audio keeps flowing")
+    @Test(
+        "barge-in: speech over the reply pauses output at once, then stops it and cancels the playing turn; audio keeps flowing"
+    )
     func bargeIn() async throws {
         let run = try await Run {
             $0.reply = TestRealtimeScript.tone(seconds: 4)
@@ -134,8 +139,10 @@ import Testing
         await run.gateway.startRealtimeReply()
         #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
         let appendedBefore = await run.realtime().first?.timestamps.count ?? 0
-        run.microphone.speak(seconds: 0.6)
+        run.microphone.speak(seconds: 1.0)
         #expect(await eventually { await run.realtime().first?.cancels.count == 1 })
+        // Paused at the onset, stopped once the speech went on (and the pause ended).
+        #expect(run.speaker.snapshot.pauses == [true, false])
         let session = try #require(await run.realtime().first)
         #expect(session.cancels.first?.turnId == "turn-1")
         #expect(session.cancels.first?.status == "applied")
@@ -158,8 +165,74 @@ import Testing
         #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
         run.microphone.speak(seconds: 0.04)
         #expect(await eventually { run.speaker.snapshot.playedChunks == 100 })
+        #expect(run.speaker.snapshot.pauses.count % 2 == 0, "every pause ended")
         #expect(await run.realtime().first?.cancels.isEmpty == true)
         #expect(run.speaker.snapshot.stops == 0, "\(run.sink.records.map { "\($0.event) \($0.fields)" })")
+        #expect(await run.stop() == .ended)
+    }
+
+    @Test("an onset the speech after the pause does not confirm resumes the reply: nothing is cancelled")
+    func unconfirmedOnsetResumes() async throws {
+        let run = try await Run {
+            $0.reply = TestRealtimeScript.tone(seconds: 2)
+            $0.chunkPaceMs = 20
+        }
+        try await run.live()
+        await run.gateway.startRealtimeReply()
+        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        run.microphone.speak(seconds: 0.3)
+        // Paused at the onset; the speech stopped, so the pause ended without a cancel (the
+        // emulated provider's VAD takes the 0.3 s for a turn and answers: its new reply, not the
+        // node, ends the old one).
+        #expect(await eventually { run.speaker.snapshot.pauses == [true, false] })
+        #expect(await eventually { await run.realtime().first?.turns.count == 2 })
+        #expect(await run.realtime().first?.cancels.isEmpty == true)
+        #expect(!run.sink.events.contains("realtime.barge_in"))
+        #expect(await run.stop() == .ended)
+    }
+
+    @Test("the idle timeout ends the run after a reply and silence, and closes the session; speech keeps it going")
+    func idleTimeout() async throws {
+        let run = try await Run(idleTimeout: 1.0) {
+            $0.reply = TestRealtimeScript.tone(seconds: 1)
+            $0.chunkPaceMs = 20
+        }
+        try await run.live()
+        // A reply (1 s) and speech (1.5 s) each count as activity: the run goes on through them.
+        await run.gateway.startRealtimeReply()
+        #expect(await eventually { run.speaker.snapshot.playedChunks == 50 })
+        run.microphone.speak(seconds: 1.5)
+        #expect(await eventually { await run.realtime().first?.turns.count == 2 })
+        #expect(await run.session.state.phase == .live)
+        // Then nothing: the run ends by itself and closes the session.
+        #expect(await run.task.value == .idle)
+        #expect(await eventually { await run.realtime().first?.closed == true })
+        #expect(run.sink.events.contains("realtime.idle_timeout"))
+        #expect(await run.stop() == .idle)
+    }
+
+    @Test("push-to-talk stops and cancels the reply; what is said while it holds never reaches the provider")
+    func pushToTalkPreempts() async throws {
+        let run = try await Run {
+            $0.reply = TestRealtimeScript.tone(seconds: 3)
+            $0.chunkPaceMs = 20
+        }
+        try await run.live()
+        await run.gateway.startRealtimeReply()
+        #expect(await eventually { run.speaker.snapshot.playedChunks >= 20 })
+        await run.session.setPushToTalk(true)
+        #expect(await eventually { await run.realtime().first?.cancels.map(\.turnId) == ["turn-1"] })
+        #expect(run.speaker.snapshot.stops >= 1)
+        let appended = await run.realtime().first?.timestamps.count ?? 0
+        run.microphone.speak(seconds: 0.5)
+        #expect(await eventually { run.microphone.pendingSpeech == 0 })
+        await run.session.setPushToTalk(false)
+        // Audio flows again after the release; the speech said during push-to-talk was not sent,
+        // so the provider's VAD started no turn from it.
+        #expect(await eventually { (await run.realtime().first?.timestamps.count ?? 0) >= appended + 30 })
+        let session = try #require(await run.realtime().first)
+        #expect(session.turns == ["turn-1"])
+        #expect(session.timestamps == (0..<session.timestamps.count).map { Int64($0 * 20) })
         #expect(await run.stop() == .ended)
     }
 
