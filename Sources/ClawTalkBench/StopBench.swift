@@ -186,7 +186,16 @@ struct StopBench {
         let load = TurnStage.load()
         let sent = ContinuousClock.now
         kill(pid, SIGTERM)
-        while node.isRunning, ContinuousClock.now - sent < .seconds(10) { usleep(1_000) }
+        // The node and its descendants, polled together: a server the node stops ends before it.
+        var goneMs: Double?
+        func noteGone() {
+            guard goneMs == nil, children.allSatisfy({ !$0.isAlive }) else { return }
+            goneMs = BenchClock.ms(ContinuousClock.now - sent)
+        }
+        while node.isRunning, ContinuousClock.now - sent < .seconds(10) {
+            noteGone()
+            usleep(1_000)
+        }
         var exitMs: Double? = BenchClock.ms(ContinuousClock.now - sent)
         if node.isRunning {
             exitMs = nil
@@ -194,13 +203,10 @@ struct StopBench {
             node.waitUntilExit()
         }
         BenchCleanup.unregister(pid)
-        var goneMs: Double?
-        while ContinuousClock.now - sent < .seconds(2) + .milliseconds(Int64((exitMs ?? 10_000).rounded())) {
-            if children.allSatisfy({ !$0.isAlive }) {
-                goneMs = BenchClock.ms(ContinuousClock.now - sent)
-                break
-            }
-            usleep(1_000)
+        let exited = ContinuousClock.now
+        while goneMs == nil, ContinuousClock.now - exited < .seconds(2) {
+            noteGone()
+            if goneMs == nil { usleep(1_000) }
         }
         let orphans = children.filter(\.isAlive)
         let text = rig.text
