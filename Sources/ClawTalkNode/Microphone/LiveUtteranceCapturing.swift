@@ -152,7 +152,12 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
                 if state.current === engine { state.current = nil }
                 return state.closed
             }
-            if closed { throw CancellationError() }
+            if closed {
+                // Not a microphone fault: the stop ended the open (a sound server that had not
+                // answered yet, say), noted at info for whoever reads a slow stop.
+                logger.info("mic.open.stopped", ["error": .string("\(error)")])
+                throw CancellationError()
+            }
             logger.warning("ptt.capture.unavailable", ["error": .string("\(error)")])
             throw TalkError.microphoneUnavailable("\(error)")
         }
