@@ -11,8 +11,12 @@ extension StopBench {
                 ? "servers gone after \(run.childrenGoneMs.map { String(format: "%.0f ms", $0) } ?? "?")"
                 : "ORPHANS: \(run.orphans.joined(separator: ", "))"
         let busy = run.serverBusyMs.map { String(format: ", server CPU %.0f ms in the lead", $0) } ?? ""
+        let marks = ["stopping", "stopped", "released"].compactMap { name in
+            run.marks["service." + name].map { "\(name) \(Int($0.rounded()))" }
+        }
         return String(format: "run %2d: exit %d after ", index + 1, run.status) + exit + "; " + children + busy
-            + "; load " + run.load + (run.inMoment ? "" : "; MOMENT HAD PASSED") + "; log: " + run.note
+            + "; load " + run.load + (run.inMoment ? "" : "; MOMENT HAD PASSED")
+            + (marks.isEmpty ? "" : "; logged (ms) " + marks.joined(separator: ", ")) + "; log: " + run.note
     }
 
     /// `stop.<moment>` (the exit times, goal: the maximum ≤ 500 ms), `stop.<moment>.servers`

@@ -65,6 +65,9 @@ struct StopBench {
         var load: String
         /// What the log says happened to the work in flight.
         var note: String
+        /// SIGTERM → the node's `service.stopping`, `service.stopped` and `service.released`
+        /// lines, ms (wall clock, the log's millisecond stamps): where a slow stop's time went.
+        var marks: [String: Double] = [:]
     }
 
     /// Issue 35: every stop ≤ 500 ms.
@@ -184,6 +187,7 @@ struct StopBench {
         let children = Self.descendants(of: pid)
         let busy = before.flatMap { earlier in Self.serverCPU(of: pid).map { ($0 - earlier) * 1000 } }
         let load = TurnStage.load()
+        let sentAt = Date()
         let sent = ContinuousClock.now
         kill(pid, SIGTERM)
         // The node and its descendants, polled together: a server the node stops ends before it.
@@ -192,16 +196,19 @@ struct StopBench {
             guard goneMs == nil, children.allSatisfy({ !$0.isAlive }) else { return }
             goneMs = BenchClock.ms(ContinuousClock.now - sent)
         }
-        while node.isRunning, ContinuousClock.now - sent < .seconds(10) {
+        // Exited when it is a zombie (or reaped): Foundation's reaping of the child, which
+        // `isRunning` waits for, can lag on a busy machine.
+        let process = Descendant(pid: pid, name: "clawtalk", started: Descendant.stat(pid)?.started ?? "")
+        while process.isAlive, node.isRunning, ContinuousClock.now - sent < .seconds(10) {
             noteGone()
             usleep(1_000)
         }
         var exitMs: Double? = BenchClock.ms(ContinuousClock.now - sent)
-        if node.isRunning {
+        if process.isAlive, node.isRunning {
             exitMs = nil
             kill(pid, SIGKILL)
-            node.waitUntilExit()
         }
+        node.waitUntilExit()
         BenchCleanup.unregister(pid)
         let exited = ContinuousClock.now
         while goneMs == nil, ContinuousClock.now - exited < .seconds(2) {
@@ -214,7 +221,7 @@ struct StopBench {
             exitMs: exitMs, status: node.terminationStatus, childrenGoneMs: children.isEmpty ? nil : goneMs,
             children: children.map(\.label), orphans: orphans.map(\.label),
             inMoment: Self.inMoment(moment, log: text), serverBusyMs: busy, load: load,
-            note: Self.note(moment, log: text))
+            note: Self.note(moment, log: text), marks: Self.marks(log: text, since: sentAt))
     }
 
     // MARK: - The node's log
@@ -245,6 +252,23 @@ struct StopBench {
             return String(words[3])
         }
         return events.isEmpty ? "nothing logged" : events.joined(separator: ", ")
+    }
+
+    /// Milliseconds from `sent` to the first `service.stopping`, `service.stopped` and
+    /// `service.released` line after it (by their ISO 8601 stamps).
+    static func marks(log: String, since sent: Date) -> [String: Double] {
+        let stamps = ISO8601DateFormatter()
+        stamps.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var marks: [String: Double] = [:]
+        for line in log.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count > 3, ["service.stopping", "service.stopped", "service.released"].contains(words[3]),
+                marks[String(words[3])] == nil, let at = stamps.date(from: String(words[0])),
+                at >= sent.addingTimeInterval(-0.001)
+            else { continue }
+            marks[String(words[3])] = at.timeIntervalSince(sent) * 1000
+        }
+        return marks
     }
 
     // MARK: - Processes
