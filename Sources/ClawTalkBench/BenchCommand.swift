@@ -14,7 +14,7 @@ public struct BenchCommand: Command {
         """
     /// The benchmark families.
     public static let subcommands: [any Command.Type] = [
-        Wake.self, Loopback.self, CPU.self, Service.self, Soak.self, Turn.self, All.self, Compare.self,
+        Wake.self, Loopback.self, CPU.self, Service.self, Soak.self, Turn.self, Stop.self, All.self, Compare.self,
     ]
 
     /// The group takes no arguments of its own.

@@ -6,6 +6,7 @@ import ClawTalkSpeech
 import ClawTalkSupport
 import ClawTalkTalk
 import Foundation
+import Synchronization
 
 /// The live voice node of `clawtalk run`: the gateway connections, the microphone with its echo
 /// canceller, voice wake, push-to-talk, Talk mode, replies and the speech servers, composed once
@@ -151,13 +152,20 @@ public struct LiveNode: Sendable {
     /// Runs every component until SIGTERM or SIGINT (or one of them fails), logging the start and
     /// the stop; then closes the microphone and the playback stream. Returns the exit status.
     public func run() async throws -> Int32 {
+        let logger = service.logger.child(category: "service")
+        let capturing = capturing
+        let stopping = Mutex<ContinuousClock.Instant?>(nil)
         defer {
             capturing.stop()
             playback.close()
+            // How long the wind-down took in the process (a slow stop's time after this line
+            // is the process's exit, not the node's work).
+            if let began = stopping.locked({ $0 }) {
+                logger.debug("service.stopped", ["windDownMs": .double((ContinuousClock.now - began).inSeconds * 1000)])
+            }
         }
-        let logger = service.logger.child(category: "service")
-        let capturing = capturing
         let runner = ServiceRunner(work: { await self.runComponents(logger: logger) }) { event in
+            if case .stopping = event { stopping.locked { $0 = $0 ?? .now } }
             self.log(event, logger: logger)
             // The microphone closes at once, beside the components' wind-down rather than after
             // it: its capture thread may be waiting for a sound server that sends nothing yet.

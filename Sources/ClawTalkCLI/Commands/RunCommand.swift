@@ -67,6 +67,14 @@ public struct RunCommand: Command {
                     "fix": .string(SpeechSetup.command()),
                 ])
         }
-        return try await LiveNode.compose(service: service, environment: context.environment).run()
+        let code: Int32
+        do {
+            let node = try await LiveNode.compose(service: service, environment: context.environment)
+            code = try await node.run()
+        }
+        // The node's components are released by now (a stop's time after this line is the
+        // process's exit).
+        service.logger.child(category: "service").debug("service.released", [:])
+        return code
     }
 }

@@ -12,7 +12,8 @@ import Synchronization
 /// service's lifetime, so later captures begin with the pre-roll (≥ 300 ms, `mic.preRollMs`).
 package final class LiveUtteranceCapturing: UtteranceCapturing {
     private let configuration: CaptureConfiguration
-    private let engine = Mutex<CaptureEngine?>(nil)
+    /// The running engine, and whether ``stop()`` closed the microphone for good.
+    private let engine = Mutex<(current: CaptureEngine?, closed: Bool)>((nil, false))
     private let logger: Logger
     let frontEnd: AudioFrontEnd?
     let levels: VoiceStatusTap?
@@ -107,24 +108,32 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
 
     /// The engine's counters and state (nil until the first capture or wake opened it).
     var captureStats: CaptureStats? {
-        engine.locked { $0 }?.stats
+        engine.locked { $0.current }?.stats
     }
 
-    /// Stops the engine (service shutdown).
+    /// Stops the engine for good (service shutdown): a start still waiting for the sound server
+    /// gives up, and later captures and wake frames throw `CancellationError` (the microphone
+    /// is not unavailable, the service is stopping) instead of opening a new engine.
     func stop() {
-        engine.locked { engine in
-            engine?.stop()
-            engine = nil
+        engine.locked { state in
+            state.current?.stop()
+            state.current = nil
+            state.closed = true
         }
     }
 
+    /// The engine, started if needed. Throws `TalkError.microphoneUnavailable` when no source
+    /// can be opened, and `CancellationError` once ``stop()`` closed the microphone (also for
+    /// a start it interrupted).
     func runningEngine() async throws -> CaptureEngine {
-        let engine = self.engine.locked { engine in
-            if let engine { return engine }
+        let opened = self.engine.locked { state -> CaptureEngine? in
+            guard !state.closed else { return nil }
+            if let current = state.current { return current }
             let created = CaptureEngine(configuration: configuration, backend: PulseCaptureBackend(pacedReads: true))
-            engine = created
+            state.current = created
             return created
         }
+        guard let engine = opened else { throw CancellationError() }
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 DispatchQueue.global().async {
@@ -139,8 +148,15 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
                 }
             }
         } catch {
-            self.engine.locked { current in
-                if current === engine { current = nil }
+            let closed = self.engine.locked { state in
+                if state.current === engine { state.current = nil }
+                return state.closed
+            }
+            if closed {
+                // Not a microphone fault: the stop ended the open (a sound server that had not
+                // answered yet, say), noted at info for whoever reads a slow stop.
+                logger.info("mic.open.stopped", ["error": .string("\(error)")])
+                throw CancellationError()
             }
             logger.warning("ptt.capture.unavailable", ["error": .string("\(error)")])
             throw TalkError.microphoneUnavailable("\(error)")

@@ -204,6 +204,9 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
         while !Task.isCancelled {
             do {
                 return try await source()
+            } catch is CancellationError {
+                // The service is stopping (the microphone closed): not a microphone fault.
+                return nil
             } catch {
                 if !logged {
                     logger.error(

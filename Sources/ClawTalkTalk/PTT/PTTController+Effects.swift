@@ -198,7 +198,14 @@ extension PTTController {
 
     private func discard(_ id: String) async {
         opening.removeValue(forKey: id)?.cancel()
-        finalizing.removeValue(forKey: id)?.cancel()
+        if let transcription = finalizing.removeValue(forKey: id) {
+            // Only a shutdown discards a capture being finalized (a `cancel` waits for its
+            // result): the utterance is neither transcribed nor delivered, and says so.
+            transcription.cancel()
+            logger.warning(
+                "ptt.capture.lost",
+                ["captureId": .string(id), "reason": "the service stopped during its transcription"])
+        }
         guard let entry = active.removeValue(forKey: id) else { return }
         entry.cancelTasks()
         await entry.capture.cancel()

@@ -74,7 +74,10 @@ extension TalkModeController {
             captures[id]?.capture = opened
             captures[id]?.monitor = monitor(opened.frames, generation: id)
         } catch {
-            logger.warning("talk.capture.failed", ["error": .string("\(error)")])
+            // CancellationError: the microphone closed because the service is stopping.
+            if !(error is CancellationError) {
+                logger.warning("talk.capture.failed", ["error": .string("\(error)")])
+            }
             captures[id] = nil
             guard current == id else { return }
             current = nil

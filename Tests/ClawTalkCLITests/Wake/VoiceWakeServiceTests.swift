@@ -211,3 +211,21 @@ extension VoiceWakeServiceTests {
         #expect(heard.text.lowercased().contains("computer"), "\(heard.text)")
     }
 }
+
+extension VoiceWakeServiceTests {
+    /// A microphone closed because the service stops (its frames throw `CancellationError`) is
+    /// no microphone fault: wake ends without `wake.microphone.unavailable` (it was logged at
+    /// every stop that came while the microphone opened) and without waiting to retry.
+    @Test func aMicrophoneClosedForTheStopEndsWakeWithoutAnError() async throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let log = RecordingLogSink()
+        let wake = VoiceWakeService(
+            settings: Settings(), environment: home.environment, store: try Self.store(home),
+            delivery: RecordingDelivery(), gatewayKey: nil, logger: Logger(category: "test", sink: log),
+            parts: .init(transcriber: PocketSphinxTranscriber(), frames: { throw CancellationError() }))
+        await wake.run()
+        #expect(!log.events.contains("wake.microphone.unavailable"), "\(log.events)")
+        #expect(await wake.controller == nil, "no engine was loaded for a closed microphone")
+    }
+}

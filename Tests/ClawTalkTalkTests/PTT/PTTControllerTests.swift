@@ -21,7 +21,8 @@ struct PTTControllerTests {
         init(
             _ scripts: CaptureScript..., transcriber: FakeTranscriber = FakeTranscriber(),
             delivery: RecordingDelivery = RecordingDelivery(), talkOn: Bool = false,
-            configuration: PTTConfiguration = PTTConfiguration(), speculating: Bool = false
+            configuration: PTTConfiguration = PTTConfiguration(), speculating: Bool = false,
+            logger: Logger = .discarding
         ) {
             let capturing = FakeCapturing()
             for script in scripts { capturing.append(script) }
@@ -35,7 +36,8 @@ struct PTTControllerTests {
             self.recorder = recorder
             controller = PTTController(
                 capturing: capturing, transcriber: transcriber, delivery: delivery, speech: recorder,
-                microphone: recorder.microphone(talkOn: talkOn), configuration: configuration, clock: clock)
+                microphone: recorder.microphone(talkOn: talkOn), configuration: configuration, clock: clock,
+                logger: logger)
         }
 
         func state() async -> PTTStateMachine.State { await controller.state }
@@ -378,6 +380,26 @@ struct PTTControllerTests {
         #expect(result.status == .cancelled)
         #expect(rig.capturing.captures.map(\.outcome) == ["cancelled"])
         #expect(await rig.controller.perform(.start) == .failed(.startCancelled))
+    }
+
+    /// Issue 35: a stop of the service while the utterance is being transcribed loses it (the
+    /// audio is only in memory); the node says so in its log, and the waiting `stop` is answered
+    /// `cancelled`, not left to its timeout.
+    @Test func shutdownDuringATranscriptionLogsTheUtteranceLost() async throws {
+        let log = RecordingLogSink()
+        let rig = Rig(
+            .utterance(speech: 1.0, until: 2.0), transcriber: FakeTranscriber(.hang),
+            logger: Logger(category: "test", sink: log))
+        let captureId = try #require(await rig.controller.perform(.start).captureId)
+        let stop = Task { await rig.controller.perform(.stop, timeout: .seconds(15)) }
+        try await rig.waitForState { $0 == .finalizing(captureId: captureId) }
+        #expect(await eventually { rig.transcriber.audio.count == 1 }, "the transcription is in flight")
+        await rig.controller.shutdown()
+        #expect(await stop.value == .finished(TalkPTTResult(captureId: captureId, transcript: nil, status: .cancelled)))
+        let lost = try #require(log.records.first { $0.event == "ptt.capture.lost" }, "\(log.events)")
+        #expect(lost.level == .warning)
+        #expect(lost.fields["captureId"] == .string(captureId))
+        #expect(rig.delivery.texts.isEmpty)
     }
 
     @Test func aCaptureWhoseAudioEndsIsFinalized() async throws {
