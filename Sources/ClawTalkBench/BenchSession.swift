@@ -375,7 +375,7 @@ final class BenchSession {
         ("bargein.pause", "ms"), ("bargein.stop", "ms"), ("bargein.resume_gap", "ms"),
         ("bargein.false_pauses_per_hour", "per_hour"),
         ("realtime.reply_audio", "ms"), ("realtime.bargein", "ms"), ("realtime.bargein.cancel", "ms"),
-        ("realtime.false_cancels_per_hour", "per_hour"),
+        ("realtime.false_cancels_per_hour", "per_hour"), ("realtime.false_pauses_per_hour", "per_hour"),
         ("tts.ttfa.gateway", "ms"), ("tts.ttfa.espeak", "ms"), ("wake.chime", "ms"), ("wake.self_trigger", "per_hour"),
     ]
 

@@ -29,7 +29,7 @@ struct RealtimeBench {
     /// The family's metric names and units.
     static let names = [
         ("realtime.reply_audio", "ms"), ("realtime.bargein", "ms"), ("realtime.bargein.cancel", "ms"),
-        ("realtime.false_cancels_per_hour", "per_hour"),
+        ("realtime.false_cancels_per_hour", "per_hour"), ("realtime.false_pauses_per_hour", "per_hour"),
     ]
 
     static let label = "clawtalk run, realtime Talk over the gateway relay, echo path −6 dB, AEC"
@@ -124,6 +124,7 @@ struct RealtimeBench {
 
         // Reading alone: replies one after the other, nobody speaking.
         var spans: [(start: ContinuousClock.Instant, end: ContinuousClock.Instant)] = []
+        let rejectedBefore = Self.rejectedOnsets(rig.text)
         if quietMinutes > 0 {
             progress("bench realtime: the node reads alone for \(quietMinutes) min\n")
             let end = ContinuousClock.now + .milliseconds(Int(quietMinutes * 60_000))
@@ -135,7 +136,31 @@ struct RealtimeBench {
         }
         let quiet = RealtimeFigures.falseCancels(
             cancels: await Self.session(gateway)?.cancels.map(\.at) ?? [], spans: spans)
+        let held = Self.rejectedOnsets(rig.text) - rejectedBefore
         return report(replyAudio: replyAudio, silent: silent, cancels: cancels, quiet: quiet)
+            + [heldOnsets(held, hours: quiet.hours)]
+    }
+
+    /// `realtime.onset_rejected` lines in the node's log: onsets that paused output and were not
+    /// taken for the user.
+    static func rejectedOnsets(_ log: String) -> Int {
+        log.split(separator: "\n").filter { $0.contains("realtime.onset_rejected") }.count
+    }
+
+    /// `realtime.false_pauses_per_hour`: onsets while the node read alone that paused its output
+    /// until they were rejected (report only: the issue sets no goal for them).
+    private func heldOnsets(_ count: Int, hours: Double) -> BenchMetric {
+        let name = "realtime.false_pauses_per_hour"
+        let condition = "\(Self.label): realtime.onset_rejected while the node reads replies alone (output paused)"
+        guard hours > 0 else {
+            return .unmeasured(name, condition: condition, unit: "per_hour", reason: "no reading alone (exposure 0)")
+        }
+        var metric = BenchMetric.value(
+            name, condition: condition, unit: "per_hour", value: Double(count) / hours, n: count)
+        metric.count = count
+        metric.exposure = BenchMetric.rounded(hours)
+        metric.exposureUnit = "h"
+        return metric
     }
 
     /// Starts a reply (or, with `turn`, follows that one) and waits until it ended: played out

@@ -40,4 +40,14 @@ import Testing
         #expect(result.count == 2)
         #expect(abs(result.hours - 3.6 / 3600) < 1e-9)
     }
+
+    @Test func rejectedOnsetsAreCountedFromTheNodesLog() {
+        let log = """
+            2026-12-06T00:25:46.102Z debug clawtalk.talk.realtime realtime.onset turnId=turn-1
+            2026-12-06T00:25:46.905Z info clawtalk.talk.realtime realtime.onset_rejected turnId=turn-1
+            2026-12-06T00:26:41.759Z info clawtalk.talk.realtime realtime.cancel_output status=applied turnId=turn-12
+            2026-12-06T00:26:45.988Z info clawtalk.talk.realtime realtime.onset_rejected turnId=turn-13
+            """
+        #expect(RealtimeBench.rejectedOnsets(log) == 2)
+    }
 }
