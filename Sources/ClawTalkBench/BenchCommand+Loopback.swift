@@ -16,7 +16,10 @@ extension BenchCommand {
             a private sound server and test gateway: speech onset → reply silent at the speaker \
             monitor, → stopped after confirmation, a short sound's gap, false pauses while the \
             node reads alone for the exposure; echo path at −6 and 0 dB with AEC, and isolated \
-            output); TTS time to first audio for gateway clips (PCM, MP3, Ogg Opus, from the test \
+            output); realtime Talk over the gateway relay in `clawtalk run` (the test gateway's \
+            emulated provider: its first reply chunk → sound at the monitor, speech onset → reply \
+            silent and → cancelOutput at the gateway, false cancels while the node reads alone \
+            through the −6 dB echo path); TTS time to first audio for gateway clips (PCM, MP3, Ogg Opus, from the test \
             gateway after a fixed delay) and for espeak-ng; wake latency and wake → chime for a \
             spoken trigger; and the self-trigger rate while the node reads a text aloud through \
             the echo path, with and without AEC. Without a sound server every metric is reported \

@@ -15,12 +15,13 @@ extension BenchCommand {
             help: "Folder for the generated speech corpus (default: $XDG_CACHE_HOME/clawtalk/bench)."),
         .option(
             "probes", valueName: "n", type: .int,
-            help: "Probes per latency metric (default 200, 10 with --quick; barge-in, wake and TTS 50, 5)."),
+            help:
+                "Probes per latency metric (default 200, 10 with --quick; barge-in, realtime, wake and TTS 50, 5)."),
         .option(
             "exposure", valueName: "seconds", type: .int,
             help:
-                "Audio for the self-trigger rate, barge-in's reading alone and idle CPU (default 3660, 3660 "
-                + "and 3600; with --quick 30, 0 and 60)."),
+                "Audio for the self-trigger rate, barge-in's reading alone, realtime's reading alone and idle "
+                + "CPU (default 3660, 3660, 1860 and 3600; with --quick 30, 0, 0 and 60)."),
         .option(
             "negatives", valueName: "minutes", type: .int,
             help: "Generated negative speech (read texts) for false accepts (default 60, 3 with --quick)."),

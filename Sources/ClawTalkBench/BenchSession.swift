@@ -271,6 +271,21 @@ final class BenchSession {
                 progress: self.progress
             ).run()
         }
+        metrics += await measureAll("realtime") {
+            // Realtime Talk over the relay as `clawtalk run` does it (its own private rig and gateway).
+            let interruption = try await self.speech("Wait, what is the weather tomorrow?")
+            let spoken = try Resampler.resample(
+                try await self.synthesizer.synthesize(ServiceBargeInBench.story, voice: "en-us", rateWPM: 175),
+                to: 24_000
+            ).samples
+            let first = spoken.firstIndex { Int($0.magnitude) >= OnsetDetector.minus40dBFS } ?? 0
+            return await RealtimeBench(
+                probes: self.slowProbes,
+                quietMinutes: (self.options.exposureSeconds ?? (self.options.quick ? 0 : 1860)) / 60,
+                interruption: interruption, reply: Array(spoken[first...]), environment: self.context.environment,
+                scratch: self.scratch, progress: self.progress
+            ).run()
+        }
         metrics += await measureAll("tts.ttfa.gateway") {
             try await SpeechLatencyBench(
                 server: rig.server, synthesizer: self.synthesizer, scratch: self.scratch, events: self.events,
@@ -359,6 +374,8 @@ final class BenchSession {
         ("capture.latency", "ms"), ("playback.latency", "ms"), ("eou.latency", "ms"), ("stt.finalize", "ms"),
         ("bargein.pause", "ms"), ("bargein.stop", "ms"), ("bargein.resume_gap", "ms"),
         ("bargein.false_pauses_per_hour", "per_hour"),
+        ("realtime.reply_audio", "ms"), ("realtime.bargein", "ms"), ("realtime.bargein.cancel", "ms"),
+        ("realtime.false_cancels_per_hour", "per_hour"), ("realtime.false_pauses_per_hour", "per_hour"),
         ("tts.ttfa.gateway", "ms"), ("tts.ttfa.espeak", "ms"), ("wake.chime", "ms"), ("wake.self_trigger", "per_hour"),
     ]
 

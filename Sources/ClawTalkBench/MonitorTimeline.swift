@@ -52,6 +52,15 @@ struct MonitorTimeline: Sendable, Hashable {
         return atStart || changes.contains { $0.sound && $0.at > start && $0.at <= end }
     }
 
+    /// When sound began at the monitor at or after `start` and before `deadline`; nil when it
+    /// was already sounding at `start` (a reply before it still playing) or stayed silent.
+    func soundOnset(after start: ContinuousClock.Instant, before deadline: ContinuousClock.Instant)
+        -> ContinuousClock.Instant?
+    {
+        if changes.last(where: { $0.at <= start })?.sound == true { return nil }
+        return changes.first { $0.sound && $0.at >= start && $0.at < deadline }?.at
+    }
+
     /// Every silence after the first sound, in order.
     func silences(now: ContinuousClock.Instant) -> [Silence] {
         var result: [Silence] = []

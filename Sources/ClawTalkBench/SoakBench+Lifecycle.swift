@@ -24,6 +24,14 @@ extension SoakBench {
             script.chatRun = [.final(chatReply)]
             configuration.methods.removeAll { ["talk.speak", "tts.speak"].contains($0) }
         }
+        if let realtime {
+            var config = script.talkConfig.objectValue ?? [:]
+            var talk = config["talk"]?.objectValue ?? [:]
+            talk["realtime"] = ["mode": "realtime", "transport": "gateway-relay", "voice": "test-voice"]
+            config["talk"] = .object(talk)
+            script.talkConfig = .object(config)
+            script.realtime = realtime
+        }
         let gateway = TestGateway(configuration: configuration, script: script)
         let url = try await gateway.listen(tls: tls)
         guard let port = URLComponents(string: url)?.port else {
@@ -47,6 +55,7 @@ extension SoakBench {
         // directory, never another node's (issue 35).
         env["CLAWTALK_STT_WYOMING_PORT"] = nil
         env["CLAWTALK_WAKE_SCORER_PORT"] = nil
+        if realtime != nil { env["CLAWTALK_TALK_REALTIME_RELAY"] = "true" }
         env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(home.path)/no-session-bus"
         let log = home.appendingPathComponent("run.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

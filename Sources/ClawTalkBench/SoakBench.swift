@@ -29,6 +29,9 @@ struct SoakBench {
     /// What the gateway answers every `chat.send` with, spoken by the node with espeak-ng (no
     /// gateway speech); nil keeps the test gateway's default run and its `talk.speak` clip.
     var chatReply: String?
+    /// The emulated realtime provider, with `talk.realtime` asking for the gateway relay and the
+    /// node opted in (`CLAWTALK_TALK_REALTIME_RELAY`); nil: native Talk.
+    var realtime: TestRealtimeScript?
 
     /// The utterances' keywords (matched as word prefixes) and their sentences: long, common
     /// nouns that Whisper writes one way from espeak-ng's voice (country names after "the capital

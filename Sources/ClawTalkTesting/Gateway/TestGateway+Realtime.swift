@@ -177,7 +177,8 @@ extension TestGateway {
                     self.sendRealtimeMark(
                         sessionId, turnId: turnId, index: chunk, audioMs: offset / 24, started: started)
                 }
-                if pace > 0 { try? await Task.sleep(for: .milliseconds(pace)) }
+                // On a schedule from the first chunk, so that a long reply keeps its pace.
+                if pace > 0 { try? await Task.sleep(until: started + .milliseconds(pace * chunk)) }
             }
             guard self.realtimeSessions[sessionId]?.activeTurn == turnId else { return }
             self.realtimeSessions[sessionId]?.activeTurn = nil
