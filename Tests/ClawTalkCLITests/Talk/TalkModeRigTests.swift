@@ -248,9 +248,13 @@ struct TalkModeRigTests {
         // transcription 27 s more.
         let third = await Self.waitForChatSends(3, gateway, timeout: .seconds(180))
         let elapsed = interrupted.duration(to: .now)
-        print("talk rig: barge-in turn sent \(elapsed) after the interruption began: \(third.last ?? "-")")
-        #expect(third.count == 3, "\(run.stderr)")
-        let note = third.last ?? ""
+        let note = third.count >= 3 ? third[2] : ""
+        print("talk rig: barge-in turn sent \(elapsed) after the interruption began: \(note)")
+        // The third send is the barge-in turn. A fourth may follow it: while the reply still
+        // plays, the canceller's double-talk suppression can leave a gap inside the interrupting
+        // sentence, and a fast recogniser ends the turn there ("It hasn't stopped." then
+        // "tomorrow." was seen on PipeWire); the rest is then a turn of its own, never lost.
+        #expect((3...4).contains(third.count), "\(third)\n\(run.stderr)")
         #expect(note.hasPrefix("(The user interrupted your previous spoken reply after "), "\(note)")
         // What follows is the interrupting speech; Whisper base hears it through the canceller's
         // double-talk suppression, so its words vary ("What is the matter tomorrow?", "It's tough.
