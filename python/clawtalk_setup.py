@@ -34,7 +34,7 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAUNCHERS = ("clawtalk-wake", "clawtalk-speech")
-SERVER_MODULES = ("clawtalk_wake.py", "clawtalk_speech.py")
+SERVER_MODULES = ("clawtalk_wake.py", "clawtalk_speech.py", "clawtalk_onnx.py")
 STAMP = ".clawtalk-lock"
 MB = 1_000_000
 

@@ -413,25 +413,20 @@ class TurnModel:
 
     Input "input_features" (1, 80, 800): the last 8 s at 16 kHz, zero-padded at the front,
     normalised to zero mean and unit variance, Whisper log-mel (800 frames). Output: a sigmoid
-    probability, shape (1, 1)."""
+    probability, shape (1, 1).
+
+    The graph runs in clawtalk_onnx (numpy), not onnxruntime: onnxruntime's library and session
+    held about 48 MB of the server for one call per turn; this holds the file's 8 MB."""
 
     def __init__(self, path: str, features: LogMel) -> None:
         import numpy  # noqa: PLC0415
-        import onnxruntime as ort  # noqa: PLC0415
+
+        import clawtalk_onnx  # noqa: PLC0415
 
         self._np = numpy
-        options = ort.SessionOptions()
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # No arena: its buffers (about 30 MB after one call) go back to malloc after each call,
-        # so the idle trim returns them; the call runs beside the transcription.
-        options.enable_cpu_mem_arena = False
-        self.session = ort.InferenceSession(path, sess_options=options, providers=["CPUExecutionProvider"])
-        inputs = [i.name for i in self.session.get_inputs()]
-        if "input_features" not in inputs:
-            raise ValueError(f"{path}: no input 'input_features' (has {inputs})")
+        self.graph = clawtalk_onnx.Graph(path)
+        if "input_features" not in self.graph.inputs:
+            raise ValueError(f"{path}: no input 'input_features' (has {self.graph.inputs})")
         self.features = features
 
     def input(self, audio):
@@ -443,7 +438,7 @@ class TurnModel:
         return self.features(clip, padding=0)[None, :, : TURN_SAMPLES // HOP]
 
     def probability(self, audio) -> float:
-        output = self.session.run(None, {"input_features": self.input(audio)})[0]
+        output = self.graph.run({"input_features": self.input(audio)})[0]
         return float(self._np.asarray(output).reshape(-1)[0])
 
 

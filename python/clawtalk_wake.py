@@ -848,8 +848,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def run_server(serve_with, args: argparse.Namespace) -> int:
     """Runs `serve_with(args)` until interrupted (clawtalk-wake's and clawtalk-speech's main).
-    OpenMP's idle threads spin: only the inference threads, set before ctranslate2 loads."""
+    OpenMP's idle threads spin: only the inference threads, set before ctranslate2 loads. numpy's
+    OpenBLAS (Smart Turn's matrix products) gets one thread: its call runs beside a transcription."""
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, args.threads)))
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         asyncio.run(serve_with(args))
     except KeyboardInterrupt:
