@@ -55,7 +55,7 @@ import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 VERSION = "1.0.0"
 SAMPLE_RATE = 16000
@@ -195,6 +195,35 @@ START_MARGIN = 0.1
 
 
 # ---- the scorer --------------------------------------------------------------------------------
+
+
+class PassLoad:
+    """What the scorer's passes cost, summed and logged once a minute while they run (the event
+    `wake.passes`): how many of each kind, the audio they covered and the compute they took."""
+
+    PERIOD_S = 60.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.since = clock()
+        self.counts: Dict[str, int] = {}
+        self.audio_s = 0.0
+        self.compute_s = 0.0
+
+    def add(self, kind: str, audio_s: float, compute_s: float) -> Optional[str]:
+        """Counts one pass; returns the summary line when a period has ended (and starts anew)."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        self.audio_s += audio_s
+        self.compute_s += compute_s
+        now = self.clock()
+        elapsed = now - self.since
+        if elapsed < self.PERIOD_S:
+            return None
+        kinds = " ".join(f"{k}={v}" for k, v in sorted(self.counts.items()))
+        line = (f"wake.passes period_s={elapsed:.0f} {kinds} audio_s={self.audio_s:.1f} "
+                f"compute_ms={self.compute_s * 1000:.0f} load_pct={100 * self.compute_s / elapsed:.1f}")
+        self.since, self.counts, self.audio_s, self.compute_s = now, {}, 0.0, 0.0
+        return line
 
 
 @dataclass
@@ -534,6 +563,7 @@ class Service:
         self.scorer = scorer or KeywordScorer(args.model, args.threads, lead_ins=lead_ins(args))
         self.worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
         self.spec_cache: Dict[tuple, TriggerSpec] = {}
+        self.load = PassLoad()
 
     def specs(self, names: List[str], thresholds: Dict[str, float], aliases: Dict[str, List[str]]) -> List[TriggerSpec]:
         specs = []
@@ -678,6 +708,10 @@ def make_handler_class():
                         text_only=text_only,
                     ),
                 )
+                kind = "text_only" if text_only else ("final" if final else ("early" if whole else "window"))
+                summary = self.service.load.add(kind, len(audio) / SAMPLE_RATE, scores.seconds)
+                if summary:
+                    LOGGER.info("%s", summary)
                 await self.report(segment, until, scores, whole=whole, final=final)
                 if final:
                     return

@@ -322,5 +322,20 @@ class HandlerScheduleTests(unittest.TestCase):
         self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False)])
 
 
+
+class PassLoadTests(unittest.TestCase):
+    def test_sums_a_minute_of_passes_then_starts_anew(self):
+        now = [100.0]
+        load = wake.PassLoad(clock=lambda: now[0])
+        self.assertIsNone(load.add("early", 1.0, 0.05))
+        now[0] = 130.0
+        self.assertIsNone(load.add("text_only", 3.0, 0.08))
+        now[0] = 160.0
+        line = load.add("early", 1.0, 0.05)
+        self.assertEqual(line, "wake.passes period_s=60 early=2 text_only=1 audio_s=5.0 compute_ms=180 load_pct=0.3")
+        now[0] = 170.0
+        self.assertIsNone(load.add("final", 2.0, 0.1), "a new period began at 160 s")
+
+
 if __name__ == "__main__":
     unittest.main()
