@@ -120,19 +120,24 @@ class FakeModel:
         return [math.log(max(p, 1e-12)) for p in self.distribution(prefix)]
 
     def generate(self, encoded, prompts, beam_size, max_length, return_logits_vocab, **_):
-        prompt = list(prompts[0][len(SCORER_PREFIX):])
-        self.generated.append(prompt)
-        ids, logits = list(prompt), [self.logits(prompt[:i]) for i in range(len(prompt))]
-        while len(ids) < max_length:
-            step = self.distribution(ids)
-            logits.append(self.logits(ids))
-            ids.append(max(range(self.VOCAB), key=lambda t: step[t]))
+        """One result per prompt (a batch when there are several: `calls` counts the calls)."""
+        self.calls = getattr(self, "calls", 0) + 1
+        results = []
+        for full in prompts:
+            prompt = list(full[len(SCORER_PREFIX):])
+            self.generated.append(prompt)
+            ids, logits = list(prompt), [self.logits(prompt[:i]) for i in range(len(prompt))]
+            while len(ids) < max_length:
+                step = self.distribution(ids)
+                logits.append(self.logits(ids))
+                ids.append(max(range(self.VOCAB), key=lambda t: step[t]))
 
-        class Result:
-            sequences_ids = [ids]
+            class Result:
+                sequences_ids = [ids]
 
-        Result.logits = [logits]
-        return [Result]
+            Result.logits = [logits]
+            results.append(Result)
+        return results
 
     def align(self, encoded, prefix, sequences, frames):
         sequence = sequences[0]
@@ -157,6 +162,10 @@ class FakeScorer:
     @staticmethod
     def max_length(tokens, prompt=0):
         return prompt + tokens  # the fake returns exactly max_length tokens
+
+    @staticmethod
+    def repeat(encoded, count):
+        return encoded
 
     @staticmethod
     def _probabilities(logits):
@@ -202,6 +211,21 @@ class LeadInScoringTests(unittest.TestCase):
         self.assertIn([HEY], [c.tokens for c in contexts])
         self.assertIn([HEY], model.generated)
         self.assertAlmostEqual(total, 0.3 * 0.9, places=6)
+
+    def test_lead_ins_off_the_greedy_path_are_decoded_in_one_batch(self):
+        table = {(): {OTHER: 0.5, HEY: 0.2, OPEN: 0.2}, (HEY,): {CLAUDE: 0.9}, (OPEN,): {CLAUDE: 0.5}}
+        scorer = FakeScorer(table)
+        decoding = wake._Decoding(scorer, encoded=None, frames=10, longest=2)
+        first = scorer.model.generate(None, [SCORER_PREFIX], 1, 5, True)[0]
+        steps = [scorer._probabilities(step) for step in first.logits[0]]
+        scorer.model.generated.clear()
+        scorer.model.calls = 0
+        contexts = decoding.contexts(first.sequences_ids[0], steps, [[HEY], [OPEN]], [], 1e-4)
+        self.assertEqual([c.tokens for c in contexts], [[], [HEY], [OPEN]])
+        self.assertEqual(scorer.model.generated, [[HEY], [OPEN]])
+        self.assertEqual((scorer.model.calls, decoding.batched), (1, 1), "both continuations in one decoder call")
+        self.assertEqual(contexts[1].path[0], CLAUDE)
+        self.assertAlmostEqual(float(contexts[2].steps[0][CLAUDE]), 0.5, places=6)
 
     def test_a_near_miss_after_hey_adds_nothing(self):
         table = {(): {HEY: 0.9}, (HEY,): {CLOUD: 0.95}}
@@ -251,6 +275,7 @@ class FakeService:
             late_interval_ms=0, segment_ms=5000, window_ms=3000,
         )
         self.lengths = []
+        self.load = wake.PassLoad()
         self.worker = None
         self.start_open = True  # what every pass says of the segment's start
         outer = self
