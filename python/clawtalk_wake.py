@@ -389,6 +389,7 @@ class KeywordScorer:
         decoding = _Decoding(self, encoded, frames, longest)
         floor = min(t.threshold / max(1, len(t.spellings)) for t in triggers) / max(1, len(self.lead_ins))
         contexts = decoding.contexts(path, steps, self.lead_ins, self.lead_marks, floor)
+        decoding.prefetch_alignments(triggers, contexts)
         for trigger in triggers:
             keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
         start_open = any(decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers)
@@ -433,6 +434,8 @@ class _Decoding:
         self.longest = longest
         # Continuations decoded so far, by prompt: `prefetch` fills it in batches.
         self.decoded: Dict[tuple, tuple] = {}
+        # Forced decodes so far, by token sequence: P(the sequence), `prefetch_alignments`.
+        self.aligned: Dict[tuple, float] = {}
         self.batched = 0  # decoder calls that served more than one prompt (tests)
 
     def contexts(self, path, steps, lead_ins: List[List[int]], marks: List[int], floor: float) -> List[Context]:
@@ -542,9 +545,7 @@ class _Decoding:
     def trigger_score(self, trigger: TriggerSpec, contexts: List[Context]) -> float:
         """The trigger's keyword score: its weighted spellings after every context, summed; 0
         when its rivals are more than 1 / RIVAL_SHARE times as likely."""
-        # Below its floor a sequence adds nothing (so the sum undercounts by less than the
-        # threshold, never over).
-        spelling_floor = trigger.threshold / max(1, len(trigger.spellings)) / max(1, len(contexts))
+        spelling_floor = self.spelling_floor(trigger, contexts)
         total = 0.0
         for context in contexts:
             for index, sequence in enumerate(trigger.spellings):
@@ -557,6 +558,54 @@ class _Decoding:
                 LOGGER.debug("rival trigger=%s score=%.4g rival=%.4g", trigger.name, total, rival)
                 return 0.0
         return min(total, 1.0)
+
+    @staticmethod
+    def spelling_floor(trigger: TriggerSpec, contexts: List[Context]) -> float:
+        """Below this a spelling adds nothing (so the sum undercounts by less than the
+        threshold, never over)."""
+        return trigger.threshold / max(1, len(trigger.spellings)) / max(1, len(contexts))
+
+    def prefetch_alignments(self, triggers: List[TriggerSpec], contexts: List[Context]) -> None:
+        """Forces, in one batched call, every spelling that the triggers' scores will force."""
+        wanted: List[List[int]] = []
+        for trigger in triggers:
+            floor = self.spelling_floor(trigger, contexts)
+            for context in contexts:
+                for index, sequence in enumerate(trigger.spellings):
+                    tokens = self.forced_tokens(context, sequence, floor / trigger.weight(index))
+                    if tokens is not None and tuple(tokens) not in self.aligned and tokens not in wanted:
+                        wanted.append(tokens)
+        self.align(wanted)
+
+    def align(self, sequences: List[List[int]]) -> None:
+        if not sequences:
+            return
+        scorer = self.scorer
+        encoded = self.encoded if len(sequences) == 1 else scorer.repeat(self.encoded, len(sequences))
+        if len(sequences) > 1:
+            self.batched += 1
+        forced = scorer.model.align(encoded, scorer.prefix, sequences, [self.frames] * len(sequences))
+        for tokens, result in zip(sequences, forced):
+            probability = 1.0
+            for p in result.text_token_probs:
+                probability *= float(p)
+            self.aligned[tuple(tokens)] = probability
+
+    @staticmethod
+    def forced_tokens(context: Context, sequence: List[int], floor: float) -> Optional[List[int]]:
+        """The tokens `spelling(context, sequence, floor)` will force, or None if it needs no
+        forced decode."""
+        probability = context.probability
+        path, steps = context.path, context.steps
+        for index, token in enumerate(sequence):
+            if index >= len(steps):
+                return None
+            probability *= float(steps[index][token])
+            if probability < floor or index + 1 == len(sequence):
+                return None
+            if index >= len(path) or path[index] != token:
+                return context.tokens + list(sequence)
+        return None
 
     def spelling(self, context: Context, sequence: List[int], floor: float) -> float:
         """P(the transcript starts with the context's tokens, then `sequence`), from the
@@ -573,13 +622,10 @@ class _Decoding:
                 return probability
             if index >= len(path) or path[index] != token:
                 # Off the greedy path with a chance left: force the rest.
-                scorer = self.scorer
                 tokens = context.tokens + list(sequence)
-                forced = scorer.model.align(self.encoded, scorer.prefix, [tokens], self.frames)[0]
-                probability = 1.0
-                for p in forced.text_token_probs:
-                    probability *= float(p)
-                return probability
+                if tuple(tokens) not in self.aligned:
+                    self.align([tokens])
+                return self.aligned[tuple(tokens)]
         return probability
 
 

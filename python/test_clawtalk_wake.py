@@ -140,13 +140,17 @@ class FakeModel:
         return results
 
     def align(self, encoded, prefix, sequences, frames):
-        sequence = sequences[0]
-        self.aligned.append(list(sequence))
+        """One forced decode per sequence (a batch when there are several)."""
+        self.align_calls = getattr(self, "align_calls", 0) + 1
+        results = []
+        for sequence in sequences:
+            self.aligned.append(list(sequence))
 
-        class Forced:
-            text_token_probs = [self.distribution(sequence[:i])[t] for i, t in enumerate(sequence)]
+            class Forced:
+                text_token_probs = [self.distribution(sequence[:i])[t] for i, t in enumerate(sequence)]
 
-        return [Forced]
+            results.append(Forced)
+        return results
 
 
 SCORER_PREFIX = [100]
