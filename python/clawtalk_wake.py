@@ -378,7 +378,11 @@ class KeywordScorer:
             ids = [t for t in path if t < self.eot]
             text = self.tokenizer.decode(ids).strip()
             return Scores({}, text, time.perf_counter() - started, len(ids) < tokens, start_open=False)
-        # Only the steps a sequence can reach: each is a softmax over the whole vocabulary.
+        # Only the steps a sequence can reach: each is a softmax over the whole vocabulary, of
+        # which a step keeps the tokens a score can ask for (all of it would be 415 KB).
+        self.interest = self._np.asarray(sorted(
+            {t for trigger in triggers for seq in trigger.spellings + trigger.rivals for t in seq}
+            | {t for lead in self.lead_ins for t in lead} | set(self.lead_marks)), dtype=self._np.int64)
         steps = [self._probabilities(step) for step in result.logits[0][:reach]]
         ids = [t for t in path if t < self.eot]
         text = self.tokenizer.decode(ids).strip()
@@ -389,7 +393,6 @@ class KeywordScorer:
         decoding = _Decoding(self, encoded, frames, longest)
         floor = min(t.threshold / max(1, len(t.spellings)) for t in triggers) / max(1, len(self.lead_ins))
         contexts = decoding.contexts(path, steps, self.lead_ins, self.lead_marks, floor)
-        decoding.prefetch_alignments(triggers, contexts)
         for trigger in triggers:
             keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
         start_open = any(decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers)
@@ -406,11 +409,13 @@ class KeywordScorer:
         np = self._np
         return self._ct2.StorageView.from_array(np.repeat(np.asarray(encoded), count, axis=0))
 
-    def _probabilities(self, logits):
+    def _probabilities(self, logits) -> Dict[int, float]:
+        """One decoder step's softmax, for the tokens of `self.interest` only."""
         np = self._np
         values = np.asarray(logits, dtype=np.float64).reshape(-1)
         values = np.exp(values - values.max())
-        return values / values.sum()
+        chosen = values[self.interest] / values.sum()
+        return dict(zip(self.interest.tolist(), chosen.tolist()))
 
 
 @dataclass
@@ -427,6 +432,9 @@ class Context:
 class _Decoding:
     """The decoder calls of one scored window (pure bookkeeping over `KeywordScorer.model`)."""
 
+    # Rows in one batched decoder call: each row's logits are 51,864 floats a step.
+    BATCH = 4
+
     def __init__(self, scorer: "KeywordScorer", encoded, frames: int, longest: int) -> None:
         self.scorer = scorer
         self.encoded = encoded
@@ -434,8 +442,6 @@ class _Decoding:
         self.longest = longest
         # Continuations decoded so far, by prompt: `prefetch` fills it in batches.
         self.decoded: Dict[tuple, tuple] = {}
-        # Forced decodes so far, by token sequence: P(the sequence), `prefetch_alignments`.
-        self.aligned: Dict[tuple, float] = {}
         self.batched = 0  # decoder calls that served more than one prompt (tests)
 
     def contexts(self, path, steps, lead_ins: List[List[int]], marks: List[int], floor: float) -> List[Context]:
@@ -509,7 +515,9 @@ class _Decoding:
                 if tokens not in group:
                     group.append(list(tokens))
         scorer = self.scorer
-        for length, group in wanted.items():
+        batches = [(length, group[i:i + self.BATCH]) for length, group in wanted.items()
+                   for i in range(0, len(group), self.BATCH)]
+        for length, group in batches:
             encoded = self.encoded
             if len(group) > 1:
                 encoded = scorer.repeat(self.encoded, len(group))
@@ -545,7 +553,9 @@ class _Decoding:
     def trigger_score(self, trigger: TriggerSpec, contexts: List[Context]) -> float:
         """The trigger's keyword score: its weighted spellings after every context, summed; 0
         when its rivals are more than 1 / RIVAL_SHARE times as likely."""
-        spelling_floor = self.spelling_floor(trigger, contexts)
+        # Below its floor a sequence adds nothing (so the sum undercounts by less than the
+        # threshold, never over).
+        spelling_floor = trigger.threshold / max(1, len(trigger.spellings)) / max(1, len(contexts))
         total = 0.0
         for context in contexts:
             for index, sequence in enumerate(trigger.spellings):
@@ -558,54 +568,6 @@ class _Decoding:
                 LOGGER.debug("rival trigger=%s score=%.4g rival=%.4g", trigger.name, total, rival)
                 return 0.0
         return min(total, 1.0)
-
-    @staticmethod
-    def spelling_floor(trigger: TriggerSpec, contexts: List[Context]) -> float:
-        """Below this a spelling adds nothing (so the sum undercounts by less than the
-        threshold, never over)."""
-        return trigger.threshold / max(1, len(trigger.spellings)) / max(1, len(contexts))
-
-    def prefetch_alignments(self, triggers: List[TriggerSpec], contexts: List[Context]) -> None:
-        """Forces, in one batched call, every spelling that the triggers' scores will force."""
-        wanted: List[List[int]] = []
-        for trigger in triggers:
-            floor = self.spelling_floor(trigger, contexts)
-            for context in contexts:
-                for index, sequence in enumerate(trigger.spellings):
-                    tokens = self.forced_tokens(context, sequence, floor / trigger.weight(index))
-                    if tokens is not None and tuple(tokens) not in self.aligned and tokens not in wanted:
-                        wanted.append(tokens)
-        self.align(wanted)
-
-    def align(self, sequences: List[List[int]]) -> None:
-        if not sequences:
-            return
-        scorer = self.scorer
-        encoded = self.encoded if len(sequences) == 1 else scorer.repeat(self.encoded, len(sequences))
-        if len(sequences) > 1:
-            self.batched += 1
-        forced = scorer.model.align(encoded, scorer.prefix, sequences, [self.frames] * len(sequences))
-        for tokens, result in zip(sequences, forced):
-            probability = 1.0
-            for p in result.text_token_probs:
-                probability *= float(p)
-            self.aligned[tuple(tokens)] = probability
-
-    @staticmethod
-    def forced_tokens(context: Context, sequence: List[int], floor: float) -> Optional[List[int]]:
-        """The tokens `spelling(context, sequence, floor)` will force, or None if it needs no
-        forced decode."""
-        probability = context.probability
-        path, steps = context.path, context.steps
-        for index, token in enumerate(sequence):
-            if index >= len(steps):
-                return None
-            probability *= float(steps[index][token])
-            if probability < floor or index + 1 == len(sequence):
-                return None
-            if index >= len(path) or path[index] != token:
-                return context.tokens + list(sequence)
-        return None
 
     def spelling(self, context: Context, sequence: List[int], floor: float) -> float:
         """P(the transcript starts with the context's tokens, then `sequence`), from the
@@ -621,11 +583,15 @@ class _Decoding:
             if index + 1 == len(sequence):
                 return probability
             if index >= len(path) or path[index] != token:
-                # Off the greedy path with a chance left: force the rest.
+                # Off the greedy path with a chance left: force the rest. (One sequence a call:
+                # a batch of them held about 170 MB more at its peak and saved no time.)
+                scorer = self.scorer
                 tokens = context.tokens + list(sequence)
-                if tuple(tokens) not in self.aligned:
-                    self.align([tokens])
-                return self.aligned[tuple(tokens)]
+                forced = scorer.model.align(self.encoded, scorer.prefix, [tokens], self.frames)[0]
+                probability = 1.0
+                for p in forced.text_token_probs:
+                    probability *= float(p)
+                return probability
         return probability
 
 
