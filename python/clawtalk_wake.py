@@ -462,27 +462,18 @@ class _Decoding:
                     found.append(marked)
         return found
 
-    @staticmethod
-    def first_decode(context: Context, tokens: List[int], floor: float) -> Optional[List[int]]:
+    def first_decode(self, context: Context, tokens: List[int], floor: float) -> Optional[List[int]]:
         """The prompt of the first decode that `follow(context, tokens, floor)` will need, or
         None if it needs none (it stays on the greedy path, or falls below `floor` first)."""
-        probability, path, steps = context.probability, context.path, context.steps
-        done: List[int] = list(context.tokens)
-        for token in tokens:
-            if not steps:
-                return None
-            probability *= float(steps[0][token])
-            if probability < floor:
-                return None
-            done.append(token)
-            if not (path and path[0] == token):
-                return done
-            path, steps = path[1:], steps[1:]
-        return None
+        return self.walk(context, tokens, floor, decode=False)
 
     def follow(self, context: Context, tokens: List[int], floor: float) -> Optional[Context]:
         """`context` extended by `tokens`: along its greedy path where it can, else decoded
         greedily from the extension; None below `floor` or past the decoded steps."""
+        return self.walk(context, tokens, floor, decode=True)
+
+    def walk(self, context: Context, tokens: List[int], floor: float, decode: bool):
+        """`follow` (`decode`), or `first_decode`: the same walk, stopping at its first decode."""
         probability, path, steps = context.probability, context.path, context.steps
         done: List[int] = list(context.tokens)
         for token in tokens:
@@ -494,9 +485,11 @@ class _Decoding:
             done.append(token)
             if path and path[0] == token:
                 path, steps = path[1:], steps[1:]
+            elif not decode:
+                return done
             else:
                 path, steps = self.decode_after(done)
-        return Context(done, probability, path, steps)
+        return Context(done, probability, path, steps) if decode else None
 
     def decode_after(self, tokens: List[int]):
         """Greedy continuation after `tokens`, and its step distributions."""
