@@ -1,3 +1,4 @@
+import ClawTalkCommand
 import ClawTalkDesktop
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import ClawTalkCommand
 import ClawTalkSupport
 import ClawTalkTalk
 import ClawTalkTesting

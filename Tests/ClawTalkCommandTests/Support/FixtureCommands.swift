@@ -1,4 +1,4 @@
-import ClawTalkCLI
+import ClawTalkCommand
 
 /// A small command tree for dispatcher tests, independent of clawtalk's own commands.
 struct FixtureTool: Command {

@@ -1,5 +1,3 @@
-import ClawTalkNode
-
 /// Resolves the command line to a command, parses its arguments, runs it and maps the outcome
 /// to an exit code, writing help and errors the way swift-argument-parser does.
 ///
@@ -9,9 +7,9 @@ import ClawTalkNode
 /// command itself. Output contract:
 /// - help: stdout, exit 0;
 /// - usage error: stderr `Error: …`, `Usage: …`, `  See '… --help' for more information.`, exit 64;
-/// - runtime error: stderr `Error: …`, exit 1 (69 for `CLIError.unavailable` and
-///   `NodeServiceError.unavailable` and `PairingError.unavailable`; 64 without the usage line
-///   for `PairingError.invalidInput`).
+/// - runtime error: stderr `Error: …`, exit 1 (69 for `CLIError.unavailable`); an error a
+///   command throws that is ``CLIErrorConvertible`` (the node's `NodeServiceError` and
+///   `PairingError`) is reported as its ``CLIErrorConvertible/cliError``.
 public enum CommandDispatcher {
     /// Runs `arguments` (including the program name at index 0) against the tree under `root`.
     public static func execute(
@@ -32,10 +30,8 @@ public enum CommandDispatcher {
             let context = CommandContext(commandPath: path, io: io, environment: environment)
             do {
                 return try await instance.run(context: context)
-            } catch let error as NodeServiceError {
-                throw CLIError(error)
-            } catch let error as PairingError {
-                throw CLIError(error)
+            } catch let error as any CLIErrorConvertible {
+                throw error.cliError
             }
         } catch let error as CLIError where error.isUsageError {
             io.writeError(

@@ -1,5 +1,3 @@
-public import ClawTalkNode
-
 /// Everything the command line can reject, plus the runtime failures the CLI itself raises.
 ///
 /// Usage errors (exit 64) carry the offending token's position: its index in the argument list
@@ -92,28 +90,6 @@ public enum CLIError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(command)' is not available yet."
         case .unavailable(let message), .invalidInput(let message), .failed(let message):
             message
-        }
-    }
-}
-
-extension CLIError {
-    /// The command line's view of the node's error: a configuration it cannot use is a failed
-    /// validation (exit 64), something missing is unavailable (exit 69).
-    public init(_ error: NodeServiceError) {
-        switch error {
-        case .invalidConfiguration(let message): self = .validationFailed(message)
-        case .unavailable(let message): self = .unavailable(message)
-        }
-    }
-}
-
-extension CLIError {
-    /// The command line's view of a pairing failure: the same three outcomes and exit codes.
-    public init(_ error: PairingError) {
-        switch error {
-        case .invalidInput(let message): self = .invalidInput(message)
-        case .unavailable(let message): self = .unavailable(message)
-        case .failed(let message): self = .failed(message)
         }
     }
 }

@@ -1,5 +1,4 @@
-import ClawTalkGateway
-package import ClawTalkNode
+package import ClawTalkGateway
 package import ClawTalkProtocol
 package import ClawTalkSupport
 package import ClawTalkTalk
@@ -52,26 +51,26 @@ public enum SayFlow {
     }
 
     /// A running operator connection and its session.
-    struct OpenOperator: Sendable {
+    package struct OpenOperator: Sendable {
         let connection: GatewayConnection
-        let session: OperatorSession
+        package let session: OperatorSession
         let tasks: [Task<Void, Never>]
 
-        func close() async {
+        package func close() async {
             await connection.stop()
             for task in tasks { task.cancel() }
         }
     }
 
     /// Why the gateway is not used.
-    struct Unusable: Error {
-        var reason: String
+    package struct Unusable: Error {
+        package var reason: String
     }
 
     /// Connects the operator role and waits for `hello-ok` (at most `timeout`); refuses early
     /// when the device has no operator credentials (no pairing request is raised) or the
     /// connection pauses or waits for approval.
-    static func openOperator(_ access: GatewayAccess, timeout: Duration, logger: Logger) async
+    package static func openOperator(_ access: GatewayAccess, timeout: Duration, logger: Logger) async
         -> Result<OpenOperator, Unusable>
     {
         let factory = access.factory

@@ -1,4 +1,4 @@
-import ClawTalkCLI
+import ClawTalkCommand
 import Testing
 
 @Suite("Phase 1: tokenizer")
