@@ -129,7 +129,11 @@ let package = Package(
         // `clawtalk bench` (the gateway with fixed reply delays).
         .target(
             name: "ClawTalkTesting",
-            dependencies: ["ClawTalkAudio", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop"],
+            dependencies: [
+                "ClawTalkAudio", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop",
+                // The installed Whisper server for wake tests (`WakeWhisper`).
+                "ClawTalkSpeech",
+            ],
             swiftSettings: strict
         ),
         // The command framework: the `Command` protocol, argument parsing, help and the
@@ -224,6 +228,14 @@ let package = Package(
                 "ClawTalkBench", "ClawTalkCommand", "ClawTalkNode", "ClawTalkSupport", "ClawTalkDevices",
                 "ClawTalkTalk", "ClawTalkAudio",
                 "ClawTalkSpeech", "ClawTalkTesting",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ClawTalkNodeTests",
+            dependencies: [
+                "ClawTalkNode", "ClawTalkTesting", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkDevices", "ClawTalkSpeech",
+                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
             ],
             swiftSettings: strict
         ),

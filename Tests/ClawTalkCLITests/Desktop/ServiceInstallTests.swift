@@ -1,5 +1,6 @@
 import ClawTalkCommand
 import ClawTalkDesktop
+import ClawTalkTesting
 import Foundation
 import Testing
 

@@ -7,7 +7,6 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// `talk.config` is read after each operator `hello-ok` and again on entering Talk mode

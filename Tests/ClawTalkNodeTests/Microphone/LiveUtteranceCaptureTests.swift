@@ -3,7 +3,6 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// The live capture without a sound server: frames from a stream like the front end's

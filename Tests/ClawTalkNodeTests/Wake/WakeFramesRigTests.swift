@@ -5,7 +5,6 @@ import ClawTalkTalk
 import Foundation
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// Voice wake's frames from the live capture on the audio rig (talk.md §6.5): without echo

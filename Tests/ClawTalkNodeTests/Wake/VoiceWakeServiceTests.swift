@@ -9,7 +9,6 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// Records what voice wake delivers (a protocol peer of `TranscriptDelivery`).
@@ -54,10 +53,11 @@ struct VoiceWakeServiceTests {
         defer { server?.stop() }
         let home = try TemporaryHome()
         defer { home.remove() }
-        let (gateway, url) = try await EndToEnd.gateway { configuration in
-            configuration.auth = .token("s3cret")
-            configuration.autoApproveLoopback = true
-        }
+        var configuration = TestGatewayConfiguration()
+        configuration.auth = .token("s3cret")
+        configuration.autoApproveLoopback = true
+        let gateway = TestGateway(configuration: configuration)
+        let url = try await gateway.listen(tls: nil)
         defer { Task { await gateway.stopListening() } }
         await gateway.setVoiceWakeTriggers(["openclaw"])
         var settings = Settings()
@@ -158,8 +158,14 @@ struct VoiceWakeServiceTests {
             if await condition() { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw EndToEndError("timed out waiting for \(what)")
+        throw WaitTimedOut(what: what)
     }
+}
+
+/// A condition that did not come true in time.
+struct WaitTimedOut: Error, CustomStringConvertible {
+    var what: String
+    var description: String { "timed out waiting for \(what)" }
 }
 
 extension VoiceWakeServiceTests {

@@ -8,7 +8,6 @@ import ClawTalkTesting
 import Foundation
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// `stt.engine = gateway` in `run`: the relay follows the service's operator session (attached on

@@ -8,7 +8,6 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// `say` and `run`'s reply pipeline composed with the real connections against the test gateway

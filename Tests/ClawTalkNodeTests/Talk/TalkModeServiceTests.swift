@@ -3,11 +3,11 @@ import ClawTalkDesktop
 import ClawTalkSpeech
 import ClawTalkSupport
 import ClawTalkTalk
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// `clawtalk talk …` as the service answers it: through the push-to-talk control handler to the

@@ -4,7 +4,6 @@ import ClawTalkSupport
 import ClawTalkTalk
 import ClawTalkTesting
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// `run`'s gateway service and reply services in full mode (node and operator connections)

@@ -1,11 +1,9 @@
-import ClawTalkCommand
 import ClawTalkSupport
 import ClawTalkTalk
 import ClawTalkTesting
 import Foundation
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkDesktop
 @testable import ClawTalkNode
 

@@ -2,10 +2,10 @@ import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// The pure parts of the gateway composition: target precedence, surface, locale, wait causes.

@@ -5,7 +5,6 @@ import ClawTalkTalk
 import Foundation
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// The interim live capture on the headless audio rig: a private null sink's monitor is the

@@ -1,7 +1,6 @@
 import ClawTalkTesting
 import Testing
 
-@testable import ClawTalkCLI
 @testable import ClawTalkNode
 
 /// The `memory.heap` figures follow what the program holds.

@@ -1,4 +1,3 @@
-import ClawTalkTesting
 import Foundation
 
 /// Private XDG config/state/data/runtime directories for one test run of the binary, so tests
@@ -10,20 +9,26 @@ import Foundation
 /// `<runtime>/clawtalk/speech.sock`, the default. With nothing installed in the private data
 /// directory, `run` starts no Whisper server nor keyword scorer either (tests that want one
 /// install ``FakeWhisperInstall`` there), and the session bus is a dead address rather than the user's.
-struct TemporaryHome {
-    let root: String
+public struct TemporaryHome: Sendable {
+    /// The home's root folder (`HOME`), under the system's temporary folder.
+    public let root: String
     /// `stt.wyomingPort` for the binary (`CLAWTALK_STT_WYOMING_PORT`): closed unless a test sets
     /// a server's port; nil leaves it unset (the node's own server on its socket).
-    var sttPort: Int? = closedLoopbackPort()
+    public var sttPort: Int? = closedLoopbackPort()
     /// `wake.scorerPort` for the binary (`CLAWTALK_WAKE_SCORER_PORT`): closed unless a test sets
     /// a scorer's port; nil leaves it unset.
-    var wakeScorerPort: Int? = closedLoopbackPort()
-    var config: String { root + "/config" }
-    var state: String { root + "/state" }
-    var data: String { root + "/data" }
-    var runtime: String { root + "/run" }
+    public var wakeScorerPort: Int? = closedLoopbackPort()
+    /// `XDG_CONFIG_HOME`.
+    public var config: String { root + "/config" }
+    /// `XDG_STATE_HOME`.
+    public var state: String { root + "/state" }
+    /// `XDG_DATA_HOME`.
+    public var data: String { root + "/data" }
+    /// `XDG_RUNTIME_DIR`.
+    public var runtime: String { root + "/run" }
 
-    init() throws {
+    /// Creates the four folders under a fresh root.
+    public init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-home-\(UUID().uuidString)").path
         for dir in [config, state, data, runtime] {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -32,7 +37,7 @@ struct TemporaryHome {
 
     /// Points this home's data directory at the venv and models that scripts/setup installed in
     /// `dataHome` (read only), so `clawtalk run` here starts the real servers.
-    func linkInstalledServers(from dataHome: String) throws {
+    public func linkInstalledServers(from dataHome: String) throws {
         try FileManager.default.createDirectory(atPath: data + "/clawtalk", withIntermediateDirectories: true)
         for piece in ["venv", "models"] {
             try FileManager.default.createSymbolicLink(
@@ -41,7 +46,7 @@ struct TemporaryHome {
     }
 
     /// Environment overrides pointing XDG at this home.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         var environment = [
             "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state, "XDG_DATA_HOME": data, "XDG_RUNTIME_DIR": runtime,
             "HOME": root,
@@ -55,13 +60,14 @@ struct TemporaryHome {
     }
 
     /// The node's own speech server socket in this home (``sttPort`` nil).
-    var speechSocket: String { runtime + "/clawtalk/speech.sock" }
+    public var speechSocket: String { runtime + "/clawtalk/speech.sock" }
 
     /// Writes the user config file.
-    func writeConfig(_ text: String) throws {
+    public func writeConfig(_ text: String) throws {
         try FileManager.default.createDirectory(atPath: config + "/clawtalk", withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: config + "/clawtalk/config.json5"))
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: root) }
+    /// Deletes the home and everything in it.
+    public func remove() { try? FileManager.default.removeItem(atPath: root) }
 }
