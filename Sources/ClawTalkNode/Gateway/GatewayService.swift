@@ -36,8 +36,8 @@ package actor GatewayService {
     private var generation = 0
     private var reloading = false
     private var reloadAgain = false
-    private var statusSubscribers: [Int: AsyncStream<ServiceStatus>.Continuation] = [:]
-    private var nextSubscriber = 0
+    /// ``statusUpdates()``: the newest 32 unread snapshots per reader.
+    private let statusBroadcast = EventBroadcast<ServiceStatus>(bufferingNewest: 32)
     private var lastLevelPublish = ContinuousClock.now - .seconds(1)
     /// The level last written to the status file.
     private var publishedLevel: Double?
@@ -97,7 +97,7 @@ package actor GatewayService {
         let now = ServiceStatus.timestamp()
         status.node = .idle("stopped", summary: "stopped", at: now)
         status.operator = .idle("stopped", summary: "stopped", at: now)
-        for continuation in statusSubscribers.values { continuation.finish() }
+        statusBroadcast.finish()
         statusFile?.remove(ifOwnedBy: status.pid)
     }
 
@@ -124,13 +124,9 @@ package actor GatewayService {
     }
 
     /// Status snapshots, starting with the current one (for tests and embedding).
+    /// After the service stopped, a new stream gets the last snapshot and ends.
     func statusUpdates() -> AsyncStream<ServiceStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ServiceStatus.self, bufferingPolicy: .bufferingNewest(32))
-        nextSubscriber += 1
-        statusSubscribers[nextSubscriber] = continuation
-        continuation.yield(status)
-        return stream
+        statusBroadcast.subscribe(startingWith: status)
     }
 
     // MARK: - Voice activity (status --watch)
@@ -351,6 +347,6 @@ package actor GatewayService {
                         ["path": .string(statusFile.path), "error": .string("\(error)")])
             }
         }
-        for continuation in statusSubscribers.values { continuation.yield(status) }
+        statusBroadcast.publish(status)
     }
 }
