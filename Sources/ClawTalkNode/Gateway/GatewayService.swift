@@ -36,6 +36,8 @@ package actor GatewayService {
     private var generation = 0
     private var reloading = false
     private var reloadAgain = false
+    /// The reloads `SIGHUP` starts, as children of ``run()``.
+    private let children = ChildTaskQueue()
     /// ``statusUpdates()``: the newest 32 unread snapshots per reader.
     private let statusBroadcast = EventBroadcast<ServiceStatus>(bufferingNewest: 32)
     private var lastLevelPublish = ContinuousClock.now - .seconds(1)
@@ -84,14 +86,14 @@ package actor GatewayService {
 
     /// Runs until the calling task is cancelled.
     package func run() async {
-        let listener = SignalListener(signals: reloadSignals) { [weak self] _ in
-            Task { await self?.reload() }
+        let listener = SignalListener(signals: reloadSignals) { [weak self, children] _ in
+            guard let self else { return }
+            children.spawn { await self.reload() }
         }
         await listener.start()
         startSession(with: resolve())
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        // Until cancelled; a reload still running then ends before the session does.
+        await children.run()
         listener.cancel()
         await endSession()
         let now = ServiceStatus.timestamp()
@@ -322,6 +324,8 @@ package actor GatewayService {
             if let notifier {
                 let notification = DesktopNotification.pairingRequired(
                     requestId: request.requestId, approvalCommand: request.approvalCommand)
+                // Loose on purpose: the notifier's D-Bus call blocks (up to D-Bus's timeout when
+                // the notification server hangs), and a stop must not wait for it.
                 Task { await notifier.notify(notification) }
             }
         } else if let pause = next.pause, pause != previous.pause, let notifier {
