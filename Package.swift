@@ -129,9 +129,16 @@ let package = Package(
         // `clawtalk bench` (the gateway with fixed reply delays).
         .target(
             name: "ClawTalkTesting",
-            dependencies: ["ClawTalkAudio", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop"],
+            dependencies: [
+                "ClawTalkAudio", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop",
+                // The installed Whisper server for wake tests (`WakeWhisper`).
+                "ClawTalkSpeech",
+            ],
             swiftSettings: strict
         ),
+        // The command framework: the `Command` protocol, argument parsing, help and the
+        // dispatcher with its exit codes (Foundation only), shared by `clawtalk` and `clawtalk-bench`.
+        .target(name: "ClawTalkCommand", swiftSettings: strict),
         // The live node of `clawtalk run`: its services (gateway, microphone, wake, push-to-talk,
         // Talk mode, replies, status) and their composition, `LiveNode`.
         .target(
@@ -139,17 +146,19 @@ let package = Package(
             dependencies: [
                 "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech",
                 "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
+                // Its errors say how the command line reports them (`CLIErrorConvertible`).
+                "ClawTalkCommand",
                 // The heap's figures (mallinfo2) for the `memory.heap` log.
                 "CProcess",
             ],
             swiftSettings: strict
         ),
-        // The command line: parsing, help, and one command per file over the node's services.
+        // The command line: one command per file over the node's services.
         .target(
             name: "ClawTalkCLI",
             dependencies: [
-                "ClawTalkNode", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs", "ClawTalkDevices",
-                "ClawTalkSpeech", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
+                "ClawTalkCommand", "ClawTalkNode", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs",
+                "ClawTalkDevices", "ClawTalkSpeech", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
             ],
             swiftSettings: strict
         ),
@@ -159,8 +168,8 @@ let package = Package(
         .target(
             name: "ClawTalkBench",
             dependencies: [
-                "ClawTalkCLI", "ClawTalkNode", "ClawTalkTesting", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkCodecs",
-                "ClawTalkDevices", "ClawTalkSpeech", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk",
+                "ClawTalkCommand", "ClawTalkNode", "ClawTalkTesting", "ClawTalkSupport", "ClawTalkAudio",
+                "ClawTalkCodecs", "ClawTalkDevices", "ClawTalkSpeech", "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk",
             ],
             swiftSettings: strict
         ),
@@ -212,19 +221,29 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ClawTalkCommandTests", dependencies: ["ClawTalkCommand", "ClawTalkSupport"], swiftSettings: strict),
+        .testTarget(
             name: "ClawTalkBenchTests",
             dependencies: [
-                "ClawTalkBench", "ClawTalkCLI", "ClawTalkNode", "ClawTalkSupport", "ClawTalkDevices", "ClawTalkTalk",
-                "ClawTalkAudio",
+                "ClawTalkBench", "ClawTalkCommand", "ClawTalkNode", "ClawTalkSupport", "ClawTalkDevices",
+                "ClawTalkTalk", "ClawTalkAudio",
                 "ClawTalkSpeech", "ClawTalkTesting",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ClawTalkNodeTests",
+            dependencies: [
+                "ClawTalkNode", "ClawTalkTesting", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkDevices", "ClawTalkSpeech",
+                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ClawTalkCLITests",
             dependencies: [
-                "ClawTalkCLI", "ClawTalkNode", "ClawTalkBench", "ClawTalkSupport", "ClawTalkProtocol", "ClawTalkGateway",
-                "ClawTalkDevices",
+                "ClawTalkCLI", "ClawTalkCommand", "ClawTalkNode", "ClawTalkBench", "ClawTalkSupport",
+                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
                 "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio", "ClawTalkSpeech", "ClawTalkDesktop",
             ],
             resources: [.copy("Snapshots")],

@@ -1,4 +1,4 @@
-public import ClawTalkCLI
+public import ClawTalkCommand
 
 extension BenchCommand {
     /// `clawtalk bench loopback`.

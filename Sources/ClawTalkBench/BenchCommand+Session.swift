@@ -1,4 +1,4 @@
-import ClawTalkCLI
+import ClawTalkCommand
 
 extension BenchCommand {
     /// Options shared by `bench loopback`, `bench cpu` and `bench all`.

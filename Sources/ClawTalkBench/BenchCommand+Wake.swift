@@ -1,4 +1,4 @@
-public import ClawTalkCLI
+public import ClawTalkCommand
 import ClawTalkNode
 import ClawTalkProtocol
 import ClawTalkSpeech

@@ -1,4 +1,4 @@
-public import ClawTalkCLI
+public import ClawTalkCommand
 
 /// `clawtalk bench`: the latency and accuracy benchmarks of docs/benchmarks.md.
 public struct BenchCommand: Command {

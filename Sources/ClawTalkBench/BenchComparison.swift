@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import Foundation
 
 /// Two bench reports side by side (benchmarks.md §7, `compare`): per metric and condition the

@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import Foundation
 
 /// A goal of benchmarks.md §3 as upper bounds on a metric's figures: `p50`, `p95` and/or the

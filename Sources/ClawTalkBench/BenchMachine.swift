@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import Foundation
 
 /// The machine a report was measured on (benchmarks.md §7 `host`).

@@ -1,5 +1,3 @@
-import ClawTalkCLI
-
 /// One row of a benchmark report (benchmarks.md §3): a latency distribution (n, p50, p95, max,
 /// mean) or a rate/value (value, count, exposure, 95 % interval), with its goal and whether the
 /// goal was met. A metric that could not be measured keeps `value` nil and says why in `reason`.

@@ -1,10 +1,10 @@
-public import ClawTalkCLI
+public import ClawTalkCommand
 
 /// The `clawtalk-bench` executable's root: `clawtalk bench` with the `clawtalk` program name, so
 /// help and errors read as they do when `clawtalk bench …` hands over to it.
 public struct BenchProgram: Command {
     /// The program name, as the user typed it.
-    public static let name = ClawTalk.name
+    public static let name = "clawtalk"
     /// One line for OVERVIEW.
     public static let abstract = BenchCommand.abstract
     /// Only the bench.

@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import Foundation
 
 extension BenchReport {

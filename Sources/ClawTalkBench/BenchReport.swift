@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import Foundation
 
 /// What `clawtalk bench` writes (`report.json`): the machine, the commit, the corpus manifest

@@ -1,4 +1,4 @@
-import ClawTalkCLI
+import ClawTalkCommand
 import Foundation
 
 /// Runs a helper program (`pactl`, `git`) and returns its standard output.

@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import ClawTalkDevices
 import Foundation
 

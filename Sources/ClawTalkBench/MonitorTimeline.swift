@@ -1,5 +1,3 @@
-import ClawTalkCLI
-
 /// What the speaker monitor did over a run, as the changes between sound and silence (10 ms
 /// reads, −40 dBFS), and what a barge-in probe reads from it (issue 15, benchmarks.md §2):
 /// - **pause**: the reply falls silent for at least ``minimumGap`` after the user's speech

@@ -1,5 +1,3 @@
-import ClawTalkCLI
-
 /// Finds the first sample of a marker or an utterance in a stream of frames: the first sample
 /// whose magnitude reaches `threshold` after at least `quietSamples` below it (so one burst
 /// counts once). Pure; one instance per stream.

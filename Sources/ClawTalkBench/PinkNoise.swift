@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import Foundation
 
 /// Deterministic pink (1/f) noise for the benchmark's noisy condition (benchmarks.md §4.3),

@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import ClawTalkNode
 import Foundation
 

@@ -1,5 +1,4 @@
 import ClawTalkAudio
-import ClawTalkCLI
 import ClawTalkDevices
 import Foundation
 

@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import ClawTalkProtocol
 import ClawTalkSupport
 import ClawTalkTesting

@@ -1,5 +1,3 @@
-import ClawTalkCLI
-
 /// The soak's bookkeeping, pure: what was said into the microphone, what reached the gateway,
 /// and the verdict for each utterance (issue 16: delivered **exactly once**), plus the resource
 /// trend (growth per hour after warm-up).

@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import Foundation
 
 /// The soak's own PulseAudio: a private daemon in a private runtime folder, so that the soak may

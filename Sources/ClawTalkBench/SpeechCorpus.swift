@@ -1,6 +1,6 @@
 import ClawTalkAudio
-import ClawTalkCLI
 import ClawTalkCodecs
+import ClawTalkCommand
 import ClawTalkProtocol
 import ClawTalkTalk
 import Foundation

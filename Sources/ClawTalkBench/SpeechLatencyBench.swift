@@ -1,5 +1,4 @@
 import ClawTalkAudio
-import ClawTalkCLI
 import ClawTalkCodecs
 import ClawTalkDevices
 import ClawTalkGateway

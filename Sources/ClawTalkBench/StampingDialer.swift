@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import ClawTalkGateway
 import ClawTalkTesting
 import Foundation

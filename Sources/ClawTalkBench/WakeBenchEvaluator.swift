@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import ClawTalkSpeech
 
 /// Turns per-file detections into the figures of benchmarks.md §3 (pure).

@@ -1,5 +1,3 @@
-import ClawTalkCLI
-
 /// The `--json` document of `clawtalk bench wake`: one record per input file and condition,
 /// enough to recompute every figure (see ``WakeBenchReport``).
 struct WakeBenchReport: Codable, Sendable {

@@ -1,5 +1,5 @@
 import ClawTalkAudio
-import ClawTalkCLI
+import ClawTalkCommand
 import ClawTalkNode
 import ClawTalkSpeech
 import Foundation

@@ -1,4 +1,3 @@
-import ClawTalkCLI
 import Foundation
 
 /// The statistics benchmarks.md §3 asks for: Wilson intervals for miss rates, Poisson intervals

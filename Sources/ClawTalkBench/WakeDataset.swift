@@ -1,4 +1,4 @@
-import ClawTalkCLI
+import ClawTalkCommand
 import ClawTalkGateway
 import ClawTalkSpeech
 import Foundation

@@ -1,4 +1,4 @@
-import ClawTalkCLI
+import ClawTalkCommand
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing

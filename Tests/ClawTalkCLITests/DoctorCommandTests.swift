@@ -1,4 +1,5 @@
 import ClawTalkSpeech
+import ClawTalkTesting
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import ClawTalkTesting
 import Foundation
 import Testing
 

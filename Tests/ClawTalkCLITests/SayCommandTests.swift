@@ -1,5 +1,6 @@
 import ClawTalkSupport
 import ClawTalkTalk
+import ClawTalkTesting
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+public import ClawTalkCommand
 import Foundation
 
 /// `clawtalk bench`: hands the command line to the `clawtalk-bench` executable beside this one.

@@ -1,3 +1,4 @@
+public import ClawTalkCommand
 import ClawTalkNode
 
 /// The root `clawtalk` command: lists the subcommands and runs `run` when none is named.

@@ -1,3 +1,4 @@
+public import ClawTalkCommand
 import ClawTalkDevices
 import ClawTalkGateway
 import ClawTalkNode

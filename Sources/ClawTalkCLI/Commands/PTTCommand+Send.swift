@@ -1,3 +1,4 @@
+import ClawTalkCommand
 import ClawTalkDesktop
 import ClawTalkSupport
 import Foundation

@@ -1,4 +1,5 @@
 import ClawTalkAudio
+public import ClawTalkCommand
 import ClawTalkDevices
 import ClawTalkSupport
 import Foundation

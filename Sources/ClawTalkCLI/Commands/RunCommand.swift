@@ -1,3 +1,4 @@
+public import ClawTalkCommand
 import ClawTalkNode
 import ClawTalkSpeech
 import ClawTalkSupport

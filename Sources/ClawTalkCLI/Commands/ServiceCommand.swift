@@ -1,3 +1,4 @@
+public import ClawTalkCommand
 import ClawTalkDesktop
 import ClawTalkSupport
 import Foundation

@@ -1,3 +1,4 @@
+public import ClawTalkCommand
 import ClawTalkSpeech
 import ClawTalkSupport
 import Foundation

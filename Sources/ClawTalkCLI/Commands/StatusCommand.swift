@@ -1,3 +1,4 @@
+public import ClawTalkCommand
 import ClawTalkGateway
 import ClawTalkNode
 import ClawTalkSupport

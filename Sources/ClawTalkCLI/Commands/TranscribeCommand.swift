@@ -1,5 +1,7 @@
 import ClawTalkAudio
 import ClawTalkCodecs
+public import ClawTalkCommand
+import ClawTalkNode
 import ClawTalkSpeech
 import ClawTalkSupport
 import ClawTalkTalk

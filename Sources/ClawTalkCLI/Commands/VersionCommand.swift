@@ -1,4 +1,6 @@
+public import ClawTalkCommand
 import ClawTalkNode
+
 /// `clawtalk version`: prints `clawtalk <version>`.
 public struct VersionCommand: Command {
     /// The command name.

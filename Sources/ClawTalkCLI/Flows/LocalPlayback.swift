@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkCodecs
+import ClawTalkCommand
 import ClawTalkDevices
 import ClawTalkSpeech
 import Foundation

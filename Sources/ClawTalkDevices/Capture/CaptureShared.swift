@@ -23,8 +23,9 @@ final class CaptureShared: Sendable {
     let chosenName: Mutex<String?>
     let status = Mutex<(state: CaptureState, device: String?)>((.idle, nil))
     let preRoll: Mutex<PreRollBuffer>
-    /// The consumer-side streams (`CaptureEngine.frames()`), newest frames kept, drops counted.
-    let fanout = FrameFanout<CapturedFrame>()
+    /// The consumer-side streams (`CaptureEngine.frames()`), newest frames kept (each subscription
+    /// sets its own buffer), drops counted.
+    let fanout = EventBroadcast<CapturedFrame>(bufferingNewest: 1)
     /// The capture thread's first open: nil = not yet, then success or the error.
     let firstOpen = Mutex<Result<Void, any Error>?>(nil)
     let firstOpenSignal = DispatchSemaphore(value: 0)
@@ -73,6 +74,6 @@ final class CaptureShared: Sendable {
 
     /// Finishes every stream; later subscriptions get finished streams.
     func closeSubscribers() {
-        fanout.close()
+        fanout.finish()
     }
 }

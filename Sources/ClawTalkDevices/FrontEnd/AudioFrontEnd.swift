@@ -71,7 +71,8 @@ public final class AudioFrontEnd: Sendable {
     /// What the processing task (or the capture engine's drain thread) shares with the front end.
     private final class Shared: CaptureFrameConsumer {
         let core: Mutex<FrontEndProcessor>
-        let fanout = FrameFanout<FrontEndFrame>()
+        /// Frames to the subscribers, each with its own buffer (`streamBufferFrames`), drops counted.
+        let fanout = EventBroadcast<FrontEndFrame>(bufferingNewest: 1)
         let preRoll: Mutex<PreRollBuffer>
         let errors = Atomic<Int>(0)
         /// Boxed: a closure read from a `Mutex` per frame would nest thunks (see ``ClosureBox``).
@@ -88,7 +89,7 @@ public final class AudioFrontEnd: Sendable {
         }
 
         func captureEnded() {
-            fanout.close()
+            fanout.finish()
         }
     }
 
@@ -111,7 +112,7 @@ public final class AudioFrontEnd: Sendable {
         case .attached(let engine): engine.detach(shared)
         case .idle, .stopped: break
         }
-        shared.fanout.close()
+        shared.fanout.finish()
     }
 
     // MARK: - Far end
@@ -174,7 +175,7 @@ public final class AudioFrontEnd: Sendable {
                     if Task.isCancelled { break }
                     _ = try? Self.process(frame, shared: shared)
                 }
-                shared.fanout.close()
+                shared.fanout.finish()
             }
             lifecycle = .running(task)
         }
@@ -191,7 +192,7 @@ public final class AudioFrontEnd: Sendable {
         case .attached(let engine): engine.detach(shared)
         case .idle, .stopped: break
         }
-        shared.fanout.close()
+        shared.fanout.finish()
     }
 
     /// Processes one capture frame now and publishes the result, like the task of ``start(_:)``

@@ -26,10 +26,9 @@ extension GatewayConnection {
             Task { await self.stop() }
         }
         ended = true
-        for continuation in stateSubscribers.values { continuation.finish() }
-        for subscriber in subscribers.values { subscriber.finish() }
-        stateSubscribers = [:]
-        subscribers = [:]
+        stateChanges.finish()
+        connectionEvents.finish()
+        eventFrames.finish()
     }
 
     private func loop() async {

@@ -45,9 +45,12 @@ public actor GatewayConnection {
     var waiterTimer: Task<Void, Never>?
 
     // Subscribers.
-    var subscribers: [Int: Subscriber] = [:]
-    var stateSubscribers: [Int: AsyncStream<ConnectionState>.Continuation] = [:]
-    var nextSubscriberId = 0
+    /// ``subscribe(events:)``: lifecycle and events (newest ``subscriberBuffer`` unread kept).
+    let connectionEvents = EventBroadcast<ConnectionEvent>(bufferingNewest: GatewayConnection.subscriberBuffer)
+    /// ``events(named:)``: event frames (newest ``subscriberBuffer`` unread kept).
+    let eventFrames = EventBroadcast<EventFrame>(bufferingNewest: GatewayConnection.subscriberBuffer)
+    /// ``states()``: the newest 16 unread states per reader.
+    let stateChanges = EventBroadcast<ConnectionState>(bufferingNewest: 16)
     var publishedState = ConnectionState.disconnected
 
     /// The device-pairing request reported since the last `hello-ok` (nil once connected): also
@@ -102,16 +105,7 @@ public actor GatewayConnection {
 
     /// Status changes, starting with the current one (newest 16 kept for slow readers).
     public func states() -> AsyncStream<ConnectionState> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ConnectionState.self, bufferingPolicy: .bufferingNewest(16))
-        let id = nextId()
-        stateSubscribers[id] = continuation
-        continuation.yield(machine.state)
-        if ended { continuation.finish() }
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeStateSubscriber(id) }
-        }
-        return stream
+        stateChanges.subscribe(startingWith: machine.state)
     }
 
     /// User action (new setup code, config reload, `SIGHUP`, `clawtalk reconnect`): leave a
@@ -127,21 +121,12 @@ public actor GatewayConnection {
         wake(.stopped)
     }
 
-    func nextId() -> Int {
-        nextSubscriberId += 1
-        return nextSubscriberId
-    }
-
-    private func removeStateSubscriber(_ id: Int) {
-        stateSubscribers[id] = nil
-    }
-
     /// Sends the machine's state to state subscribers when it changed.
     func publishState() {
         let state = machine.state
         guard state != publishedState else { return }
         publishedState = state
-        for continuation in stateSubscribers.values { continuation.yield(state) }
+        stateChanges.publish(state)
     }
 }
 

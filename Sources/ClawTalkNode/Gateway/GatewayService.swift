@@ -36,8 +36,10 @@ package actor GatewayService {
     private var generation = 0
     private var reloading = false
     private var reloadAgain = false
-    private var statusSubscribers: [Int: AsyncStream<ServiceStatus>.Continuation] = [:]
-    private var nextSubscriber = 0
+    /// The reloads `SIGHUP` starts, as children of ``run()``.
+    private let children = ChildTaskQueue()
+    /// ``statusUpdates()``: the newest 32 unread snapshots per reader.
+    private let statusBroadcast = EventBroadcast<ServiceStatus>(bufferingNewest: 32)
     private var lastLevelPublish = ContinuousClock.now - .seconds(1)
     /// The level last written to the status file.
     private var publishedLevel: Double?
@@ -84,20 +86,20 @@ package actor GatewayService {
 
     /// Runs until the calling task is cancelled.
     package func run() async {
-        let listener = SignalListener(signals: reloadSignals) { [weak self] _ in
-            Task { await self?.reload() }
+        let listener = SignalListener(signals: reloadSignals) { [weak self, children] _ in
+            guard let self else { return }
+            children.spawn { await self.reload() }
         }
         await listener.start()
         startSession(with: resolve())
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        // Until cancelled; a reload still running then ends before the session does.
+        await children.run()
         listener.cancel()
         await endSession()
         let now = ServiceStatus.timestamp()
         status.node = .idle("stopped", summary: "stopped", at: now)
         status.operator = .idle("stopped", summary: "stopped", at: now)
-        for continuation in statusSubscribers.values { continuation.finish() }
+        statusBroadcast.finish()
         statusFile?.remove(ifOwnedBy: status.pid)
     }
 
@@ -124,13 +126,9 @@ package actor GatewayService {
     }
 
     /// Status snapshots, starting with the current one (for tests and embedding).
+    /// After the service stopped, a new stream gets the last snapshot and ends.
     func statusUpdates() -> AsyncStream<ServiceStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ServiceStatus.self, bufferingPolicy: .bufferingNewest(32))
-        nextSubscriber += 1
-        statusSubscribers[nextSubscriber] = continuation
-        continuation.yield(status)
-        return stream
+        statusBroadcast.subscribe(startingWith: status)
     }
 
     // MARK: - Voice activity (status --watch)
@@ -326,6 +324,8 @@ package actor GatewayService {
             if let notifier {
                 let notification = DesktopNotification.pairingRequired(
                     requestId: request.requestId, approvalCommand: request.approvalCommand)
+                // Loose on purpose: the notifier's D-Bus call blocks (up to D-Bus's timeout when
+                // the notification server hangs), and a stop must not wait for it.
                 Task { await notifier.notify(notification) }
             }
         } else if let pause = next.pause, pause != previous.pause, let notifier {
@@ -351,6 +351,6 @@ package actor GatewayService {
                         ["path": .string(statusFile.path), "error": .string("\(error)")])
             }
         }
-        for continuation in statusSubscribers.values { continuation.yield(status) }
+        statusBroadcast.publish(status)
     }
 }

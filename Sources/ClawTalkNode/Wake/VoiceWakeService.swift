@@ -130,20 +130,26 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
         if triggers != blueprint.triggers { await controller.setTriggers(triggers) }
         await controller.setCommandHook(commandHook)
         for _ in 0..<pendingLeases { await controller.suspend() }
-        let observer = parts.onEvent.map { onEvent in
-            Task {
-                for await event in await controller.events() { await onEvent(event) }
+        await withDiscardingTaskGroup { group in
+            // The event observer is a child: it stops once wake is disabled, and run() waits for it.
+            if let onEvent = parts.onEvent {
+                group.addTask {
+                    for await event in await controller.events() { await onEvent(event) }
+                }
             }
+            await controller.setEnabled(true)
+            let logger = logger
+            logger.info(
+                "wake.started",
+                [
+                    "triggers": .string(triggers.joined(separator: ",")),
+                    "engine": .string(settings.wake.engine.rawValue),
+                ])
+            await controller.run(frames)
+            if !Task.isCancelled { logger.warning("wake.audio.ended", [:]) }
+            await controller.setEnabled(false)
+            group.cancelAll()
         }
-        defer { observer?.cancel() }
-        await controller.setEnabled(true)
-        let logger = logger
-        logger.info(
-            "wake.started",
-            ["triggers": .string(triggers.joined(separator: ",")), "engine": .string(settings.wake.engine.rawValue)])
-        await controller.run(frames)
-        if !Task.isCancelled { logger.warning("wake.audio.ended", [:]) }
-        await controller.setEnabled(false)
     }
 
     // MARK: - Gateway

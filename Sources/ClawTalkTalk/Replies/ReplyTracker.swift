@@ -60,8 +60,8 @@ public actor ReplyTracker {
     var operatorListener: Task<Void, Never>?
     /// The current turn's deadline, history fallback and history reads.
     var timers: [Task<Void, Never>] = []
-    var subscribers: [Int: AsyncStream<ReplyUpdate>.Continuation] = [:]
-    var nextSubscriberId = 0
+    /// ``updates()``: the newest 512 unread updates per reader.
+    let broadcast = EventBroadcast<ReplyUpdate>(bufferingNewest: 512)
 
     /// A tracker; `softLimit` is the segment length after which speech cuts at whitespace.
     public init(
@@ -107,23 +107,11 @@ public actor ReplyTracker {
 
     /// Reply updates of every turn from now on (newest 512 kept for a slow reader).
     public func updates() -> AsyncStream<ReplyUpdate> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ReplyUpdate.self, bufferingPolicy: .bufferingNewest(512))
-        nextSubscriberId += 1
-        let id = nextSubscriberId
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSubscriber(id) }
-        }
-        return stream
-    }
-
-    private func removeSubscriber(_ id: Int) {
-        subscribers[id] = nil
+        broadcast.subscribe()
     }
 
     /// Live ``updates()`` streams.
-    var subscriberCount: Int { subscribers.count }
+    var subscriberCount: Int { broadcast.subscriberCount }
 
     /// The turn being followed, if any.
     public var currentTurn: Int? { machine.turn?.id }
@@ -172,7 +160,7 @@ public actor ReplyTracker {
         for action in actions {
             switch action {
             case .publish(let update):
-                for continuation in subscribers.values { continuation.yield(update) }
+                broadcast.publish(update)
             case .startTimers(let id):
                 startTimers(id)
             case .stopTimers:

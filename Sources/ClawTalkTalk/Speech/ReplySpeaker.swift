@@ -28,8 +28,8 @@ public actor ReplySpeaker {
             turn: Int, input: AsyncStream<SpeechSegment>.Continuation, withdrawals: SpeechWithdrawals,
             task: Task<Void, Never>
         )?
-    private var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
-    private var nextSubscriberId = 0
+    /// ``events()``: the newest 64 unread events per reader.
+    private let broadcast = EventBroadcast<Event>(bufferingNewest: 64)
 
     /// A speaker of `tracker`'s replies through `speech`, saving them to `lastReply`.
     public init(
@@ -55,18 +55,7 @@ public actor ReplySpeaker {
 
     /// Speech events from now on.
     public func events() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
-        nextSubscriberId += 1
-        let id = nextSubscriberId
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSubscriber(id) }
-        }
-        return stream
-    }
-
-    private func removeSubscriber(_ id: Int) {
-        subscribers[id] = nil
+        broadcast.subscribe()
     }
 
     private func handle(_ update: ReplyUpdate) {
@@ -131,6 +120,6 @@ public actor ReplySpeaker {
     }
 
     private func publish(_ event: Event) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        broadcast.publish(event)
     }
 }

@@ -45,13 +45,14 @@ public actor TalkModeController: TalkPausing {
     var check: Task<Void, Never>?
     var operatorSession: OperatorSession?
     var gatewayListener: Task<Void, Never>?
-    var phaseSubscribers: [Int: AsyncStream<TalkModeStateMachine.Phase>.Continuation] = [:]
+    /// ``phases()``: the newest 32 unread phases per reader.
+    let phaseBroadcast = EventBroadcast<TalkModeStateMachine.Phase>(bufferingNewest: 32)
     /// Realtime Talk holds the microphone (``holdForRealtime()``).
     var heldByRealtime = false
     /// Push-to-talk holds the microphone, and who follows that (realtime Talk).
     var pushToTalkActive = false
-    var pushToTalkSubscribers: [Int: AsyncStream<Bool>.Continuation] = [:]
-    var nextSubscriber = 0
+    /// ``pushToTalkChanges()``: the newest 8 unread changes per reader.
+    let pushToTalkBroadcast = EventBroadcast<Bool>(bufferingNewest: 8)
 
     /// A capture of a turn (or the barge-in monitor while speaking), by generation.
     struct OpenCapture {
@@ -123,41 +124,19 @@ public actor TalkModeController: TalkPausing {
 
     /// Phase changes from now on (the current phase first).
     public func phases() -> AsyncStream<TalkModeStateMachine.Phase> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: TalkModeStateMachine.Phase.self, bufferingPolicy: .bufferingNewest(32))
-        nextSubscriber += 1
-        let id = nextSubscriber
-        phaseSubscribers[id] = continuation
-        continuation.yield(machine.phase)
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSubscriber(id) }
-        }
-        return stream
-    }
-
-    private func removeSubscriber(_ id: Int) {
-        phaseSubscribers[id] = nil
-        pushToTalkSubscribers[id] = nil
+        phaseBroadcast.subscribe(startingWith: machine.phase)
     }
 
     /// Whether push-to-talk holds the microphone, from now on (the current state first): realtime
     /// Talk stops its reply and its microphone stream while it does (talk.md §9.2).
     public func pushToTalkChanges() -> AsyncStream<Bool> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(8))
-        nextSubscriber += 1
-        let id = nextSubscriber
-        pushToTalkSubscribers[id] = continuation
-        continuation.yield(pushToTalkActive)
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSubscriber(id) }
-        }
-        return stream
+        pushToTalkBroadcast.subscribe(startingWith: pushToTalkActive)
     }
 
     private func setPushToTalk(_ active: Bool) {
         guard pushToTalkActive != active else { return }
         pushToTalkActive = active
-        for continuation in pushToTalkSubscribers.values { continuation.yield(active) }
+        pushToTalkBroadcast.publish(active)
     }
 
     // MARK: - Commands
@@ -240,7 +219,7 @@ public actor TalkModeController: TalkPausing {
         let actions = machine.handle(event)
         if machine.phase != before {
             logger.info("talk.phase", ["from": .string(before.rawValue), "to": .string(machine.phase.rawValue)])
-            for continuation in phaseSubscribers.values { continuation.yield(machine.phase) }
+            phaseBroadcast.publish(machine.phase)
         }
         guard !actions.isEmpty else { return }
         let effects = actions.map(effect)

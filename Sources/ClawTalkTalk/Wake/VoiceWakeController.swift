@@ -114,8 +114,8 @@ public actor VoiceWakeController: WakeListening {
     var restartPending = false
     var capture: Capture?
     var nextCaptureId = 0
-    var subscribers: [Int: AsyncStream<VoiceWakeEvent>.Continuation] = [:]
-    var nextSubscriber = 0
+    /// ``events()``: the newest 64 unread events per reader.
+    let broadcast = EventBroadcast<VoiceWakeEvent>(bufferingNewest: 64)
     /// Audio statistics since the last `wake.audio` debug line (every 10 s of audio).
     var meter = (frames: 0, speech: 0, samples: 0, peakRMS: 0.0)
 
@@ -175,15 +175,7 @@ public actor VoiceWakeController: WakeListening {
 
     /// A stream of what happens from now on; it ends when the caller stops reading.
     public func events() -> AsyncStream<VoiceWakeEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: VoiceWakeEvent.self, bufferingPolicy: .bufferingNewest(64))
-        nextSubscriber += 1
-        let id = nextSubscriber
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSubscriber(id) }
-        }
-        return stream
+        broadcast.subscribe()
     }
 
     // MARK: - Audio
@@ -252,12 +244,8 @@ public actor VoiceWakeController: WakeListening {
         meter = (0, 0, 0, 0)
     }
 
-    private func removeSubscriber(_ id: Int) {
-        subscribers[id] = nil
-    }
-
     func emit(_ event: VoiceWakeEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        broadcast.publish(event)
     }
 
     func fail(_ name: String, _ error: any Error) {

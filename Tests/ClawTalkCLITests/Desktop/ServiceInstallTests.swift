@@ -1,4 +1,6 @@
+import ClawTalkCommand
 import ClawTalkDesktop
+import ClawTalkTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import ClawTalkCLI
+import ClawTalkCommand
 import ClawTalkSupport
 import Synchronization
 
@@ -17,19 +17,4 @@ final class OutputCapture: Sendable {
     var output: String { state.locked { $0.output } }
     /// Everything written to standard error so far.
     var error: String { state.locked { $0.error } }
-}
-
-/// The outcome of one in-process run.
-struct CapturedRun {
-    var status: Int32
-    var output: String
-    var error: String
-}
-
-/// Runs `arguments` (without the program name) against `root` in process.
-func execute(_ root: any Command.Type, _ arguments: [String]) async -> CapturedRun {
-    let capture = OutputCapture()
-    let status = await CommandDispatcher.execute(
-        root: root, arguments: [root.name] + arguments, io: capture.io, environment: [:])
-    return CapturedRun(status: status, output: capture.output, error: capture.error)
 }
