@@ -58,7 +58,14 @@ struct RealtimeBench {
         var soak = SoakBench(minutes: 0, phrases: [], environment: env, scratch: scratch, progress: progress)
         soak.realtime = script
         let rig = try await soak.start()
-        defer { SoakBench.stop(rig) }
+        defer {
+            SoakBench.stop(rig)
+            // The node's debug log (each onset's double-talk evidence) where the caller asked.
+            if let keep = ProcessInfo.processInfo.environment["CLAWTALK_BENCH_REALTIME_LOG"] {
+                try? FileManager.default.removeItem(atPath: keep)
+                try? FileManager.default.copyItem(at: rig.log, to: URL(fileURLWithPath: keep))
+            }
+        }
         try rig.loopback.enableEcho(decibels: -6)
         let monitor = MonitorRecorder()
         try monitor.start()

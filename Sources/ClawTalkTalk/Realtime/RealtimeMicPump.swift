@@ -17,6 +17,8 @@ struct RealtimeMicPump: Sendable {
     func run(_ frames: AsyncStream<RealtimeMicFrame>) async {
         var converter: (from: Int, to: Int, resampler: Resampler?)?
         var pending: [Int16] = []
+        /// The converter's first output: its filter delay is padded to a whole chunk.
+        var aligned = false
         await withTaskGroup(of: Void.self) { appends in
             var inFlight = 0
             for await frame in frames {
@@ -30,6 +32,7 @@ struct RealtimeMicPump: Sendable {
                         frame.sampleRate == rate ? nil : try? Resampler(from: frame.sampleRate, to: rate)
                     )
                     pending = []
+                    aligned = false
                 }
                 let samples: [Int16]
                 if let resampler = converter?.resampler {
@@ -39,6 +42,14 @@ struct RealtimeMicPump: Sendable {
                 }
                 pending.append(contentsOf: samples)
                 let chunk = rate / 50
+                if !aligned, !pending.isEmpty {
+                    // The resampler's first block comes short by its filter delay. Silence in
+                    // front of it makes the chunks end where the microphone's frames end: else
+                    // every chunk waited for the next frame to be filled (≈ 20 ms).
+                    aligned = true
+                    let short = (chunk - pending.count % chunk) % chunk
+                    pending.insert(contentsOf: repeatElement(0, count: short), at: 0)
+                }
                 while pending.count >= chunk {
                     let piece = Array(pending.prefix(chunk))
                     pending.removeFirst(chunk)

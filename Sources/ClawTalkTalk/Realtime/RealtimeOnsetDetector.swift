@@ -16,9 +16,10 @@ public struct RealtimeOnsetDetector: Sendable {
         /// ``RealtimeOnsetDetector/outputStarted()``; it keeps judging frames).
         public var onset = false
         /// The frame holds speech that the reply's echo cannot explain (``strongMargin`` over the
-        /// learned echo, a band ``EchoPathEstimate/bandMargin`` over its echo, or sound while the
-        /// node played nothing audible), measured: never on a frame without a reference or before
-        /// the echo path is learned.
+        /// learned echo; a band ``EchoPathEstimate/bandMargin`` over its echo; ``strongLevelFactor``
+        /// over the residual with the input ``EchoPathEstimate/margin`` over the echo; or sound
+        /// while the node played nothing audible), measured: never on a frame without a reference
+        /// or before the echo path is learned.
         public var strong = false
 
         /// An observation record.
@@ -56,6 +57,14 @@ public struct RealtimeOnsetDetector: Sendable {
     /// residual echo that the canceller let through reached ×1.26–1.28 in single frames on a
     /// loaded machine (bench, 2026-12-05), a band ×2.0.
     public static let strongMargin = 2.0
+
+    /// A frame whose echo-cancelled level is this far over the reply's mean residual (×12,
+    /// 21.6 dB) and whose input is ``EchoPathEstimate/margin`` over the learned echo is strong
+    /// evidence too. On the rig (bench, 2026-12-06, 10 interruptions and 5 onsets of residual
+    /// echo) the user's voice came only ×1.2–1.8 over the echo in the raw capture, as loud as
+    /// echo bursts (×1.15–1.73), but its runs peaked at 13–68 × the residual (one at 6.2), those
+    /// of the echo at 3.5–10.8.
+    public static let strongLevelFactor = 12.0
 
     private let configuration: TalkModeConfiguration
     private var machine: TalkModeStateMachine
@@ -115,9 +124,11 @@ public struct RealtimeOnsetDetector: Sendable {
             let silentFarEnd =
                 reference.map { $0.farEnd < EchoPathEstimate.audibleFarEnd } == true
                 && path.frames >= EchoPathEstimate.framesToLearn
+            let residual = machine.residualLevel
+            let overResidual = residual > 0 && rms >= Self.strongLevelFactor * residual
             observation.strong =
                 (excess ?? 0) >= Self.strongMargin || (bands?.highest ?? 0) >= EchoPathEstimate.bandMargin
-                || silentFarEnd
+                || silentFarEnd || (overResidual && (excess ?? 0) > EchoPathEstimate.margin)
             if evidence.run == 0 { evidence = Evidence() }
             evidence.run += seconds
             evidence.peak = max(evidence.peak, rms)

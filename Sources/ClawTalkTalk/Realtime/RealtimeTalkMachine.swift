@@ -120,8 +120,8 @@ public struct RealtimeTalkMachine: Sendable {
     private var doneTurns: Set<String> = []
     /// Output is paused at an onset.
     public private(set) var isPaused = false
-    /// Chunks over ``queueLimit`` still allowed after a pause ended (shrinks as the queue does:
-    /// the reply plays on that much later, and nothing of it is lost).
+    /// Chunks over ``queueLimit`` still allowed after a pause ended, until the queue is back
+    /// within the limit (the reply plays on that much later, and nothing of it is lost).
     private var carried = 0
 
     /// The queue's bound now: ``queueLimit``, raised by ``pauseAllowance`` while paused and by
@@ -185,9 +185,9 @@ public struct RealtimeTalkMachine: Sendable {
             return actions
         case .paused(let paused):
             if paused, playingTurn == nil { return [] }
-            if isPaused, !paused {
-                carried = min(Self.pauseAllowance, max(0, queued.count - Self.queueLimit))
-            }
+            // After the pause the whole allowance stays until the queue is back within the limit
+            // (its length wavers by a few chunks as the speaker reports them played).
+            if isPaused, !paused { carried = queued.count > Self.queueLimit ? Self.pauseAllowance : 0 }
             isPaused = paused
             return []
         case .badInput(let error):
@@ -265,8 +265,7 @@ public struct RealtimeTalkMachine: Sendable {
     private mutating func played(_ sequence: Int) -> [Action] {
         guard let index = queued.firstIndex(of: sequence) else { return [] }
         queued.remove(at: index)
-        // Room for the next chunk stays while the queue keeps its length (a provider at real time).
-        carried = min(carried, max(0, queued.count + 1 - Self.queueLimit))
+        if queued.count <= Self.queueLimit { carried = 0 }
         let actions = acknowledgeDue()
         if queued.isEmpty, let turn = playingTurn, doneTurns.contains(turn) { playingTurn = nil }
         return actions

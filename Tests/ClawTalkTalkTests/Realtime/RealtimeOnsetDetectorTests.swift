@@ -70,6 +70,8 @@ struct RealtimeOnsetDetectorTests {
         var name: String
         var input: Double
         var farEnd: Double
+        /// The echo-cancelled level (the residual is 0.005).
+        var rms = 0.04
         var strong: Bool
         var testDescription: String { name }
     }
@@ -83,13 +85,21 @@ struct RealtimeOnsetDetectorTests {
         StrongCase(name: "×2 over the echo: a voice", input: 0.1, farEnd: 0.1, strong: true),
         StrongCase(name: "×6: a voice", input: 0.3, farEnd: 0.1, strong: true),
         StrongCase(name: "nothing audible played: a voice", input: 0.05, farEnd: 0.0001, strong: true),
+        StrongCase(
+            name: "×1.3 over the echo, 20 × the residual: a voice", input: 0.065, farEnd: 0.1, rms: 0.1, strong: true),
+        StrongCase(
+            name: "×1.3 over the echo, 10 × the residual: not strong", input: 0.065, farEnd: 0.1, rms: 0.05,
+            strong: false),
+        StrongCase(
+            name: "as loud as the echo, 20 × the residual: not strong", input: 0.05, farEnd: 0.1, rms: 0.1,
+            strong: false),
     ]
 
     @Test(arguments: strongCases)
     func strongEvidenceIsAVoiceTheEchoCannotExplain(_ row: StrongCase) {
         var detector = Self.learned()
         let observation = detector.frame(
-            isSpeech: true, seconds: 0.02, rms: 0.1, echo: true,
+            isSpeech: true, seconds: 0.02, rms: row.rms, echo: true,
             reference: Self.reference(input: row.input, farEnd: row.farEnd))
         #expect(observation.strong == row.strong)
         #expect(detector.evidence.strongFrames == (row.strong ? 1 : 0))

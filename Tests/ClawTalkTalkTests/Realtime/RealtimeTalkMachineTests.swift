@@ -178,7 +178,7 @@ struct RealtimeTalkMachineTests {
         #expect(!machine.isOutputActive)
     }
 
-    @Test func theExtraQueueShrinksBackToTheLimit() {
+    @Test func theExtraQueueLastsUntilTheQueueIsBackWithinTheLimit() {
         var machine = RealtimeTalkMachine()
         for event in Self.live(turn: "t1", chunks: 40) { _ = machine.handle(event) }
         // 8 over the limit were dropped before the pause.
@@ -188,11 +188,13 @@ struct RealtimeTalkMachineTests {
         #expect(machine.queued.count == 52)
         #expect(machine.queueBound == 82)
         _ = machine.handle(.paused(false))
-        #expect(machine.queueBound == 52)
+        #expect(machine.queueBound == 82)
         for sequence in 8..<18 { _ = machine.handle(.played(sequence: sequence)) }
-        #expect(machine.queueBound == 43)
+        #expect(machine.queueBound == 82)
         // Played down to the limit: the plain bound again.
-        for sequence in 18..<40 { _ = machine.handle(.played(sequence: sequence)) }
+        for sequence in 18..<28 { _ = machine.handle(.played(sequence: sequence)) }
+        #expect(machine.queueBound == 32)
+        for sequence in 28..<40 { _ = machine.handle(.played(sequence: sequence)) }
         #expect(machine.queueBound == 32)
         _ = machine.handle(.paused(true))
         _ = machine.handle(.onset)
