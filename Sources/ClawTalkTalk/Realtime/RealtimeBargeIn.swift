@@ -16,8 +16,10 @@ public struct RealtimeBargeIn: Sendable {
         public var cancelEvidence = 0.04
         /// How long after the onset strong evidence still cancels at once.
         public var cancelWindow = 0.04
-        /// The paused reply's echo dies away at the microphone.
-        public var settle = 0.06
+        /// The paused reply's echo dies away at the microphone (native Talk's settle, 0.15 s):
+        /// with 0.06 s, on a machine at load 14, four pauses of the node's own reply heard 0.2 s
+        /// of "speech" after the settle and cancelled it (bench, 2026-12-06).
+        public var settle = 0.15
         /// Speech after the settle that confirms the barge-in.
         public var confirmSpeech = 0.2
         /// Silence after the settle that ends the pause (the onset was no voice).

@@ -29,7 +29,8 @@ struct RealtimeMicPump: Sendable {
                 if converter?.from != frame.sampleRate || converter?.to != rate {
                     converter = (
                         frame.sampleRate, rate,
-                        frame.sampleRate == rate ? nil : try? Resampler(from: frame.sampleRate, to: rate)
+                        frame.sampleRate == rate
+                            ? nil : try? Resampler(from: frame.sampleRate, to: rate, quality: Self.quality)
                     )
                     pending = []
                     aligned = false
@@ -85,6 +86,13 @@ struct RealtimeMicPump: Sendable {
             appends.cancelAll()
         }
     }
+
+    /// soxr's cubic interpolation: from 16 kHz every 20 ms frame yields its 20 ms at once (the
+    /// first 3 samples short at 24 kHz). The default (medium) quality delivered 788 samples every
+    /// 1.6 frames at 24 kHz, so a chunk waited up to a frame for its end (`realtime.append` p95
+    /// 60 ms, bench 2026-12-06). The front end's speech ends below 8 kHz; what cubic upsampling
+    /// leaves above it is weak images of it, no content.
+    static let quality = Resampler.Quality.quick
 
     /// pcm16 little-endian, base64.
     static func base64(_ samples: [Int16]) -> String {

@@ -17,9 +17,10 @@ public struct RealtimeOnsetDetector: Sendable {
         public var onset = false
         /// The frame holds speech that the reply's echo cannot explain (``strongMargin`` over the
         /// learned echo; a band ``EchoPathEstimate/bandMargin`` over its echo; ``strongLevelFactor``
-        /// over the residual with the input ``EchoPathEstimate/margin`` over the echo; or sound
-        /// while the node played nothing audible), measured: never on a frame without a reference
-        /// or before the echo path is learned.
+        /// over the residual with the input ``EchoPathEstimate/margin`` and a band
+        /// ``strongLevelBandMargin`` over the echo; or sound while the node played nothing
+        /// audible), measured: never on a frame without a reference or before the echo path has
+        /// learned from ``strongAfterFrames``.
         public var strong = false
 
         /// An observation record.
@@ -47,6 +48,8 @@ public struct RealtimeOnsetDetector: Sendable {
         public var measuredFrames = 0
         /// The learned echo gain (nil: not learned).
         public var echoGain: Double?
+        /// Frames of echo alone it was learned from.
+        public var echoFrames = 0
         /// The newest frame's raw input level (0: no reference).
         public var input = 0.0
         /// The newest frame's far-end level (0: no reference).
@@ -65,6 +68,19 @@ public struct RealtimeOnsetDetector: Sendable {
     /// echo bursts (×1.15–1.73), but its runs peaked at 13–68 × the residual (one at 6.2), those
     /// of the echo at 3.5–10.8.
     public static let strongLevelFactor = 12.0
+
+    /// A band this far over its echo (×2) goes with the level rule: on a loaded machine one burst
+    /// of echo reached 29 × the residual with the input ×1.57 over the echo, its bands at most
+    /// ×1.89 (bench, 2026-12-06), and bursts the level test held reached at most ×2.0 in a band
+    /// (2026-12-05).
+    public static let strongLevelBandMargin = 2.0
+
+    /// Frames of echo alone the echo path must have learned from before any frame is strong
+    /// evidence (10 s): the learned gain starts low (the first frames of a reply carry the far
+    /// end before its sound reaches the microphone) and rises only on frames without speech; in
+    /// a node's first minute it stood at a third of its later value, and echo passed ×2 over it
+    /// (8 false cancels in the first 45 s of a bench run, 2026-12-06).
+    public static let strongAfterFrames = 500
 
     private let configuration: TalkModeConfiguration
     private var machine: TalkModeStateMachine
@@ -121,14 +137,15 @@ public struct RealtimeOnsetDetector: Sendable {
         if isSpeech {
             let excess = path.excess(reference)
             let bands = path.bandExcess(reference)
-            let silentFarEnd =
-                reference.map { $0.farEnd < EchoPathEstimate.audibleFarEnd } == true
-                && path.frames >= EchoPathEstimate.framesToLearn
+            let mature = path.frames >= Self.strongAfterFrames
+            let silentFarEnd = reference.map { $0.farEnd < EchoPathEstimate.audibleFarEnd } == true
             let residual = machine.residualLevel
             let overResidual = residual > 0 && rms >= Self.strongLevelFactor * residual
+            let band = bands?.highest ?? 0
             observation.strong =
-                (excess ?? 0) >= Self.strongMargin || (bands?.highest ?? 0) >= EchoPathEstimate.bandMargin
-                || silentFarEnd || (overResidual && (excess ?? 0) > EchoPathEstimate.margin)
+                mature
+                && ((excess ?? 0) >= Self.strongMargin || band >= EchoPathEstimate.bandMargin || silentFarEnd
+                    || (overResidual && (excess ?? 0) > EchoPathEstimate.margin && band > Self.strongLevelBandMargin))
             if evidence.run == 0 { evidence = Evidence() }
             evidence.run += seconds
             evidence.peak = max(evidence.peak, rms)
@@ -143,6 +160,7 @@ public struct RealtimeOnsetDetector: Sendable {
         evidence.farEnd = reference?.farEnd ?? 0
         evidence.residual = machine.residualLevel
         evidence.echoGain = path.gain
+        evidence.echoFrames = path.frames
         let actions = machine.handle(
             .audio(isSpeech: isSpeech, seconds: seconds, rms: rms, echo: echo, reference: reference))
         if !reported, actions.contains(.pauseReply(true)) {

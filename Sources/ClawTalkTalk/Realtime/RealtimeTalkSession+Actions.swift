@@ -251,6 +251,7 @@ extension RealtimeTalkSession {
                 "farEndRms": .double(evidence.farEnd),
             ]
             if let gain = evidence.echoGain { fields["echoGain"] = .double(gain) }
+            fields["echoFrames"] = .int(evidence.echoFrames)
             logger.debug("realtime.onset", fields)
         }
         switch decision {

@@ -27,6 +27,13 @@ struct RealtimeBargeInTests {
         var testDescription: String { name }
     }
 
+    /// The defaults with a 60 ms settle (the indices below count from it).
+    static let settings: RealtimeBargeIn.Settings = {
+        var settings = RealtimeBargeIn.Settings()
+        settings.settle = 0.06
+        return settings
+    }()
+
     static func repeated(_ frame: Frame, _ count: Int) -> [Frame] { Array(repeating: frame, count: count) }
 
     /// Speech in one frame of every five (0.02 s of each 0.1 s), for 1 s.
@@ -51,7 +58,7 @@ struct RealtimeBargeInTests {
             name: "strong frames broken by silence do not add up",
             frames: [.strong, .quiet, .strongOnset, .quiet], expected: [2: .pause]),
         Case(
-            name: "speech over the silenced reply confirms after the settle (0.06 s + 0.2 s)",
+            name: "speech over the silenced reply confirms after the settle (here 0.06 s) + 0.2 s",
             frames: [.speech, .speech, .onset] + repeated(.speech, 14), expected: [2: .pause, 15: .cancel],
             reason: .speechWhilePaused),
         Case(
@@ -69,7 +76,7 @@ struct RealtimeBargeInTests {
 
     @Test(arguments: cases)
     func decides(_ row: Case) {
-        var bargeIn = RealtimeBargeIn()
+        var bargeIn = RealtimeBargeIn(settings: Self.settings)
         bargeIn.outputStarted()
         var decisions: [Int: RealtimeBargeIn.Decision] = [:]
         for (index, frame) in row.frames.enumerated() {
