@@ -16,9 +16,11 @@ public struct RealtimeBargeIn: Sendable {
         public var cancelEvidence = 0.04
         /// How long after the onset strong evidence still cancels at once.
         public var cancelWindow = 0.04
-        /// The paused reply's echo dies away at the microphone (native Talk's settle, 0.15 s):
-        /// with 0.06 s, on a machine at load 14, four pauses of the node's own reply heard 0.2 s
-        /// of "speech" after the settle and cancelled it (bench, 2026-12-06).
+        /// The paused reply's echo dies away at the microphone (native Talk's settle, 0.15 s),
+        /// counted from when output actually went silent where the speaker tells: with 0.06 s
+        /// counted from the onset, on a machine at load 14, four pauses of the node's own reply
+        /// heard 0.2 s of "speech" after the settle and cancelled it, and at 0.15 s eight in
+        /// 10 min (bench, 2026-12-06).
         public var settle = 0.15
         /// Speech after the settle that confirms the barge-in.
         public var confirmSpeech = 0.2
@@ -93,9 +95,11 @@ public struct RealtimeBargeIn: Sendable {
         strongRun = 0
     }
 
-    /// One frame of `seconds` with the speech decision and the onset detector's observation.
+    /// One frame of `seconds` with the speech decision and the onset detector's observation;
+    /// `silence` is how long the paused output had been silent when the frame was captured (0:
+    /// not yet; nil: not known, the settle then counts in captured audio from the onset).
     public mutating func frame(
-        isSpeech: Bool, seconds: Double, observation: RealtimeOnsetDetector.Observation
+        isSpeech: Bool, seconds: Double, observation: RealtimeOnsetDetector.Observation, silence: Double? = nil
     ) -> Decision? {
         strongRun = isSpeech ? strongRun + (observation.strong ? seconds : 0) : 0
         let enough = strongRun >= settings.cancelEvidence - 1e-9
@@ -111,7 +115,7 @@ public struct RealtimeBargeIn: Sendable {
         case .paused(var elapsed, var voiced, var quiet):
             elapsed += seconds
             if enough, elapsed <= settings.cancelWindow + 1e-9 { return cancel(.evidenceAfterOnset) }
-            if elapsed > settings.settle + 1e-9 {
+            if (silence ?? elapsed) > settings.settle + 1e-9 {
                 if isSpeech {
                     voiced += seconds
                     quiet = 0

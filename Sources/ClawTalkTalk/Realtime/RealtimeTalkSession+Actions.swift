@@ -221,7 +221,8 @@ extension RealtimeTalkSession {
             isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, echo: frame.echoActive,
             reference: frame.reference)
         if outputTurn != nil,
-            let decision = bargeIn.frame(isSpeech: frame.isSpeech, seconds: seconds, observation: observation)
+            let decision = bargeIn.frame(
+                isSpeech: frame.isSpeech, seconds: seconds, observation: observation, silence: silence(at: frame))
         {
             decided(decision, onsetFrame: observation.onset)
         }
@@ -234,6 +235,14 @@ extension RealtimeTalkSession {
             return nil
         }
         return current.input.sampleRateHz
+    }
+
+    /// Seconds the paused output had been silent when `frame` was captured: 0 before the pause
+    /// took effect, nil when the speaker or the frame does not tell (as native Talk, talk.md §5.5).
+    private func silence(at frame: RealtimeMicFrame) -> Double? {
+        guard bargeIn.isPaused, let stamp = frame.timestampNanoseconds else { return nil }
+        guard let since = speaker.silentSinceNanoseconds else { return 0 }
+        return stamp > since ? Double(stamp - since) / 1_000_000_000 : 0
     }
 
     /// Performs a barge-in decision (``RealtimeBargeIn``).

@@ -98,6 +98,27 @@ struct RealtimeBargeInTests {
         #expect(bargeIn.frame(isSpeech: true, seconds: 0.02, observation: .init(onset: true)) == nil)
     }
 
+    @Test func theSettleCountsFromWhenOutputWentSilentWhereKnown() {
+        var bargeIn = RealtimeBargeIn()
+        bargeIn.outputStarted()
+        #expect(bargeIn.frame(isSpeech: true, seconds: 0.02, observation: .init(onset: true)) == .pause)
+        // A pause that took effect late (a loaded machine): the echo heard until then is no voice,
+        // however long after the onset.
+        for _ in 0..<30 {
+            #expect(bargeIn.frame(isSpeech: true, seconds: 0.02, observation: .init(), silence: 0) == nil)
+        }
+        // Silent for 0.16 s: now speech counts, 0.2 s of it confirms.
+        var decision: RealtimeBargeIn.Decision?
+        var frames = 0
+        while decision == nil, frames < 20 {
+            decision = bargeIn.frame(
+                isSpeech: true, seconds: 0.02, observation: .init(), silence: 0.16 + Double(frames) * 0.02)
+            frames += 1
+        }
+        #expect(decision == .cancel)
+        #expect(frames == 10)
+    }
+
     @Test func aResumedReplyIsWatchedAgain() {
         var bargeIn = RealtimeBargeIn()
         bargeIn.outputStarted()
