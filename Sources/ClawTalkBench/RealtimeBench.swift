@@ -161,8 +161,10 @@ struct RealtimeBench {
                 spans.append(span)
             }
         }
+        // Every session's cancels: a relay failure replaces the session (a run at load 11 lost
+        // 8 cancels of the first one when only the newest was read).
         let quiet = RealtimeFigures.falseCancels(
-            cancels: await Self.session(gateway)?.cancels.map(\.at) ?? [], spans: spans)
+            cancels: await gateway.recordedRealtimeSessions().flatMap { $0.cancels.map(\.at) }, spans: spans)
         let held = Self.rejectedOnsets(rig.text) - rejectedBefore
         let sessions = await gateway.recordedRealtimeSessions()
         let bad = sessions.reduce(0) {
