@@ -12,7 +12,11 @@ import Foundation
 /// - `realtime.reply_audio`: the gateway sent a reply's first chunk → sound at the monitor;
 /// - `realtime.bargein`: the user's speech onset in `ct_mic` → the reply silent at the monitor;
 /// - `realtime.bargein.cancel`: the onset → `talk.session.cancelOutput` at the gateway;
-/// - `realtime.false_cancels_per_hour`: cancels while the node reads replies alone.
+/// - `realtime.false_cancels_per_hour`: cancels while the node reads replies alone;
+/// - `realtime.append`: a tone burst in `ct_mic` (no reply playing) → the append carrying it at
+///   the gateway, less the rest of its 20 ms chunk; `realtime.append.bad_timestamps`: appends of
+///   the whole run whose `timestamp` is not the chunk's start in whole ms (out of order, skipped)
+///   or that the gateway refused as not a JSON integer.
 struct RealtimeBench {
     /// Probes per latency metric.
     var probes: Int
@@ -30,6 +34,7 @@ struct RealtimeBench {
     static let names = [
         ("realtime.reply_audio", "ms"), ("realtime.bargein", "ms"), ("realtime.bargein.cancel", "ms"),
         ("realtime.false_cancels_per_hour", "per_hour"), ("realtime.false_pauses_per_hour", "per_hour"),
+        ("realtime.append", "ms"), ("realtime.append.bad_timestamps", "count"),
     ]
 
     static let label = "clawtalk run, realtime Talk over the gateway relay, echo path −6 dB, AEC"
@@ -53,7 +58,14 @@ struct RealtimeBench {
         var soak = SoakBench(minutes: 0, phrases: [], environment: env, scratch: scratch, progress: progress)
         soak.realtime = script
         let rig = try await soak.start()
-        defer { SoakBench.stop(rig) }
+        defer {
+            SoakBench.stop(rig)
+            // The node's debug log (each onset's double-talk evidence) where the caller asked.
+            if let keep = ProcessInfo.processInfo.environment["CLAWTALK_BENCH_REALTIME_LOG"] {
+                try? FileManager.default.removeItem(atPath: keep)
+                try? FileManager.default.copyItem(at: rig.log, to: URL(fileURLWithPath: keep))
+            }
+        }
         try rig.loopback.enableEcho(decibels: -6)
         let monitor = MonitorRecorder()
         try monitor.start()
@@ -75,6 +87,21 @@ struct RealtimeBench {
         // spoken before.
         progress("bench realtime: warm-up reply\n")
         _ = try await play(gateway, until: nil)
+
+        // Microphone → append: a 150 ms tone burst at −12 dBFS into the microphone, nothing playing.
+        let burst = (0..<2400).map { Int16(8192 * sin(2 * Double.pi * 440 * Double($0) / 16_000)) }
+        var appends: [Double] = []
+        for index in 0..<probes {
+            try await Task.sleep(for: .milliseconds(500))
+            let played = await harness.play(.pcm(PCMBuffer(format: .speech, samples: burst), kind: .speech))
+            try await Task.sleep(for: .milliseconds(400))
+            guard let onset = played.timing?.startedAt, let session = await Self.session(gateway) else { continue }
+            let figure = RealtimeFigures.append(
+                onset: onset, audio: session.audio,
+                chunks: zip(session.chunkSamples, session.arrivals).map { ($0, $1) }, threshold: 1000)
+            if let figure { appends.append(figure) }
+            progress("bench realtime: append \(index + 1)/\(probes): \(figure.map { "\(Int($0)) ms" } ?? "none")\n")
+        }
 
         // Reply audio: a 1.5 s reply each, from a silent monitor.
         let short = Array(reply.prefix(36_000))
@@ -134,11 +161,18 @@ struct RealtimeBench {
                 spans.append(span)
             }
         }
+        // Every session's cancels: a relay failure replaces the session (a run at load 11 lost
+        // 8 cancels of the first one when only the newest was read).
         let quiet = RealtimeFigures.falseCancels(
-            cancels: await Self.session(gateway)?.cancels.map(\.at) ?? [], spans: spans)
+            cancels: await gateway.recordedRealtimeSessions().flatMap { $0.cancels.map(\.at) }, spans: spans)
         let held = Self.rejectedOnsets(rig.text) - rejectedBefore
+        let sessions = await gateway.recordedRealtimeSessions()
+        let bad = sessions.reduce(0) {
+            $0 + RealtimeFigures.badTimestamps($1.timestamps, chunkSamples: $1.chunkSamples) + $1.refusedTimestamps
+        }
+        let chunks = sessions.reduce(0) { $0 + $1.timestamps.count + $1.refusedTimestamps }
         return report(replyAudio: replyAudio, silent: silent, cancels: cancels, quiet: quiet)
-            + [heldOnsets(held, hours: quiet.hours)]
+            + [heldOnsets(held, hours: quiet.hours)] + appendMetrics(appends, bad: bad, chunks: chunks)
     }
 
     /// `realtime.onset_rejected` lines in the node's log: onsets that paused output and were not
@@ -161,6 +195,25 @@ struct RealtimeBench {
         metric.exposure = BenchMetric.rounded(hours)
         metric.exposureUnit = "h"
         return metric
+    }
+
+    /// `realtime.append` and `realtime.append.bad_timestamps`.
+    private func appendMetrics(_ samples: [Double], bad: Int, chunks: Int) -> [BenchMetric] {
+        var timestamps = BenchMetric.value(
+            "realtime.append.bad_timestamps",
+            condition:
+                "\(Self.label): appends whose timestamp is not a JSON integer or not the chunk's start in whole ms, "
+                + "of \(chunks)",
+            unit: "count", value: Double(bad), n: chunks, goal: BenchGoal(value: 0))
+        timestamps.count = bad
+        return [
+            .latency(
+                "realtime.append",
+                condition: "\(Self.label): a tone burst's 20 ms chunk all in ct_mic → its appendAudio at the gateway",
+                samples: samples, goal: BenchGoal(p95: 40),
+                reason: samples.count < probes ? "\(probes - samples.count) of \(probes) probes without a figure" : nil),
+            timestamps,
+        ]
     }
 
     /// Starts a reply (or, with `turn`, follows that one) and waits until it ended: played out

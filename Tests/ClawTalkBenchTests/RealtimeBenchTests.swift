@@ -50,4 +50,33 @@ import Testing
             """
         #expect(RealtimeBench.rejectedOnsets(log) == 2)
     }
+
+    @Test func appendIsFromTheChunksLastSampleAtTheMicrophoneToItsArrival() {
+        // 20 ms chunks (480 samples), arriving 25 ms after each chunk's end on a timeline that
+        // starts at 1000 ms; the sound starts at 1100 ms + 5 ms (sample 2520, chunk 5).
+        var audio = [Int16](repeating: 3, count: 480 * 10)
+        for index in 2520..<audio.count { audio[index] = index % 2 == 0 ? 4000 : -4000 }
+        let chunks = (0..<10).map { (samples: 480, arrived: Self.at(1000 + 20 * ($0 + 1) + 25)) }
+        let figure = RealtimeFigures.append(onset: Self.at(1105), audio: audio, chunks: chunks, threshold: 1000)
+        // Chunk 5 holds 1100..1120 ms: all at the microphone at 1120, arrived at 1145.
+        #expect(Self.near(figure, 25))
+        // A chunk that arrived before the onset cannot carry it, loud or not.
+        var early = audio
+        for index in 0..<480 { early[index] = 4000 }
+        #expect(
+            Self.near(RealtimeFigures.append(onset: Self.at(1105), audio: early, chunks: chunks, threshold: 1000), 25))
+        // Nothing loud: no figure.
+        #expect(RealtimeFigures.append(onset: Self.at(1105), audio: audio, chunks: chunks, threshold: 5000) == nil)
+    }
+
+    @Test func badTimestampsAreThoseNotAtTheChunksStart() {
+        let sizes = [480, 480, 480, 480]
+        #expect(RealtimeFigures.badTimestamps([0, 20, 40, 60], chunkSamples: sizes) == 0)
+        // A new `ready` starts again from 0.
+        #expect(RealtimeFigures.badTimestamps([0, 20, 0, 20], chunkSamples: sizes) == 0)
+        #expect(RealtimeFigures.badTimestamps([0, 40, 20, 60], chunkSamples: sizes) == 2)
+        #expect(RealtimeFigures.badTimestamps([0, 20, 20, 40], chunkSamples: sizes) == 2)
+        // Chunks of 10 ms at 24 kHz: 0, 10, 20.
+        #expect(RealtimeFigures.badTimestamps([0, 10, 21], chunkSamples: [240, 240, 240]) == 1)
+    }
 }

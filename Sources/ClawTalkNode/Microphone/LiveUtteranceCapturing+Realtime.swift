@@ -27,7 +27,8 @@ extension LiveUtteranceCapturing: RealtimeMicrophone {
                             echoActive: frame.echoActive,
                             reference: EchoReference(
                                 input: frame.inputRMS, farEnd: frame.farEndRMS, inputBands: frame.inputBands,
-                                farEndBands: frame.farEndBands)))
+                                farEndBands: frame.farEndBands),
+                            timestampNanoseconds: frame.timestampNanoseconds))
                 }
                 continuation.finish()
             }

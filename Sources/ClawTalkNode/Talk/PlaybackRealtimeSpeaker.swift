@@ -104,6 +104,10 @@ final class PlaybackRealtimeSpeaker: RealtimeSpeaker, Sendable {
         for continuation in resumed { continuation.resume() }
     }
 
+    var silentSinceNanoseconds: UInt64? {
+        state.locked { $0.paused } ? controller.silentSinceNanoseconds : nil
+    }
+
     func setPaused(_ paused: Bool) {
         guard
             state.locked({ state in

@@ -12,11 +12,13 @@ public struct RealtimeMicFrame: Sendable {
     public var echoActive: Bool?
     /// Raw capture and far-end levels for the double-talk test (nil: none).
     public var reference: EchoReference?
+    /// When the frame was captured, monotonic nanoseconds (nil: not known).
+    public var timestampNanoseconds: UInt64?
 
     /// A frame record.
     public init(
         samples: [Int16], sampleRate: Int, isSpeech: Bool, rms: Double, echoActive: Bool? = nil,
-        reference: EchoReference? = nil
+        reference: EchoReference? = nil, timestampNanoseconds: UInt64? = nil
     ) {
         self.samples = samples
         self.sampleRate = sampleRate
@@ -24,6 +26,7 @@ public struct RealtimeMicFrame: Sendable {
         self.rms = rms
         self.echoActive = echoActive
         self.reference = reference
+        self.timestampNanoseconds = timestampNanoseconds
     }
 }
 
@@ -52,4 +55,8 @@ public protocol RealtimeSpeaker: Sendable {
     /// Pauses output where it is heard (true: silent within about 10 ms, queued chunks wait) or
     /// plays on from there (false).
     func setPaused(_ paused: Bool)
+    /// When a pause actually silenced output, monotonic nanoseconds (the clock of
+    /// ``RealtimeMicFrame/timestampNanoseconds``); nil while not paused, before the pause took
+    /// effect, or when the speaker cannot tell.
+    var silentSinceNanoseconds: UInt64? { get }
 }

@@ -17,6 +17,8 @@ struct RealtimeMicPump: Sendable {
     func run(_ frames: AsyncStream<RealtimeMicFrame>) async {
         var converter: (from: Int, to: Int, resampler: Resampler?)?
         var pending: [Int16] = []
+        /// The converter's first output: its filter delay is padded to a whole chunk.
+        var aligned = false
         await withTaskGroup(of: Void.self) { appends in
             var inFlight = 0
             for await frame in frames {
@@ -27,9 +29,11 @@ struct RealtimeMicPump: Sendable {
                 if converter?.from != frame.sampleRate || converter?.to != rate {
                     converter = (
                         frame.sampleRate, rate,
-                        frame.sampleRate == rate ? nil : try? Resampler(from: frame.sampleRate, to: rate)
+                        frame.sampleRate == rate
+                            ? nil : try? Resampler(from: frame.sampleRate, to: rate, quality: Self.quality)
                     )
                     pending = []
+                    aligned = false
                 }
                 let samples: [Int16]
                 if let resampler = converter?.resampler {
@@ -39,6 +43,14 @@ struct RealtimeMicPump: Sendable {
                 }
                 pending.append(contentsOf: samples)
                 let chunk = rate / 50
+                if !aligned, !pending.isEmpty {
+                    // The resampler's first block comes short by its filter delay. Silence in
+                    // front of it makes the chunks end where the microphone's frames end: else
+                    // every chunk waited for the next frame to be filled (≈ 20 ms).
+                    aligned = true
+                    let short = (chunk - pending.count % chunk) % chunk
+                    pending.insert(contentsOf: repeatElement(0, count: short), at: 0)
+                }
                 while pending.count >= chunk {
                     let piece = Array(pending.prefix(chunk))
                     pending.removeFirst(chunk)
@@ -74,6 +86,13 @@ struct RealtimeMicPump: Sendable {
             appends.cancelAll()
         }
     }
+
+    /// soxr's cubic interpolation: from 16 kHz every 20 ms frame yields its 20 ms at once (the
+    /// first 3 samples short at 24 kHz). The default (medium) quality delivered 788 samples every
+    /// 1.6 frames at 24 kHz, so a chunk waited up to a frame for its end (`realtime.append` p95
+    /// 60 ms, bench 2026-12-06). The front end's speech ends below 8 kHz; what cubic upsampling
+    /// leaves above it is weak images of it, no content.
+    static let quality = Resampler.Quality.quick
 
     /// pcm16 little-endian, base64.
     static func base64(_ samples: [Int16]) -> String {

@@ -1,11 +1,96 @@
 /// The project's barge-in onset detector (talk.md §5.5) for realtime output: the speaking phase of
 /// a ``TalkModeStateMachine`` (its hold-off while the canceller converges, the onset length and
 /// level over the residual echo, the double-talk test), reporting the moment it would pause the
-/// reply. A short sound it holds back is no onset. Pure: frames in, a verdict out.
+/// reply, and for each frame whether it is strong evidence of a voice beyond the echo
+/// (``strongMargin``), which ``RealtimeBargeIn`` cancels on at once. A short sound it holds back
+/// is no onset. Pure: frames in, an observation out.
+///
+/// The echo path (``EchoPathEstimate``) is learned across replies, as native Talk's state
+/// machine keeps it: a fresh estimate for every reply (and after every rejected onset) knew only
+/// the half second of the hold-off, so its upper envelope sat below the echo's louder moments
+/// and residual echo passed the double-talk test (talk.md §9.2 "Barge-in").
 public struct RealtimeOnsetDetector: Sendable {
+    /// What one frame showed.
+    public struct Observation: Sendable, Hashable {
+        /// The onset of speech over the output (the detector then stops reporting onsets until
+        /// ``RealtimeOnsetDetector/outputStarted()``; it keeps judging frames).
+        public var onset = false
+        /// The frame holds speech that the reply's echo cannot explain (``strongMargin`` over the
+        /// learned echo; a band ``EchoPathEstimate/bandMargin`` over its echo; ``strongLevelFactor``
+        /// over the residual with the input ``EchoPathEstimate/margin`` and a band
+        /// ``strongLevelBandMargin`` over the echo; or sound while the node played nothing
+        /// audible), measured: never on a frame without a reference or before the echo path has
+        /// learned from ``strongAfterFrames``.
+        public var strong = false
+
+        /// An observation record.
+        public init(onset: Bool = false, strong: Bool = false) {
+            self.onset = onset
+            self.strong = strong
+        }
+    }
+
+    /// The current speech run as the double-talk test saw it (logs).
+    public struct Evidence: Sendable, Hashable {
+        /// Seconds of the run.
+        public var run = 0.0
+        /// Its loudest frame's RMS.
+        public var peak = 0.0
+        /// The reply's mean residual RMS.
+        public var residual = 0.0
+        /// The highest measured input over the learned echo (0: none measured).
+        public var excess = 0.0
+        /// The highest band ratio over its echo (0: none measured).
+        public var bandExcess = 0.0
+        /// Frames of the run that were strong evidence (``Observation/strong``).
+        public var strongFrames = 0
+        /// Frames of the run with a measured test.
+        public var measuredFrames = 0
+        /// The learned echo gain (nil: not learned).
+        public var echoGain: Double?
+        /// Frames of echo alone it was learned from.
+        public var echoFrames = 0
+        /// The newest frame's raw input level (0: no reference).
+        public var input = 0.0
+        /// The newest frame's far-end level (0: no reference).
+        public var farEnd = 0.0
+    }
+
+    /// A frame's input this far above the learned echo (×2, 6 dB) is strong evidence of a voice:
+    /// residual echo that the canceller let through reached ×1.26–1.28 in single frames on a
+    /// loaded machine (bench, 2026-12-05), a band ×2.0.
+    public static let strongMargin = 2.0
+
+    /// A frame whose echo-cancelled level is this far over the reply's mean residual (×12,
+    /// 21.6 dB) and whose input is ``EchoPathEstimate/margin`` over the learned echo is strong
+    /// evidence too. On the rig (bench, 2026-12-06, 10 interruptions and 5 onsets of residual
+    /// echo) the user's voice came only ×1.2–1.8 over the echo in the raw capture, as loud as
+    /// echo bursts (×1.15–1.73), but its runs peaked at 13–68 × the residual (one at 6.2), those
+    /// of the echo at 3.5–10.8.
+    public static let strongLevelFactor = 12.0
+
+    /// A band this far over its echo (×2) goes with the level rule: on a loaded machine one burst
+    /// of echo reached 29 × the residual with the input ×1.57 over the echo, its bands at most
+    /// ×1.89 (bench, 2026-12-06), and bursts the level test held reached at most ×2.0 in a band
+    /// (2026-12-05).
+    public static let strongLevelBandMargin = 2.0
+
+    /// Frames of echo alone the echo path must have learned from before any frame is strong
+    /// evidence (10 s): the learned gain starts low (the first frames of a reply carry the far
+    /// end before its sound reaches the microphone) and rises only on frames without speech; in
+    /// a node's first minute it stood at a third of its later value, and echo passed ×2 over it
+    /// (8 false cancels in the first 45 s of a bench run, 2026-12-06).
+    public static let strongAfterFrames = 500
+
     private let configuration: TalkModeConfiguration
     private var machine: TalkModeStateMachine
     private var armed = false
+    private var reported = false
+    /// The echo path learned so far (kept across replies).
+    private var echoPath = EchoPathEstimate()
+
+    /// The run so far (logs).
+    public private(set) var evidence = Evidence()
 
     /// A detector with Talk's barge-in settings (`configuration`; barge-in forced on).
     public init(configuration: TalkModeConfiguration = TalkModeConfiguration()) {
@@ -19,29 +104,69 @@ public struct RealtimeOnsetDetector: Sendable {
     /// Whether output is being watched.
     public var isArmed: Bool { armed }
 
-    /// Output started: watch from here (the hold-off counts from the first frame with echo).
+    /// The echo path learned so far.
+    public var learnedEchoPath: EchoPathEstimate { armed ? machine.echoPath : echoPath }
+
+    /// Output started (or resumed after a pause): watch from here (the hold-off counts from the
+    /// first frame with echo); the echo path learned so far stays.
     public mutating func outputStarted() {
+        if armed { echoPath = machine.echoPath }
         machine = TalkModeStateMachine(configuration: configuration)
+        machine.echoPath = echoPath
         _ = machine.handle(.enter(.local))
         _ = machine.handle(.replyStarted)
         armed = true
+        reported = false
+        evidence = Evidence()
     }
 
     /// Output ended or was stopped: frames no longer count.
     public mutating func outputEnded() {
+        if armed { echoPath = machine.echoPath }
         armed = false
     }
 
-    /// One 20 ms frame of the echo-cancelled capture; true at the onset of speech over the output
-    /// (then the detector disarms until ``outputStarted()``).
+    /// One 20 ms frame of the echo-cancelled capture: whether it is the onset of speech over the
+    /// output, and whether it is strong evidence of a voice.
     public mutating func frame(
         isSpeech: Bool, seconds: Double, rms: Double, echo: Bool?, reference: EchoReference?
-    ) -> Bool {
-        guard armed else { return false }
+    ) -> Observation {
+        guard armed else { return Observation() }
+        let path = machine.echoPath
+        var observation = Observation()
+        if isSpeech {
+            let excess = path.excess(reference)
+            let bands = path.bandExcess(reference)
+            let mature = path.frames >= Self.strongAfterFrames
+            let silentFarEnd = reference.map { $0.farEnd < EchoPathEstimate.audibleFarEnd } == true
+            let residual = machine.residualLevel
+            let overResidual = residual > 0 && rms >= Self.strongLevelFactor * residual
+            let band = bands?.highest ?? 0
+            observation.strong =
+                mature
+                && ((excess ?? 0) >= Self.strongMargin || band >= EchoPathEstimate.bandMargin || silentFarEnd
+                    || (overResidual && (excess ?? 0) > EchoPathEstimate.margin && band > Self.strongLevelBandMargin))
+            if evidence.run == 0 { evidence = Evidence() }
+            evidence.run += seconds
+            evidence.peak = max(evidence.peak, rms)
+            evidence.excess = max(evidence.excess, excess ?? 0)
+            evidence.bandExcess = max(evidence.bandExcess, bands?.highest ?? 0)
+            if excess != nil || bands != nil || silentFarEnd { evidence.measuredFrames += 1 }
+            if observation.strong { evidence.strongFrames += 1 }
+        } else {
+            evidence.run = 0
+        }
+        evidence.input = reference?.input ?? 0
+        evidence.farEnd = reference?.farEnd ?? 0
+        evidence.residual = machine.residualLevel
+        evidence.echoGain = path.gain
+        evidence.echoFrames = path.frames
         let actions = machine.handle(
             .audio(isSpeech: isSpeech, seconds: seconds, rms: rms, echo: echo, reference: reference))
-        guard actions.contains(.pauseReply(true)) else { return false }
-        armed = false
-        return true
+        if !reported, actions.contains(.pauseReply(true)) {
+            reported = true
+            observation.onset = true
+        }
+        return observation
     }
 }

@@ -23,15 +23,9 @@ public struct RealtimeTalkConfiguration: Sendable {
     /// Leave Talk after this long with no speech from the user and no reply playing (the
     /// effective `talk.idleTimeoutS`, as in native Talk; nil: never).
     public var idleTimeout: Double?
-    /// Barge-in confirmation (talk.md §9.2 "Barge-in"): at an onset output pauses at once; after
-    /// ``bargeInSettle`` (the paused reply's echo dies away) the microphone then holds only the
-    /// user, and ``bargeInConfirmSpeech`` of speech within ``bargeInConfirmWindow`` of the onset
-    /// confirms it (output stops, `cancelOutput`), else the reply plays on from where it paused.
-    public var bargeInSettle = 0.06
-    /// Speech after the pause that confirms a barge-in (0.2 s).
-    public var bargeInConfirmSpeech = 0.2
-    /// How long after the onset the confirmation may take before the reply resumes (0.8 s).
-    public var bargeInConfirmWindow = 0.8
+    /// Barge-in's timings (talk.md §9.2 "Barge-in", ``RealtimeBargeIn``): cancel at an onset with
+    /// strong evidence of a voice, else pause and confirm with the speech over the silenced reply.
+    public var bargeIn = RealtimeBargeIn.Settings()
 
     /// A configuration for `sessionKey`.
     public init(sessionKey: String, language: String? = nil, realtime: TalkRealtimeConfig? = nil) {

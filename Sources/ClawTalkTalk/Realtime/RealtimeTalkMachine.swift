@@ -48,6 +48,10 @@ public struct RealtimeTalkMachine: Sendable {
         case mark(name: String, turnId: String?)
         /// The onset detector heard the user start speaking over the output.
         case onset
+        /// Output was paused at an onset (true) or plays on (false): while paused, and after it
+        /// until the queue is back within ``queueLimit``, the queue may hold
+        /// ``pauseAllowance`` more chunks, so a pause that was no barge-in loses no audio.
+        case paused(Bool)
         /// Bad input from the relay.
         case badInput(RealtimeRelayError)
         /// Talk mode ended (or the node stops): close the session.
@@ -86,6 +90,11 @@ public struct RealtimeTalkMachine: Sendable {
     public static let stableAfter = 30.0
     /// Chunks queued ahead at most (32 × 20 ms).
     public static let queueLimit = 32
+    /// More chunks a paused reply may queue (50 × 20 ms: longer than the longest pause,
+    /// ``RealtimeBargeIn/Settings/confirmWindow``). The provider keeps sending at real time while
+    /// output waits: with the plain limit, 0.58 s into a 0.8 s pause the queue overflowed and the
+    /// reply lost audio (bench, 2026-12-06).
+    public static let pauseAllowance = 50
     /// The fallback notice.
     public static let fallbackNotice = "realtime relay unavailable, using local speech"
 
@@ -109,6 +118,15 @@ public struct RealtimeTalkMachine: Sendable {
     private var pendingMarks: [(name: String, after: Int)] = []
     private var droppedLoggedFor: Set<String> = []
     private var doneTurns: Set<String> = []
+    /// Output is paused at an onset.
+    public private(set) var isPaused = false
+    /// Chunks over ``queueLimit`` still allowed after a pause ended, until the queue is back
+    /// within the limit (the reply plays on that much later, and nothing of it is lost).
+    private var carried = 0
+
+    /// The queue's bound now: ``queueLimit``, raised by ``pauseAllowance`` while paused and by
+    /// what is left of it after the pause.
+    public var queueBound: Int { Self.queueLimit + (isPaused ? Self.pauseAllowance : carried) }
 
     /// A machine in ``Phase/off``.
     public init() {}
@@ -165,6 +183,13 @@ public struct RealtimeTalkMachine: Sendable {
             var actions = clearQueue()
             actions.append(.cancelOutput(turnId: turn))
             return actions
+        case .paused(let paused):
+            if paused, playingTurn == nil { return [] }
+            // After the pause the whole allowance stays until the queue is back within the limit
+            // (its length wavers by a few chunks as the speaker reports them played).
+            if isPaused, !paused { carried = queued.count > Self.queueLimit ? Self.pauseAllowance : 0 }
+            isPaused = paused
+            return []
         case .badInput(let error):
             return badInput(error)
         case .exit:
@@ -206,6 +231,8 @@ public struct RealtimeTalkMachine: Sendable {
         queued = []
         pendingMarks = []
         playingTurn = nil
+        isPaused = false
+        carried = 0
         return active ? [.stopOutput] : []
     }
 
@@ -226,7 +253,7 @@ public struct RealtimeTalkMachine: Sendable {
         queued.append(sequence)
         lastQueued = sequence
         actions.append(.play(sequence: sequence))
-        if queued.count > Self.queueLimit {
+        if queued.count > queueBound {
             let oldest = queued.removeFirst()
             let log = droppedLoggedFor.insert(turnId).inserted
             actions.append(.dropOldest(sequence: oldest, log: log))
@@ -238,6 +265,7 @@ public struct RealtimeTalkMachine: Sendable {
     private mutating func played(_ sequence: Int) -> [Action] {
         guard let index = queued.firstIndex(of: sequence) else { return [] }
         queued.remove(at: index)
+        if queued.count <= Self.queueLimit { carried = 0 }
         let actions = acknowledgeDue()
         if queued.isEmpty, let turn = playingTurn, doneTurns.contains(turn) { playingTurn = nil }
         return actions

@@ -15,15 +15,18 @@ extension RealtimeTalkSession {
         // after silence) is watched from its start, with the hold-off while the canceller
         // converges, as native Talk watches each reply (talk.md §5.5).
         let playing = machine.playingTurn
-        if confirming != nil, playing != outputTurn {
+        if bargeIn.isPaused, playing != outputTurn {
             // The paused reply ended (stopped, replaced, cleared): nothing left to confirm.
-            confirming = nil
+            bargeIn.outputEnded()
+            pausedAt = nil
             speaker.setPaused(false)
         }
         if let playing, playing != outputTurn {
             onset.outputStarted()
+            bargeIn.outputStarted()
         } else if playing == nil, outputTurn != nil {
             onset.outputEnded()
+            bargeIn.outputEnded()
         }
         outputTurn = playing
     }
@@ -214,43 +217,77 @@ extension RealtimeTalkSession {
             lastActivity = now
             return nil
         }
-        if var check = confirming {
-            // Paused: the reply's echo is gone once the pause settled, so speech now is the user.
-            check.elapsed += seconds
-            if check.elapsed > configuration.bargeInSettle, frame.isSpeech { check.voiced += seconds }
-            if check.voiced >= configuration.bargeInConfirmSpeech - 1e-9 {
-                confirming = nil
-                // Output stops (and the pause ends); the loop then sends cancelOutput.
-                receive(.onset)
-                speaker.setPaused(false)
-                yield(.flush)
-            } else if check.elapsed >= configuration.bargeInConfirmWindow {
-                confirming = nil
-                speaker.setPaused(false)
-                logger.info("realtime.onset_rejected", ["turnId": .string(outputTurn ?? "-")])
-                // The reply plays on after silence: watched again, with the hold-off.
-                if outputTurn != nil { onset.outputStarted() }
-            } else {
-                confirming = check
-            }
-        } else if onset.frame(
+        let observation = onset.frame(
             isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, echo: frame.echoActive,
-            reference: frame.reference), outputTurn != nil
+            reference: frame.reference)
+        if outputTurn != nil,
+            let decision = bargeIn.frame(
+                isSpeech: frame.isSpeech, seconds: seconds, observation: observation, silence: silence(at: frame))
         {
-            // Silent at once; cancelled only if the user goes on speaking.
-            speaker.setPaused(true)
-            confirming = (0, 0)
-            logger.debug("realtime.onset", ["turnId": .string(outputTurn ?? "-")])
+            decided(decision, onsetFrame: observation.onset)
         }
         guard machine.phase == .live, let current else { return nil }
         // The idle timeout, as in native Talk: no speech from the user and no reply for that long.
-        if outputTurn != nil || confirming != nil || frame.isSpeech {
+        if outputTurn != nil || bargeIn.isPaused || frame.isSpeech {
             lastActivity = now
         } else if let limit = configuration.idleTimeout, now - lastActivity >= limit {
             yield(.idle)
             return nil
         }
         return current.input.sampleRateHz
+    }
+
+    /// Seconds the paused output had been silent when `frame` was captured: 0 before the pause
+    /// took effect, nil when the speaker or the frame does not tell (as native Talk, talk.md §5.5).
+    private func silence(at frame: RealtimeMicFrame) -> Double? {
+        guard bargeIn.isPaused, let stamp = frame.timestampNanoseconds else { return nil }
+        guard let since = speaker.silentSinceNanoseconds else { return 0 }
+        return stamp > since ? Double(stamp - since) / 1_000_000_000 : 0
+    }
+
+    /// Performs a barge-in decision (``RealtimeBargeIn``).
+    private func decided(_ decision: RealtimeBargeIn.Decision, onsetFrame: Bool) {
+        if onsetFrame {
+            // The double-talk test's view of the onset's speech run (issue 34: data to judge the
+            // strong-evidence rule by).
+            let evidence = onset.evidence
+            var fields: [String: LogValue] = [
+                "turnId": .string(outputTurn ?? "-"), "decision": .string(decision.rawValue),
+                "runS": .double(evidence.run), "peakRms": .double(evidence.peak),
+                "residualRms": .double(evidence.residual), "excess": .double(evidence.excess),
+                "bandExcess": .double(evidence.bandExcess), "strongFrames": .int(evidence.strongFrames),
+                "measuredFrames": .int(evidence.measuredFrames), "inputRms": .double(evidence.input),
+                "farEndRms": .double(evidence.farEnd),
+            ]
+            if let gain = evidence.echoGain { fields["echoGain"] = .double(gain) }
+            fields["echoFrames"] = .int(evidence.echoFrames)
+            logger.debug("realtime.onset", fields)
+        }
+        switch decision {
+        case .pause:
+            // Silent at once; cancelled only on more evidence or if the user goes on speaking.
+            speaker.setPaused(true)
+            apply(.paused(true))
+            pausedAt = now
+        case .cancel:
+            pausedAt = nil
+            // Output stops (and a pause ends); the loop then sends cancelOutput.
+            receive(.onset)
+            speaker.setPaused(false)
+            yield(.flush)
+        case .resume:
+            speaker.setPaused(false)
+            apply(.paused(false))
+            logger.info(
+                "realtime.onset_rejected",
+                [
+                    "turnId": .string(outputTurn ?? "-"), "reason": .string(bargeIn.reason?.rawValue ?? "-"),
+                    "pausedMs": .int(pausedAt.map { Int((now - $0) * 1000) } ?? -1),
+                ])
+            pausedAt = nil
+            // The reply plays on after silence: watched again, with the hold-off.
+            if outputTurn != nil { onset.outputStarted() }
+        }
     }
 
     /// Claims the next `count` samples of the current session: its id, the chunk's integer

@@ -46,6 +46,7 @@ public actor RealtimeTalkSession {
 
     var machine = RealtimeTalkMachine()
     var onset: RealtimeOnsetDetector
+    var bargeIn: RealtimeBargeIn
     var continuation: AsyncStream<Input>.Continuation?
     var work: [@Sendable () async -> Void] = []
     var outcome: RealtimeTalkOutcome?
@@ -61,8 +62,8 @@ public actor RealtimeTalkSession {
     var appendedSamples = 0
     /// The reply the onset detector watches (nil: no output).
     var outputTurn: String?
-    /// An onset paused the output: time since, and the speech heard after the pause settled.
-    var confirming: (elapsed: Double, voiced: Double)?
+    /// When the barge-in's pause began (logs).
+    var pausedAt: Double?
     /// When the user last spoke or a reply last played (the idle timeout counts from there).
     var lastActivity = 0.0
     /// Push-to-talk holds the microphone: no reply plays and no audio goes to the provider.
@@ -83,6 +84,7 @@ public actor RealtimeTalkSession {
         self.logger = logger.child(category: "talk.realtime")
         self.onTranscript = onTranscript
         onset = RealtimeOnsetDetector(configuration: configuration.onset)
+        bargeIn = RealtimeBargeIn(settings: configuration.bargeIn)
     }
 
     /// The machine (tests, status).
@@ -96,7 +98,6 @@ public actor RealtimeTalkSession {
         pushToTalk = active
         logger.info("realtime.push_to_talk", ["active": .bool(active)])
         guard active else { return }
-        confirming = nil
         perform(machine.handle(.onset))
         yield(.flush)
     }
@@ -191,7 +192,7 @@ public actor RealtimeTalkSession {
                 logger.info(
                     "realtime.barge_in",
                     [
-                        "turnId": .string(turn ?? "-"),
+                        "turnId": .string(turn ?? "-"), "reason": .string(bargeIn.reason?.rawValue ?? "-"),
                         "replyMs": .int(replyStartedAt.map { Int(($0.duration(to: .now)).inSeconds * 1000) } ?? -1),
                     ])
             }

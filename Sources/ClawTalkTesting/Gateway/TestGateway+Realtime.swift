@@ -111,7 +111,10 @@ extension TestGateway {
     private func appendRealtimeAudio(_ id: Int, _ requestId: String, params: WireJSON) {
         let sessionId = params["sessionId"]?.stringValue ?? ""
         guard var session = realtimeSessions[sessionId] else { return }
-        guard let timestamp = params["timestamp"]?.int64Value else {
+        let arrived = ContinuousClock.now
+        // A JSON integer only: `12.0` is refused too (the provider rejects fractional offsets).
+        guard case .integer(let timestamp) = params["timestamp"] else {
+            realtimeSessions[sessionId]?.refusedTimestamps += 1
             respondError(id, requestId, Self.invalidParams("talk.session.appendAudio", "timestamp must be an integer"))
             return
         }
@@ -127,6 +130,7 @@ extension TestGateway {
         session.audio.append(contentsOf: samples)
         session.timestamps.append(timestamp)
         session.chunkSamples.append(samples.count)
+        session.arrivals.append(arrived)
         session.inFlight += 1
         session.maxInFlight = max(session.maxInFlight, session.inFlight)
         // A turn needs 100 ms of speech before the 300 ms of silence that ends it (a provider's

@@ -84,6 +84,10 @@ public struct TestRealtimeSession: Sendable {
     public var timestamps: [Int64] = []
     /// Each chunk's length in samples.
     public var chunkSamples: [Int] = []
+    /// When each chunk arrived.
+    public var arrivals: [ContinuousClock.Instant] = []
+    /// Appends refused for a `timestamp` that was not a JSON integer (a fraction, a string).
+    public var refusedTimestamps = 0
     /// Most `appendAudio` requests outstanding at once.
     public var maxInFlight = 0
     /// Outstanding now.

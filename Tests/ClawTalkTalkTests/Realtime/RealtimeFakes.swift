@@ -47,6 +47,9 @@ final class ClockedSpeaker: RealtimeSpeaker {
         state.locked { $0.pauses.append(paused) }
     }
 
+    /// The fake's frames carry no capture stamps: the settle counts in captured audio.
+    var silentSinceNanoseconds: UInt64? { nil }
+
     /// Sound is coming out now.
     var isPlaying: Bool {
         state.locked { state in state.live.values.contains { $0.isSounding } }

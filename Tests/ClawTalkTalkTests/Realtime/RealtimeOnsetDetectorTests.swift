@@ -1,3 +1,4 @@
+import ClawTalkAudio
 import Testing
 
 @testable import ClawTalkTalk
@@ -10,7 +11,9 @@ struct RealtimeOnsetDetectorTests {
         _ detector: inout RealtimeOnsetDetector, seconds: Double, speech: Bool, rms: Double
     ) -> Int? {
         for index in 0..<Int((seconds / 0.02).rounded()) {
-            if detector.frame(isSpeech: speech, seconds: 0.02, rms: rms, echo: true, reference: nil) { return index }
+            if detector.frame(isSpeech: speech, seconds: 0.02, rms: rms, echo: true, reference: nil).onset {
+                return index
+            }
         }
         return nil
     }
@@ -22,7 +25,8 @@ struct RealtimeOnsetDetectorTests {
         let onset = Self.feed(&detector, seconds: 0.4, speech: true, rms: 0.2)
         #expect(onset != nil)
         #expect((onset ?? 99) <= 15)
-        #expect(!detector.isArmed)
+        // One onset per output (or resume): the speech going on reports none again.
+        #expect(Self.feed(&detector, seconds: 0.4, speech: true, rms: 0.2) == nil)
     }
 
     @Test(arguments: [0.02, 0.04])
@@ -44,5 +48,110 @@ struct RealtimeOnsetDetectorTests {
         #expect(Self.feed(&early, seconds: 0.4, speech: true, rms: 0.3) == nil)
         early.outputEnded()
         #expect(Self.feed(&early, seconds: 1.0, speech: true, rms: 0.3) == nil)
+    }
+
+    /// A reference frame: raw input `input`, far end `farEnd`; every band of the input at
+    /// `bandInput` (nil: as the level) over far-end bands at the far end's level.
+    static func reference(input: Double, farEnd: Double, bandInput: Double? = nil) -> EchoReference {
+        EchoReference(
+            input: input, farEnd: farEnd, inputBands: BandLevels(SIMD8(repeating: bandInput ?? input)),
+            farEndBands: BandLevels(SIMD8(repeating: farEnd)))
+    }
+
+    /// Output started and `frames` of echo alone at gain 0.5 (input 0.05 over far end 0.1).
+    static func learned(frames: Int = RealtimeOnsetDetector.strongAfterFrames) -> RealtimeOnsetDetector {
+        var detector = RealtimeOnsetDetector()
+        detector.outputStarted()
+        for _ in 0..<frames {
+            _ = detector.frame(
+                isSpeech: false, seconds: 0.02, rms: 0.005, echo: true,
+                reference: reference(input: 0.05, farEnd: 0.1))
+        }
+        return detector
+    }
+
+    struct StrongCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var input: Double
+        var farEnd: Double
+        /// The echo-cancelled level (the residual is 0.005).
+        var rms = 0.04
+        /// Every input band's level (nil: the input's).
+        var bandInput: Double?
+        var strong: Bool
+        var testDescription: String { name }
+    }
+
+    static let strongCases: [StrongCase] = [
+        StrongCase(name: "as loud as the echo: echo", input: 0.05, farEnd: 0.1, strong: false),
+        StrongCase(
+            name: "×1.5 over the echo (a burst the canceller let through): not strong", input: 0.075, farEnd: 0.1,
+            strong: false),
+        StrongCase(name: "×1.9: not strong", input: 0.095, farEnd: 0.1, strong: false),
+        StrongCase(name: "×2 over the echo: a voice", input: 0.1, farEnd: 0.1, strong: true),
+        StrongCase(name: "×6: a voice", input: 0.3, farEnd: 0.1, strong: true),
+        StrongCase(name: "nothing audible played: a voice", input: 0.05, farEnd: 0.0001, strong: true),
+        StrongCase(name: "a band ×4 over its echo: a voice", input: 0.05, farEnd: 0.1, bandInput: 0.2, strong: true),
+        StrongCase(
+            name: "×1.3 over the echo, a band ×2.4, 20 × the residual: a voice", input: 0.065, farEnd: 0.1, rms: 0.1,
+            bandInput: 0.12, strong: true),
+        StrongCase(
+            name: "×1.3 over the echo, 20 × the residual, bands ×1.9: not strong (a burst of echo)", input: 0.065,
+            farEnd: 0.1, rms: 0.1, bandInput: 0.095, strong: false),
+        StrongCase(
+            name: "×1.3 over the echo, a band ×2.4, 10 × the residual: not strong", input: 0.065, farEnd: 0.1,
+            rms: 0.05, bandInput: 0.12, strong: false),
+        StrongCase(
+            name: "as loud as the echo, 20 × the residual: not strong", input: 0.05, farEnd: 0.1, rms: 0.1,
+            strong: false),
+    ]
+
+    @Test(arguments: strongCases)
+    func strongEvidenceIsAVoiceTheEchoCannotExplain(_ row: StrongCase) {
+        var detector = Self.learned()
+        let observation = detector.frame(
+            isSpeech: true, seconds: 0.02, rms: row.rms, echo: true,
+            reference: Self.reference(input: row.input, farEnd: row.farEnd, bandInput: row.bandInput))
+        #expect(observation.strong == row.strong)
+        #expect(detector.evidence.strongFrames == (row.strong ? 1 : 0))
+    }
+
+    @Test func noStrongEvidenceBeforeTheEchoPathHasLearnedLongEnough() {
+        var young = Self.learned(frames: RealtimeOnsetDetector.strongAfterFrames - 1)
+        #expect(
+            !young.frame(
+                isSpeech: true, seconds: 0.02, rms: 0.3, echo: true, reference: Self.reference(input: 0.5, farEnd: 0.1)
+            ).strong)
+    }
+
+    @Test func noStrongEvidenceWithoutAReferenceOrBeforeTheEchoPathIsLearned() {
+        var detector = RealtimeOnsetDetector()
+        detector.outputStarted()
+        #expect(!detector.frame(isSpeech: true, seconds: 0.02, rms: 0.3, echo: true, reference: nil).strong)
+        #expect(
+            !detector.frame(
+                isSpeech: true, seconds: 0.02, rms: 0.3, echo: true,
+                reference: Self.reference(input: 0.5, farEnd: 0.1)
+            ).strong)
+        // Nor on a frame without speech.
+        var learned = Self.learned()
+        #expect(
+            !learned.frame(
+                isSpeech: false, seconds: 0.02, rms: 0.3, echo: true,
+                reference: Self.reference(input: 0.5, farEnd: 0.1)
+            ).strong)
+    }
+
+    @Test func theEchoPathIsKeptAcrossReplies() {
+        var detector = Self.learned()
+        detector.outputEnded()
+        detector.outputStarted()
+        #expect(detector.learnedEchoPath.frames == RealtimeOnsetDetector.strongAfterFrames)
+        // So the next reply's first frames are judged against it at once.
+        #expect(
+            detector.frame(
+                isSpeech: true, seconds: 0.02, rms: 0.1, echo: true,
+                reference: Self.reference(input: 0.3, farEnd: 0.1)
+            ).strong)
     }
 }

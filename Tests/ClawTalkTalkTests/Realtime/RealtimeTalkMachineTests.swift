@@ -108,6 +108,22 @@ struct RealtimeTalkMachineTests {
             name: "exit while retrying has no session to close", script: live() + [.failure("x", now: 2)],
             last: .exit, expected: []),
         Case(
+            name: "a paused reply queues past 32 chunks without dropping",
+            script: live(turn: "t1", chunks: 32) + [.paused(true)],
+            last: .audio(turnId: "t1", count: 480), expected: [.play(sequence: 32)]),
+        Case(
+            name: "a paused reply drops past 32 + 50 chunks",
+            script: live(turn: "t1", chunks: 32) + [.paused(true)] + live(turn: "t1", chunks: 50).dropFirst(3),
+            last: .audio(turnId: "t1", count: 480),
+            expected: [.play(sequence: 82), .dropOldest(sequence: 0, log: true)]),
+        Case(
+            name: "after the pause the extra queue stays while it lasts",
+            script: live(turn: "t1", chunks: 32) + [.paused(true)] + live(turn: "t1", chunks: 10).dropFirst(3)
+                + [.paused(false), .played(sequence: 0)],
+            last: .audio(turnId: "t1", count: 480), expected: [.play(sequence: 42)]),
+        Case(
+            name: "a pause with no reply playing does nothing", script: live(), last: .paused(true), expected: []),
+        Case(
             name: "played of a dropped chunk is ignored", script: live(turn: "t1", chunks: 1) + [.clear],
             last: .played(sequence: 0), expected: []),
     ]
@@ -160,5 +176,29 @@ struct RealtimeTalkMachineTests {
         #expect(machine.isOutputActive)
         #expect(machine.handle(.onset) == [.stopOutput, .cancelOutput(turnId: "t1")])
         #expect(!machine.isOutputActive)
+    }
+
+    @Test func theExtraQueueLastsUntilTheQueueIsBackWithinTheLimit() {
+        var machine = RealtimeTalkMachine()
+        for event in Self.live(turn: "t1", chunks: 40) { _ = machine.handle(event) }
+        // 8 over the limit were dropped before the pause.
+        #expect(machine.queued.count == 32)
+        _ = machine.handle(.paused(true))
+        for _ in 0..<20 { _ = machine.handle(.audio(turnId: "t1", count: 480)) }
+        #expect(machine.queued.count == 52)
+        #expect(machine.queueBound == 82)
+        _ = machine.handle(.paused(false))
+        #expect(machine.queueBound == 82)
+        for sequence in 8..<18 { _ = machine.handle(.played(sequence: sequence)) }
+        #expect(machine.queueBound == 82)
+        // Played down to the limit: the plain bound again.
+        for sequence in 18..<28 { _ = machine.handle(.played(sequence: sequence)) }
+        #expect(machine.queueBound == 32)
+        for sequence in 28..<40 { _ = machine.handle(.played(sequence: sequence)) }
+        #expect(machine.queueBound == 32)
+        _ = machine.handle(.paused(true))
+        _ = machine.handle(.onset)
+        #expect(!machine.isPaused)
+        #expect(machine.queueBound == 32)
     }
 }
