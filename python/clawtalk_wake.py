@@ -523,6 +523,32 @@ class Segment:
     dropped: int = 0  # samples no longer held (a long segment keeps its last --segment-ms)
     fired: set = field(default_factory=set)
     start_ruled_out: bool = False  # an early pass found no trigger can start it: no more early passes
+    number: int = 0  # the service's count of segments at its start (for --trace)
+
+
+class Trace:
+    """--trace: one JSON line per scoring pass, for diagnosis (`scripts/wake-miss-breakdown`
+    joins it with `bench wake --json`). Segments are numbered in the order their audio-start
+    arrived, over all connections."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.segments = 0
+
+    def next_segment(self) -> int:
+        self.segments += 1
+        return self.segments
+
+    def write(self, segment: Segment, until: int, scores: Scores, whole: bool, final: bool) -> None:
+        import json  # noqa: PLC0415
+
+        record = {
+            "segment": segment.number, "start_ms": segment.start_ms, "until_ms": until * 1000 // SAMPLE_RATE,
+            "whole": whole, "final": final, "keyword": {k: round(v, 6) for k, v in scores.keyword.items()},
+            "text": scores.text, "start_open": scores.start_open, "fired": sorted(segment.fired),
+        }
+        self.stream.write(json.dumps(record) + "\n")
+        self.stream.flush()
 
 
 class Service:
@@ -534,6 +560,8 @@ class Service:
         self.scorer = scorer or KeywordScorer(args.model, args.threads, lead_ins=lead_ins(args))
         self.worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
         self.spec_cache: Dict[tuple, TriggerSpec] = {}
+        path = getattr(args, "trace", None)
+        self.trace = Trace(open_trace(path)) if path else None
 
     def specs(self, names: List[str], thresholds: Dict[str, float], aliases: Dict[str, List[str]]) -> List[TriggerSpec]:
         specs = []
@@ -596,7 +624,9 @@ def make_handler_class():
             elif AudioStart.is_type(event.type):
                 await self.finish_scoring()
                 start = AudioStart.from_event(event)
-                self.segment = Segment(start_ms=int(start.timestamp or 0))
+                trace = getattr(self.service, "trace", None)
+                number = trace.next_segment() if trace is not None else 0
+                self.segment = Segment(start_ms=int(start.timestamp or 0), number=number)
             elif AudioChunk.is_type(event.type):
                 if self.segment is None:
                     self.segment = Segment()
@@ -721,6 +751,9 @@ def make_handler_class():
                     trigger.name, method, score, until * 1000 // SAMPLE_RATE, scores.seconds * 1000,
                 )
                 await self.write_event(event)
+            trace = getattr(self.service, "trace", None)
+            if trace is not None:
+                trace.write(segment, until, scores, whole=whole, final=final)
 
         async def finish_scoring(self) -> None:
             """Waits for the passes due so far."""
@@ -743,6 +776,14 @@ def make_handler_class():
             self.segment = None
 
     return Handler
+
+
+def open_trace(path: Optional[str]):
+    """The --trace file, appended to, mode 0600 (it holds transcripts); None without one."""
+    if not path:
+        return None
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    return os.fdopen(descriptor, "a", encoding="utf-8")
 
 
 def default_threshold(trigger: str, given: Optional[float] = None) -> float:
@@ -778,6 +819,10 @@ def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-lead-ins", action="store_true", help="score a trigger only at the segment's start")
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")
+    parser.add_argument(
+        "--trace", metavar="FILE",
+        help="append one JSON line per scoring pass (scores and transcript: for diagnosis only)",
+    )
 
 
 def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:

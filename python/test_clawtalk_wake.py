@@ -2,6 +2,10 @@
 
 import argparse
 import asyncio
+import io
+import json
+import os
+import tempfile
 import math
 import unittest
 
@@ -252,6 +256,7 @@ class FakeService:
         )
         self.lengths = []
         self.worker = None
+        self.trace = None  # a wake.Trace to record passes
         self.start_open = True  # what every pass says of the segment's start
         outer = self
 
@@ -267,7 +272,7 @@ class FakeService:
 
 
 class HandlerScheduleTests(unittest.TestCase):
-    def run_segment(self, seconds, paced, start_open=True):
+    def run_segment(self, seconds, paced, start_open=True, trace=None):
         """Streams a segment of `seconds` in 100 ms chunks, at once (a file) or letting every
         pass finish before the next chunk (live); the (length, keyword only) of each pass."""
         try:
@@ -276,6 +281,7 @@ class HandlerScheduleTests(unittest.TestCase):
             self.skipTest("wyoming is not installed (scripts/setup installs it in the venv)")
         service = FakeService()
         service.start_open = start_open
+        service.trace = trace
         written = []
 
         async def run():
@@ -320,6 +326,33 @@ class HandlerScheduleTests(unittest.TestCase):
     def test_a_long_segment_ends_with_its_last_window(self):
         lengths, _ = self.run_segment(7, paced=False)
         self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False)])
+
+    def test_the_trace_numbers_segments_and_records_every_pass(self):
+        stream = io.StringIO()
+        trace = wake.Trace(stream)
+        self.run_segment(1.8, paced=False, trace=trace)
+        self.run_segment(1.2, paced=False, trace=trace)
+        records = [json.loads(line) for line in stream.getvalue().splitlines()]
+        self.assertEqual(
+            [(r["segment"], r["until_ms"], r["final"]) for r in records],
+            [(1, 1000, False), (1, 1500, False), (1, 1800, True), (2, 1000, False), (2, 1200, True)],
+        )
+        self.assertEqual(records[0]["keyword"], {"computer": 0.0})
+        self.assertEqual(records[0]["fired"], [])
+
+
+class TraceFileTests(unittest.TestCase):
+    def test_the_trace_file_is_private_and_appended_to(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "trace.jsonl")
+            for line in ("one\n", "two\n"):
+                stream = wake.open_trace(path)
+                stream.write(line)
+                stream.close()
+            with open(path, encoding="utf-8") as written:
+                self.assertEqual(written.read(), "one\ntwo\n")
+            self.assertEqual(os.stat(path).st_mode & 0o777, 0o600)
+        self.assertIsNone(wake.open_trace(None))
 
 
 if __name__ == "__main__":
