@@ -95,6 +95,11 @@ RIVALS: Dict[str, List[str]] = {
     "openclaw": [" Open cloth", " Open Cloth", " open cloth", " Open close", " Open Close", " open close", " Open Cloud"],
 }
 RIVAL_SHARE = 0.2
+# How the built-in brand triggers are written in the decoder's prompt (Whisper's "previous text",
+# `<|startofprev|>`): tiny.en does not know these names, and a prompt that holds them makes it
+# write them for the sound it half hears ("Claude" for "Clod"/"Lord" in noise). "computer" needs
+# none. `--no-trigger-prompt` leaves the prompt out.
+PROMPTED: Dict[str, str] = {}
 
 
 # ---- text rules (pure) -------------------------------------------------------------------------
@@ -194,6 +199,13 @@ def pass_due(count: int, scored_until: int, first: int, interval: int, early: in
 START_MARGIN = 0.1
 
 
+def only_lead_ins(text: str, lead_ins: frozenset = LEAD_IN_FOLDED) -> bool:
+    """Whether `text` holds no word but lead-ins ("Hey", "Okay, "; or nothing). An early pass
+    that heard only that much may have ended before the trigger ("Hey ... OpenClaw"): what comes
+    next is not known yet, so the start stays open."""
+    return all(word in lead_ins for word in re.findall(r"[\w']+", fold(text)))
+
+
 # ---- the scorer --------------------------------------------------------------------------------
 
 
@@ -239,13 +251,13 @@ class KeywordScorer:
 
     def __init__(
         self, model_dir: str, threads: int, model=None, features=None, lead_ins: Sequence[str] = LEAD_IN_WORDS,
-        tokenizer=None,
+        tokenizer=None, prompting: bool = True,
     ) -> None:
         """`model`: an already loaded ctranslate2 Whisper of `model_dir` to share; `features`: a
         log-mel function called as `features(samples, padding=0)` (default: faster-whisper's
         FeatureExtractor); `tokenizer`: its already loaded tokenizer. clawtalk-speech passes them;
         clawtalk-wake none. `lead_ins`: words scored before a trigger ("Hey"; none: the trigger
-        only at the start)."""
+        only at the start). `prompting`: the brand triggers in the decoder's prompt (`PROMPTED`)."""
         import ctranslate2  # noqa: PLC0415 (after OMP_NUM_THREADS is set)
         import numpy  # noqa: PLC0415
         import tokenizers  # noqa: PLC0415
@@ -271,6 +283,9 @@ class KeywordScorer:
         if self.model.is_multilingual:
             self.prefix += [token("<|en|>"), token("<|transcribe|>")]
         self.prefix.append(self.no_timestamps)
+        self.start_of_previous = token("<|startofprev|>")
+        self.prompting = prompting and self.start_of_previous is not None
+        self.prefixes: Dict[tuple, List[int]] = {}
         self.lead_in_words = frozenset(fold(word) for word in lead_ins)
         self.lead_ins = [self.encode_text(" " + word) for word in lead_ins]
         self.lead_marks = [ids[0] for ids in (self.encode_text(m) for m in LEAD_IN_MARKS) if len(ids) == 1]
@@ -278,6 +293,17 @@ class KeywordScorer:
 
     def encode_text(self, text: str) -> List[int]:
         return self.tokenizer.encode(text, add_special_tokens=False).ids
+
+    def prefix_for(self, triggers: List[TriggerSpec]) -> List[int]:
+        """The decoder's start for these triggers: `<|startofprev|>` and the brand triggers among
+        them as `PROMPTED` writes them (" OpenClaw, Claude."), then the usual prefix; the usual
+        prefix alone when none is prompted."""
+        names = tuple(PROMPTED[key] for key in dict.fromkeys("".join(trigger_words(t.name)) for t in triggers) if key in PROMPTED)
+        if not self.prompting or not names:
+            return self.prefix
+        if names not in self.prefixes:
+            self.prefixes[names] = [self.start_of_previous] + self.encode_text(" " + ", ".join(names) + ".") + self.prefix
+        return self.prefixes[names]
 
     def splits(self, trigger: str) -> List[str]:
         """Two-word splits of a one-word trigger whose halves are each one token, as Whisper
@@ -340,8 +366,9 @@ class KeywordScorer:
         longest = max((len(seq) for t in triggers for seq in t.spellings), default=1)
         reach = longest + self.lead_in_tokens
         tokens = reach + 1 if keyword_only else max(reach + 1, 6 + int(4 * seconds))
+        prefix = self.prefix_for(triggers)
         result = self.model.generate(
-            encoded, [self.prefix], beam_size=1, max_length=self.max_length(tokens), suppress_blank=True,
+            encoded, [prefix], beam_size=1, max_length=self.max_length(tokens, start=len(prefix)), suppress_blank=True,
             return_logits_vocab=not text_only,
         )[0]
         path = list(result.sequences_ids[0])
@@ -357,19 +384,25 @@ class KeywordScorer:
         keyword: Dict[str, float] = {}
         if not triggers:
             return Scores(keyword, text, time.perf_counter() - started, complete)
-        decoding = _Decoding(self, encoded, frames, longest)
+        decoding = _Decoding(self, encoded, frames, longest, prefix)
         floor = min(t.threshold / max(1, len(t.spellings)) for t in triggers) / max(1, len(self.lead_ins))
         contexts = decoding.contexts(path, steps, self.lead_ins, self.lead_marks, floor)
         for trigger in triggers:
             keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
-        start_open = any(decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers)
+        start_open = only_lead_ins(text, self.lead_in_words) or any(
+            decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers
+        )
         return Scores(keyword, text, time.perf_counter() - started, complete, start_open)
 
-    def max_length(self, tokens: int, prompt: int = 0) -> int:
-        """`max_length` for a decode of `tokens` text tokens after `prompt` forced ones.
+    def max_length(self, tokens: int, prompt: int = 0, start: int = 0) -> int:
+        """`max_length` for a decode of `tokens` text tokens after `prompt` forced ones, the
+        decoder's start (`start` tokens, default the usual prefix) before them.
         CTranslate2 2.x/4.x Whisper returns about max_length / 2 text tokens in all (measured:
-        max_length 4 gives 2, 5 gives 2, 8 gives 4), not max_length minus the prompt."""
-        return 2 * (prompt + tokens) + len(self.prefix)
+        max_length 4 gives 2, 5 gives 2, 8 gives 4), not max_length minus the prompt; after a
+        `<|startofprev|>` prompt, at most about max_length minus the start (measured with a
+        9-token start: 12 gives 4, 15 gives 7, 20 gives 10)."""
+        start = start or len(self.prefix)
+        return max(2 * (prompt + tokens) + len(self.prefix), prompt + tokens + start + 1)
 
     def _probabilities(self, logits):
         np = self._np
@@ -392,11 +425,12 @@ class Context:
 class _Decoding:
     """The decoder calls of one scored window (pure bookkeeping over `KeywordScorer.model`)."""
 
-    def __init__(self, scorer: "KeywordScorer", encoded, frames: int, longest: int) -> None:
+    def __init__(self, scorer: "KeywordScorer", encoded, frames: int, longest: int, prefix=None) -> None:
         self.scorer = scorer
         self.encoded = encoded
         self.frames = frames
         self.longest = longest
+        self.prefix = list(scorer.prefix if prefix is None else prefix)  # the decoder's start
 
     def contexts(self, path, steps, lead_ins: List[List[int]], marks: List[int], floor: float) -> List[Context]:
         """The empty context and every lead-in, bare or with a mark after it, at least `floor`
@@ -436,8 +470,9 @@ class _Decoding:
         """Greedy continuation after `tokens`, and its step distributions."""
         scorer = self.scorer
         result = scorer.model.generate(
-            self.encoded, [scorer.prefix + tokens], beam_size=1,
-            max_length=scorer.max_length(self.longest + 1, prompt=len(tokens)), return_logits_vocab=True,
+            self.encoded, [self.prefix + tokens], beam_size=1,
+            max_length=scorer.max_length(self.longest + 1, prompt=len(tokens), start=len(self.prefix)),
+            return_logits_vocab=True,
         )[0]
         ids = list(result.sequences_ids[0])
         logits = result.logits[0]
@@ -497,7 +532,7 @@ class _Decoding:
                 # Off the greedy path with a chance left: force the rest.
                 scorer = self.scorer
                 tokens = context.tokens + list(sequence)
-                forced = scorer.model.align(self.encoded, scorer.prefix, [tokens], self.frames)[0]
+                forced = scorer.model.align(self.encoded, self.prefix, [tokens], self.frames)[0]
                 probability = 1.0
                 for p in forced.text_token_probs:
                     probability *= float(p)
@@ -557,7 +592,9 @@ class Service:
     def __init__(self, args: argparse.Namespace, scorer: Optional[KeywordScorer] = None, worker=None) -> None:
         """`scorer` and `worker` (an executor) are given when another server shares them."""
         self.args = args
-        self.scorer = scorer or KeywordScorer(args.model, args.threads, lead_ins=lead_ins(args))
+        self.scorer = scorer or KeywordScorer(
+            args.model, args.threads, lead_ins=lead_ins(args), prompting=not getattr(args, "no_trigger_prompt", False)
+        )
         self.worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
         self.spec_cache: Dict[tuple, TriggerSpec] = {}
         path = getattr(args, "trace", None)
@@ -699,8 +736,12 @@ def make_handler_class():
                 whole = until <= self.service.args.segment_ms * SAMPLE_RATE // 1000
                 audio = self.window(segment, until)
                 loop = asyncio.get_running_loop()
-                # The end of a segment whose start an early pass ruled out: its text only.
-                text_only = final and segment.start_ruled_out
+                # The end of a segment too long to score whole: its text only (a window cut out of
+                # running speech has no start to score). The end of a whole segment keeps its
+                # keyword score even when an early pass ruled its start out: that pass may have
+                # heard noise or half a word ("Thank you." for the first second of a noisy
+                # "Computer"), and the end is where such a trigger is still caught.
+                text_only = final and not whole
                 scores = await loop.run_in_executor(
                     self.service.worker,
                     partial(
@@ -817,6 +858,10 @@ def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         help="word a trigger may follow at a segment's start (repeatable; default: " + ", ".join(LEAD_IN_WORDS) + ")",
     )
     parser.add_argument("--no-lead-ins", action="store_true", help="score a trigger only at the segment's start")
+    parser.add_argument(
+        "--no-trigger-prompt", action="store_true",
+        help="decode without the brand triggers in Whisper's prompt (" + ", ".join(PROMPTED.values()) + ")",
+    )
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")
     parser.add_argument(

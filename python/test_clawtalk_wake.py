@@ -79,6 +79,16 @@ class SpellingTests(unittest.TestCase):
         self.assertEqual(sorted(kept), [[1, 2], [4]])
 
 
+class OnlyLeadInsTests(unittest.TestCase):
+    def test_a_start_of_lead_ins_only_stays_open(self):
+        for text in ("Hey", "Hey,", "Okay.", "OK, hey", ""):
+            self.assertTrue(wake.only_lead_ins(text), text)
+
+    def test_any_other_word_decides(self):
+        for text in ("Hey, yo.", "What time is it?", "Okay open", "Heya"):
+            self.assertFalse(wake.only_lead_ins(text), text)
+
+
 class ScheduleTests(unittest.TestCase):
     @staticmethod
     def passes(seconds, late_ms=0):
@@ -159,7 +169,7 @@ class FakeScorer:
         self.model = FakeModel(table)
 
     @staticmethod
-    def max_length(tokens, prompt=0):
+    def max_length(tokens, prompt=0, start=0):
         return prompt + tokens  # the fake returns exactly max_length tokens
 
     @staticmethod
@@ -316,16 +326,18 @@ class HandlerScheduleTests(unittest.TestCase):
 
     def test_a_start_no_trigger_can_have_ends_the_early_passes(self):
         # The first pass finds no trigger can start the segment: no further early pass, live or
-        # sent at once; the end is still scored.
+        # sent at once; the end is still scored whole, keyword score included (the first pass may
+        # have heard noise or half the trigger).
         for paced in (False, True):
             with self.subTest(paced=paced):
                 lengths, written = self.run_segment(1.8, paced=paced, start_open=False)
-                self.assertEqual(lengths, [(16000, True), (28800, False, "text only")])
+                self.assertEqual(lengths, [(16000, True), (28800, False)])
                 self.assertEqual(written, ["not-detected"])
 
     def test_a_long_segment_ends_with_its_last_window(self):
         lengths, _ = self.run_segment(7, paced=False)
-        self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False)])
+        # Its end is a window cut out of running speech: transcribed only (no start to score).
+        self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False, "text only")])
 
     def test_the_trace_numbers_segments_and_records_every_pass(self):
         stream = io.StringIO()
