@@ -96,10 +96,12 @@ RIVALS: Dict[str, List[str]] = {
 }
 RIVAL_SHARE = 0.2
 # How the built-in brand triggers are written in the decoder's prompt (Whisper's "previous text",
-# `<|startofprev|>`): tiny.en does not know these names, and a prompt that holds them makes it
-# write them for the sound it half hears ("Claude" for "Clod"/"Lord" in noise). "computer" needs
-# none. `--no-trigger-prompt` leaves the prompt out.
-PROMPTED: Dict[str, str] = {}
+# `<|startofprev|>`) with --trigger-prompt: tiny.en does not know these names, and a prompt that
+# holds them makes it write them for the sound it half hears ("Claude" for "Lord" or "Come on" in
+# noise). Off by default: it also turns "Hey, cloud." and "open cloth" into the triggers, and it
+# keeps most segments' starts open, which more than doubled the scorer's CPU in continuous
+# speech (docs/benchmarks.md §9).
+PROMPTED: Dict[str, str] = {"openclaw": "OpenClaw", "claude": "Claude"}
 
 
 # ---- text rules (pure) -------------------------------------------------------------------------
@@ -251,7 +253,7 @@ class KeywordScorer:
 
     def __init__(
         self, model_dir: str, threads: int, model=None, features=None, lead_ins: Sequence[str] = LEAD_IN_WORDS,
-        tokenizer=None, prompting: bool = True,
+        tokenizer=None, prompting: bool = False,
     ) -> None:
         """`model`: an already loaded ctranslate2 Whisper of `model_dir` to share; `features`: a
         log-mel function called as `features(samples, padding=0)` (default: faster-whisper's
@@ -593,7 +595,7 @@ class Service:
         """`scorer` and `worker` (an executor) are given when another server shares them."""
         self.args = args
         self.scorer = scorer or KeywordScorer(
-            args.model, args.threads, lead_ins=lead_ins(args), prompting=not getattr(args, "no_trigger_prompt", False)
+            args.model, args.threads, lead_ins=lead_ins(args), prompting=getattr(args, "trigger_prompt", False)
         )
         self.worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
         self.spec_cache: Dict[tuple, TriggerSpec] = {}
@@ -859,8 +861,9 @@ def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-lead-ins", action="store_true", help="score a trigger only at the segment's start")
     parser.add_argument(
-        "--no-trigger-prompt", action="store_true",
-        help="decode without the brand triggers in Whisper's prompt (" + ", ".join(PROMPTED.values()) + ")",
+        "--trigger-prompt", action="store_true",
+        help="decode with the brand triggers in Whisper's prompt (" + ", ".join(PROMPTED.values())
+        + "): hears them better in noise, costs near-miss accepts and CPU",
     )
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")

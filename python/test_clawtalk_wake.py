@@ -89,6 +89,27 @@ class OnlyLeadInsTests(unittest.TestCase):
             self.assertFalse(wake.only_lead_ins(text), text)
 
 
+class TriggerPromptTests(unittest.TestCase):
+    @staticmethod
+    def scorer(prompting):
+        scorer = object.__new__(wake.KeywordScorer)
+        scorer.prefix = [100, 101]
+        scorer.start_of_previous = 99
+        scorer.prompting = prompting
+        scorer.prefixes = {}
+        scorer.encode_text = lambda text: [ord(c) for c in text]
+        return scorer
+
+    def test_the_brand_triggers_are_prompted_before_the_usual_prefix(self):
+        triggers = [wake.TriggerSpec(n, [[1]], 0.01) for n in ("computer", "Claude", "openclaw")]
+        prefix = self.scorer(True).prefix_for(triggers)
+        self.assertEqual(prefix, [99] + [ord(c) for c in " Claude, OpenClaw."] + [100, 101])
+
+    def test_no_prompt_when_off_or_for_other_triggers(self):
+        self.assertEqual(self.scorer(False).prefix_for([wake.TriggerSpec("claude", [[1]], 0.01)]), [100, 101])
+        self.assertEqual(self.scorer(True).prefix_for([wake.TriggerSpec("computer", [[1]], 0.01)]), [100, 101])
+
+
 class ScheduleTests(unittest.TestCase):
     @staticmethod
     def passes(seconds, late_ms=0):
