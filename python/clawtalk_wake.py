@@ -338,7 +338,8 @@ class KeywordScorer:
         return TriggerSpec(trigger, sequences, threshold, weights, rivals)
 
     def score(
-        self, samples, triggers: List[TriggerSpec], keyword_only: bool = False, text_only: bool = False
+        self, samples, triggers: List[TriggerSpec], keyword_only: bool = False, text_only: bool = False,
+        lead_ins: bool = True,
     ) -> Scores:
         """Scores 16 kHz float samples (at most 5 s) for every trigger, and transcribes them.
 
@@ -354,7 +355,9 @@ class KeywordScorer:
         above the floor is finished by a forced decode (`align`); below it, it is dropped (so the
         sum undercounts by less than the threshold, never over). `keyword_only` decodes just
         enough steps for the longest sequence (the text is then only its start); `text_only`
-        just transcribes (no keyword scores: a segment whose start no trigger can have)."""
+        just transcribes (no keyword scores); without `lead_ins` the keyword score counts the
+        trigger at the very start only (no lead-in decodes: the end of a segment whose start an
+        early pass ruled out)."""
         np = self._np
         started = time.perf_counter()
         window = np.zeros(WINDOW_FRAMES * HOP, dtype=np.float32)
@@ -378,23 +381,43 @@ class KeywordScorer:
             ids = [t for t in path if t < self.eot]
             text = self.tokenizer.decode(ids).strip()
             return Scores({}, text, time.perf_counter() - started, len(ids) < tokens, start_open=False)
-        # Only the steps a sequence can reach: each is a softmax over the whole vocabulary.
-        steps = [self._probabilities(step) for step in result.logits[0][:reach]]
         ids = [t for t in path if t < self.eot]
         text = self.tokenizer.decode(ids).strip()
         complete = len(ids) < tokens
         keyword: Dict[str, float] = {}
         if not triggers:
             return Scores(keyword, text, time.perf_counter() - started, complete)
+        logits = result.logits[0][:reach]
+        first = self._probabilities(logits[0]) if len(logits) else None
+        scored_lead_ins = self.lead_ins if lead_ins else []
+        if first is None or all(
+            self.first_step_bound(t, first, scored_lead_ins) < START_MARGIN * t.threshold for t in triggers
+        ):
+            # No trigger can start the transcript, after a lead-in or not: every score is below
+            # a tenth of its threshold, so no lead-in decode or forced spelling is needed.
+            start_open = only_lead_ins(text, self.lead_in_words)
+            return Scores({t.name: 0.0 for t in triggers}, text, time.perf_counter() - started, complete, start_open)
+        # Only the steps a sequence can reach: each is a softmax over the whole vocabulary.
+        steps = [first] + [self._probabilities(step) for step in logits[1:]]
         decoding = _Decoding(self, encoded, frames, longest, prefix)
         floor = min(t.threshold / max(1, len(t.spellings)) for t in triggers) / max(1, len(self.lead_ins))
-        contexts = decoding.contexts(path, steps, self.lead_ins, self.lead_marks, floor)
+        contexts = decoding.contexts(path, steps, scored_lead_ins, self.lead_marks, floor)
         for trigger in triggers:
             keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
         start_open = only_lead_ins(text, self.lead_in_words) or any(
             decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers
         )
         return Scores(keyword, text, time.perf_counter() - started, complete, start_open)
+
+    def first_step_bound(self, trigger: TriggerSpec, first, lead_ins=None) -> float:
+        """An upper bound of the trigger's keyword score from the first decoding step alone:
+        its spellings' first tokens (weighted), plus every lead-in's first token times the
+        largest weight (after a lead-in, disjoint spellings add up to at most 1)."""
+        spelled = sum(
+            trigger.weight(index) * float(first[sequence[0]]) for index, sequence in enumerate(trigger.spellings) if sequence
+        )
+        led = sum(float(first[lead[0]]) for lead in (self.lead_ins if lead_ins is None else lead_ins) if lead)
+        return spelled + led * max([1.0] + list(trigger.weights))
 
     def max_length(self, tokens: int, prompt: int = 0, start: int = 0) -> int:
         """`max_length` for a decode of `tokens` text tokens after `prompt` forced ones, the
@@ -743,13 +766,14 @@ def make_handler_class():
                 # keyword score even when an early pass ruled its start out: that pass may have
                 # heard noise or half a word ("Thank you." for the first second of a noisy
                 # "Computer"), and the end is where such a trigger is still caught.
+                # Its keyword score then counts the trigger at the very start only: the lead-in
+                # decodes cost half a pass, and a start of lead-ins stays open anyway.
                 text_only = final and not whole
+                options = {"keyword_only": whole and not final, "text_only": text_only}
+                if final and segment.start_ruled_out:
+                    options["lead_ins"] = False
                 scores = await loop.run_in_executor(
-                    self.service.worker,
-                    partial(
-                        self.service.scorer.score, audio, self.triggers, keyword_only=whole and not final,
-                        text_only=text_only,
-                    ),
+                    self.service.worker, partial(self.service.scorer.score, audio, self.triggers, **options)
                 )
                 await self.report(segment, until, scores, whole=whole, final=final)
                 if final:

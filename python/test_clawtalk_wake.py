@@ -110,6 +110,25 @@ class TriggerPromptTests(unittest.TestCase):
         self.assertEqual(self.scorer(True).prefix_for([wake.TriggerSpec("computer", [[1]], 0.01)]), [100, 101])
 
 
+class FirstStepBoundTests(unittest.TestCase):
+    def test_the_bound_adds_spellings_and_lead_ins(self):
+        scorer = object.__new__(wake.KeywordScorer)
+        scorer.lead_ins = [[HEY]]
+        first = [0.0] * FakeModel.VOCAB
+        first[CLAUDE], first[HEY], first[OPEN] = 0.02, 0.1, 0.3
+        trigger = wake.TriggerSpec("claude", [[CLAUDE], [CLOUD]], 0.01)
+        self.assertAlmostEqual(scorer.first_step_bound(trigger, first), 0.12)
+
+    def test_the_bound_is_never_below_the_score(self):
+        # "Hey" then "Claude": the score is P(Hey) * P(Claude | Hey) = 0.5 * 0.8, the bound 0.5 + P(Claude).
+        table = {(): {HEY: 0.5, CLAUDE: 0.1}, (HEY,): {CLAUDE: 0.8}}
+        total, _, _ = start_score(table, [[CLAUDE]])
+        scorer = object.__new__(wake.KeywordScorer)
+        scorer.lead_ins = [[HEY]]
+        first = FakeModel(table).distribution([])
+        self.assertGreaterEqual(scorer.first_step_bound(wake.TriggerSpec("claude", [[CLAUDE]], 0.01), first), total)
+
+
 class ScheduleTests(unittest.TestCase):
     @staticmethod
     def passes(seconds, late_ms=0):
@@ -292,8 +311,10 @@ class FakeService:
         outer = self
 
         class Scorer:
-            def score(self, audio, triggers, keyword_only=False, text_only=False):
-                outer.lengths.append((len(audio), keyword_only) + (("text only",) if text_only else ()))
+            def score(self, audio, triggers, keyword_only=False, text_only=False, lead_ins=True):
+                outer.lengths.append(
+                    (len(audio), keyword_only) + (("text only",) if text_only else ()) + (() if lead_ins else ("bare",))
+                )
                 return wake.Scores({t.name: 0.0 for t in triggers}, "", 0.001, start_open=outer.start_open)
 
         self.scorer = Scorer()
@@ -348,11 +369,11 @@ class HandlerScheduleTests(unittest.TestCase):
     def test_a_start_no_trigger_can_have_ends_the_early_passes(self):
         # The first pass finds no trigger can start the segment: no further early pass, live or
         # sent at once; the end is still scored whole, keyword score included (the first pass may
-        # have heard noise or half the trigger).
+        # have heard noise or half the trigger), for the trigger at the very start ("bare").
         for paced in (False, True):
             with self.subTest(paced=paced):
                 lengths, written = self.run_segment(1.8, paced=paced, start_open=False)
-                self.assertEqual(lengths, [(16000, True), (28800, False)])
+                self.assertEqual(lengths, [(16000, True), (28800, False, "bare")])
                 self.assertEqual(written, ["not-detected"])
 
     def test_a_long_segment_ends_with_its_last_window(self):
