@@ -95,6 +95,13 @@ RIVALS: Dict[str, List[str]] = {
     "openclaw": [" Open cloth", " Open Cloth", " open cloth", " Open close", " Open Close", " open close", " Open Cloud"],
 }
 RIVAL_SHARE = 0.2
+# How the built-in brand triggers are written in the decoder's prompt (Whisper's "previous text",
+# `<|startofprev|>`) with --trigger-prompt: tiny.en does not know these names, and a prompt that
+# holds them makes it write them for the sound it half hears ("Claude" for "Lord" or "Come on" in
+# noise). Off by default: it also turns "Hey, cloud." and "open cloth" into the triggers, and it
+# keeps most segments' starts open, which more than doubled the scorer's CPU in continuous
+# speech (docs/benchmarks.md §9).
+PROMPTED: Dict[str, str] = {"openclaw": "OpenClaw", "claude": "Claude"}
 
 
 # ---- text rules (pure) -------------------------------------------------------------------------
@@ -194,6 +201,13 @@ def pass_due(count: int, scored_until: int, first: int, interval: int, early: in
 START_MARGIN = 0.1
 
 
+def only_lead_ins(text: str, lead_ins: frozenset = LEAD_IN_FOLDED) -> bool:
+    """Whether `text` holds no word but lead-ins ("Hey", "Okay, "; or nothing). An early pass
+    that heard only that much may have ended before the trigger ("Hey ... OpenClaw"): what comes
+    next is not known yet, so the start stays open."""
+    return all(word in lead_ins for word in re.findall(r"[\w']+", fold(text)))
+
+
 # ---- the scorer --------------------------------------------------------------------------------
 
 
@@ -268,13 +282,13 @@ class KeywordScorer:
 
     def __init__(
         self, model_dir: str, threads: int, model=None, features=None, lead_ins: Sequence[str] = LEAD_IN_WORDS,
-        tokenizer=None,
+        tokenizer=None, prompting: bool = False,
     ) -> None:
         """`model`: an already loaded ctranslate2 Whisper of `model_dir` to share; `features`: a
         log-mel function called as `features(samples, padding=0)` (default: faster-whisper's
         FeatureExtractor); `tokenizer`: its already loaded tokenizer. clawtalk-speech passes them;
         clawtalk-wake none. `lead_ins`: words scored before a trigger ("Hey"; none: the trigger
-        only at the start)."""
+        only at the start). `prompting`: the brand triggers in the decoder's prompt (`PROMPTED`)."""
         import ctranslate2  # noqa: PLC0415 (after OMP_NUM_THREADS is set)
         import numpy  # noqa: PLC0415
         import tokenizers  # noqa: PLC0415
@@ -300,6 +314,9 @@ class KeywordScorer:
         if self.model.is_multilingual:
             self.prefix += [token("<|en|>"), token("<|transcribe|>")]
         self.prefix.append(self.no_timestamps)
+        self.start_of_previous = token("<|startofprev|>")
+        self.prompting = prompting and self.start_of_previous is not None
+        self.prefixes: Dict[tuple, List[int]] = {}
         self.lead_in_words = frozenset(fold(word) for word in lead_ins)
         self.lead_ins = [self.encode_text(" " + word) for word in lead_ins]
         self.lead_marks = [ids[0] for ids in (self.encode_text(m) for m in LEAD_IN_MARKS) if len(ids) == 1]
@@ -307,6 +324,17 @@ class KeywordScorer:
 
     def encode_text(self, text: str) -> List[int]:
         return self.tokenizer.encode(text, add_special_tokens=False).ids
+
+    def prefix_for(self, triggers: List[TriggerSpec]) -> List[int]:
+        """The decoder's start for these triggers: `<|startofprev|>` and the brand triggers among
+        them as `PROMPTED` writes them (" OpenClaw, Claude."), then the usual prefix; the usual
+        prefix alone when none is prompted."""
+        names = tuple(PROMPTED[key] for key in dict.fromkeys("".join(trigger_words(t.name)) for t in triggers) if key in PROMPTED)
+        if not self.prompting or not names:
+            return self.prefix
+        if names not in self.prefixes:
+            self.prefixes[names] = [self.start_of_previous] + self.encode_text(" " + ", ".join(names) + ".") + self.prefix
+        return self.prefixes[names]
 
     def splits(self, trigger: str) -> List[str]:
         """Two-word splits of a one-word trigger whose halves are each one token, as Whisper
@@ -339,7 +367,8 @@ class KeywordScorer:
         return TriggerSpec(trigger, sequences, threshold, weights, rivals)
 
     def score(
-        self, samples, triggers: List[TriggerSpec], keyword_only: bool = False, text_only: bool = False
+        self, samples, triggers: List[TriggerSpec], keyword_only: bool = False, text_only: bool = False,
+        lead_ins: bool = True,
     ) -> Scores:
         """Scores 16 kHz float samples (at most 5 s) for every trigger, and transcribes them.
 
@@ -355,7 +384,9 @@ class KeywordScorer:
         above the floor is finished by a forced decode (`align`); below it, it is dropped (so the
         sum undercounts by less than the threshold, never over). `keyword_only` decodes just
         enough steps for the longest sequence (the text is then only its start); `text_only`
-        just transcribes (no keyword scores: a segment whose start no trigger can have)."""
+        just transcribes (no keyword scores); without `lead_ins` the keyword score counts the
+        trigger at the very start only (no lead-in decodes: the end of a segment whose start an
+        early pass ruled out)."""
         np = self._np
         started = time.perf_counter()
         window = np.zeros(WINDOW_FRAMES * HOP, dtype=np.float32)
@@ -369,8 +400,9 @@ class KeywordScorer:
         longest = max((len(seq) for t in triggers for seq in t.spellings), default=1)
         reach = longest + self.lead_in_tokens
         tokens = reach + 1 if keyword_only else max(reach + 1, 6 + int(4 * seconds))
+        prefix = self.prefix_for(triggers)
         result = self.model.generate(
-            encoded, [self.prefix], beam_size=1, max_length=self.max_length(tokens), suppress_blank=True,
+            encoded, [prefix], beam_size=1, max_length=self.max_length(tokens, start=len(prefix)), suppress_blank=True,
             return_logits_vocab=not text_only,
         )[0]
         path = list(result.sequences_ids[0])
@@ -378,31 +410,58 @@ class KeywordScorer:
             ids = [t for t in path if t < self.eot]
             text = self.tokenizer.decode(ids).strip()
             return Scores({}, text, time.perf_counter() - started, len(ids) < tokens, start_open=False)
-        # Only the steps a sequence can reach: each is a softmax over the whole vocabulary, of
-        # which a step keeps the tokens a score can ask for (all of it would be 415 KB).
+        # A step keeps the probabilities of the tokens a score can ask for (a whole softmax over
+        # the vocabulary would be 415 KB).
         self.interest = self._np.asarray(sorted(
             {t for trigger in triggers for seq in trigger.spellings + trigger.rivals for t in seq}
             | {t for lead in self.lead_ins for t in lead} | set(self.lead_marks)), dtype=self._np.int64)
-        steps = [self._probabilities(step) for step in result.logits[0][:reach]]
         ids = [t for t in path if t < self.eot]
         text = self.tokenizer.decode(ids).strip()
         complete = len(ids) < tokens
         keyword: Dict[str, float] = {}
         if not triggers:
             return Scores(keyword, text, time.perf_counter() - started, complete)
-        decoding = _Decoding(self, encoded, frames, longest)
+        logits = result.logits[0][:reach]
+        first = self._probabilities(logits[0]) if len(logits) else None
+        scored_lead_ins = self.lead_ins if lead_ins else []
+        if first is None or all(
+            self.first_step_bound(t, first, scored_lead_ins) < START_MARGIN * t.threshold for t in triggers
+        ):
+            # No trigger can start the transcript, after a lead-in or not: every score is below
+            # a tenth of its threshold, so no lead-in decode or forced spelling is needed.
+            start_open = only_lead_ins(text, self.lead_in_words)
+            return Scores({t.name: 0.0 for t in triggers}, text, time.perf_counter() - started, complete, start_open)
+        # Only the steps a sequence can reach: each is a softmax over the whole vocabulary.
+        steps = [first] + [self._probabilities(step) for step in logits[1:]]
+        decoding = _Decoding(self, encoded, frames, longest, prefix)
         floor = min(t.threshold / max(1, len(t.spellings)) for t in triggers) / max(1, len(self.lead_ins))
-        contexts = decoding.contexts(path, steps, self.lead_ins, self.lead_marks, floor)
+        contexts = decoding.contexts(path, steps, scored_lead_ins, self.lead_marks, floor)
         for trigger in triggers:
             keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
-        start_open = any(decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers)
+        start_open = only_lead_ins(text, self.lead_in_words) or any(
+            decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers
+        )
         return Scores(keyword, text, time.perf_counter() - started, complete, start_open)
 
-    def max_length(self, tokens: int, prompt: int = 0) -> int:
-        """`max_length` for a decode of `tokens` text tokens after `prompt` forced ones.
+    def first_step_bound(self, trigger: TriggerSpec, first, lead_ins=None) -> float:
+        """An upper bound of the trigger's keyword score from the first decoding step alone:
+        its spellings' first tokens (weighted), plus every lead-in's first token times the
+        largest weight (after a lead-in, disjoint spellings add up to at most 1)."""
+        spelled = sum(
+            trigger.weight(index) * float(first[sequence[0]]) for index, sequence in enumerate(trigger.spellings) if sequence
+        )
+        led = sum(float(first[lead[0]]) for lead in (self.lead_ins if lead_ins is None else lead_ins) if lead)
+        return spelled + led * max([1.0] + list(trigger.weights))
+
+    def max_length(self, tokens: int, prompt: int = 0, start: int = 0) -> int:
+        """`max_length` for a decode of `tokens` text tokens after `prompt` forced ones, the
+        decoder's start (`start` tokens, default the usual prefix) before them.
         CTranslate2 2.x/4.x Whisper returns about max_length / 2 text tokens in all (measured:
-        max_length 4 gives 2, 5 gives 2, 8 gives 4), not max_length minus the prompt."""
-        return 2 * (prompt + tokens) + len(self.prefix)
+        max_length 4 gives 2, 5 gives 2, 8 gives 4), not max_length minus the prompt; after a
+        `<|startofprev|>` prompt, at most about max_length minus the start (measured with a
+        9-token start: 12 gives 4, 15 gives 7, 20 gives 10)."""
+        start = start or len(self.prefix)
+        return max(2 * (prompt + tokens) + len(self.prefix), prompt + tokens + start + 1)
 
     def repeat(self, encoded, count: int):
         """The encoder's output for one window, `count` times over: a batch's features."""
@@ -435,11 +494,12 @@ class _Decoding:
     # Rows in one batched decoder call: each row's logits are 51,864 floats a step.
     BATCH = 4
 
-    def __init__(self, scorer: "KeywordScorer", encoded, frames: int, longest: int) -> None:
+    def __init__(self, scorer: "KeywordScorer", encoded, frames: int, longest: int, prefix=None) -> None:
         self.scorer = scorer
         self.encoded = encoded
         self.frames = frames
         self.longest = longest
+        self.prefix = list(scorer.prefix if prefix is None else prefix)  # the decoder's start
         # Continuations decoded so far, by prompt: `prefetch` fills it in batches.
         self.decoded: Dict[tuple, tuple] = {}
         self.batched = 0  # decoder calls that served more than one prompt (tests)
@@ -516,8 +576,9 @@ class _Decoding:
                 encoded = scorer.repeat(self.encoded, len(group))
                 self.batched += 1
             results = scorer.model.generate(
-                encoded, [scorer.prefix + tokens for tokens in group], beam_size=1,
-                max_length=scorer.max_length(self.longest + 1, prompt=length), return_logits_vocab=True,
+                encoded, [self.prefix + tokens for tokens in group], beam_size=1,
+                max_length=scorer.max_length(self.longest + 1, prompt=length, start=len(self.prefix)),
+                return_logits_vocab=True,
             )
             for tokens, result in zip(group, results):
                 ids = list(result.sequences_ids[0])
@@ -580,7 +641,7 @@ class _Decoding:
                 # a batch of them held about 170 MB more at its peak and saved no time.)
                 scorer = self.scorer
                 tokens = context.tokens + list(sequence)
-                forced = scorer.model.align(self.encoded, scorer.prefix, [tokens], self.frames)[0]
+                forced = scorer.model.align(self.encoded, self.prefix, [tokens], self.frames)[0]
                 probability = 1.0
                 for p in forced.text_token_probs:
                     probability *= float(p)
@@ -606,6 +667,32 @@ class Segment:
     dropped: int = 0  # samples no longer held (a long segment keeps its last --segment-ms)
     fired: set = field(default_factory=set)
     start_ruled_out: bool = False  # an early pass found no trigger can start it: no more early passes
+    number: int = 0  # the service's count of segments at its start (for --trace)
+
+
+class Trace:
+    """--trace: one JSON line per scoring pass, for diagnosis (`scripts/wake-miss-breakdown`
+    joins it with `bench wake --json`). Segments are numbered in the order their audio-start
+    arrived, over all connections."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.segments = 0
+
+    def next_segment(self) -> int:
+        self.segments += 1
+        return self.segments
+
+    def write(self, segment: Segment, until: int, scores: Scores, whole: bool, final: bool) -> None:
+        import json  # noqa: PLC0415
+
+        record = {
+            "segment": segment.number, "start_ms": segment.start_ms, "until_ms": until * 1000 // SAMPLE_RATE,
+            "whole": whole, "final": final, "keyword": {k: round(v, 6) for k, v in scores.keyword.items()},
+            "text": scores.text, "start_open": scores.start_open, "fired": sorted(segment.fired),
+        }
+        self.stream.write(json.dumps(record) + "\n")
+        self.stream.flush()
 
 
 class Service:
@@ -614,10 +701,14 @@ class Service:
     def __init__(self, args: argparse.Namespace, scorer: Optional[KeywordScorer] = None, worker=None) -> None:
         """`scorer` and `worker` (an executor) are given when another server shares them."""
         self.args = args
-        self.scorer = scorer or KeywordScorer(args.model, args.threads, lead_ins=lead_ins(args))
+        self.scorer = scorer or KeywordScorer(
+            args.model, args.threads, lead_ins=lead_ins(args), prompting=getattr(args, "trigger_prompt", False)
+        )
         self.worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
         self.spec_cache: Dict[tuple, TriggerSpec] = {}
         self.load = PassLoad()
+        path = getattr(args, "trace", None)
+        self.trace = Trace(open_trace(path)) if path else None
 
     def specs(self, names: List[str], thresholds: Dict[str, float], aliases: Dict[str, List[str]]) -> List[TriggerSpec]:
         specs = []
@@ -680,7 +771,9 @@ def make_handler_class():
             elif AudioStart.is_type(event.type):
                 await self.finish_scoring()
                 start = AudioStart.from_event(event)
-                self.segment = Segment(start_ms=int(start.timestamp or 0))
+                trace = getattr(self.service, "trace", None)
+                number = trace.next_segment() if trace is not None else 0
+                self.segment = Segment(start_ms=int(start.timestamp or 0), number=number)
             elif AudioChunk.is_type(event.type):
                 if self.segment is None:
                     self.segment = Segment()
@@ -753,14 +846,19 @@ def make_handler_class():
                 whole = until <= self.service.args.segment_ms * SAMPLE_RATE // 1000
                 audio = self.window(segment, until)
                 loop = asyncio.get_running_loop()
-                # The end of a segment whose start an early pass ruled out: its text only.
-                text_only = final and segment.start_ruled_out
+                # The end of a segment too long to score whole: its text only (a window cut out of
+                # running speech has no start to score). The end of a whole segment keeps its
+                # keyword score even when an early pass ruled its start out: that pass may have
+                # heard noise or half a word ("Thank you." for the first second of a noisy
+                # "Computer"), and the end is where such a trigger is still caught.
+                # Its keyword score then counts the trigger at the very start only: the lead-in
+                # decodes cost half a pass, and a start of lead-ins stays open anyway.
+                text_only = final and not whole
+                options = {"keyword_only": whole and not final, "text_only": text_only}
+                if final and segment.start_ruled_out:
+                    options["lead_ins"] = False
                 scores = await loop.run_in_executor(
-                    self.service.worker,
-                    partial(
-                        self.service.scorer.score, audio, self.triggers, keyword_only=whole and not final,
-                        text_only=text_only,
-                    ),
+                    self.service.worker, partial(self.service.scorer.score, audio, self.triggers, **options)
                 )
                 kind = "text_only" if text_only else ("final" if final else ("early" if whole else "window"))
                 summary = self.service.load.add(kind, len(audio) / SAMPLE_RATE, scores.seconds)
@@ -809,6 +907,9 @@ def make_handler_class():
                     trigger.name, method, score, until * 1000 // SAMPLE_RATE, scores.seconds * 1000,
                 )
                 await self.write_event(event)
+            trace = getattr(self.service, "trace", None)
+            if trace is not None:
+                trace.write(segment, until, scores, whole=whole, final=final)
 
         async def finish_scoring(self) -> None:
             """Waits for the passes due so far."""
@@ -831,6 +932,14 @@ def make_handler_class():
             self.segment = None
 
     return Handler
+
+
+def open_trace(path: Optional[str]):
+    """The --trace file, appended to, mode 0600 (it holds transcripts); None without one."""
+    if not path:
+        return None
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    return os.fdopen(descriptor, "a", encoding="utf-8")
 
 
 def default_threshold(trigger: str, given: Optional[float] = None) -> float:
@@ -864,8 +973,17 @@ def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         help="word a trigger may follow at a segment's start (repeatable; default: " + ", ".join(LEAD_IN_WORDS) + ")",
     )
     parser.add_argument("--no-lead-ins", action="store_true", help="score a trigger only at the segment's start")
+    parser.add_argument(
+        "--trigger-prompt", action="store_true",
+        help="decode with the brand triggers in Whisper's prompt (" + ", ".join(PROMPTED.values())
+        + "): hears them better in noise, costs near-miss accepts and CPU",
+    )
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")
+    parser.add_argument(
+        "--trace", metavar="FILE",
+        help="append one JSON line per scoring pass (scores and transcript: for diagnosis only)",
+    )
 
 
 def parse_arguments(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:

@@ -353,6 +353,8 @@ class StartOpenTests(unittest.TestCase):
             self.assertTrue(first_second(text).start_open, text)
         for text in ("The weather this weekend looks fine.", "Please read me the last email."):
             self.assertFalse(first_second(text).start_open, text)
+        # A first second that holds only a lead-in may end before the trigger ("Hey ... Claude").
+        self.assertTrue(first_second("Hey.").start_open)
 
 
 class ServerTests(unittest.TestCase):

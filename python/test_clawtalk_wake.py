@@ -2,6 +2,10 @@
 
 import argparse
 import asyncio
+import io
+import json
+import os
+import tempfile
 import math
 import unittest
 
@@ -73,6 +77,56 @@ class SpellingTests(unittest.TestCase):
     def test_sequences_that_extend_another_are_dropped(self):
         kept = wake.without_shared_prefixes([[1, 2], [1, 2, 3], [1, 2], [4], []])
         self.assertEqual(sorted(kept), [[1, 2], [4]])
+
+
+class OnlyLeadInsTests(unittest.TestCase):
+    def test_a_start_of_lead_ins_only_stays_open(self):
+        for text in ("Hey", "Hey,", "Okay.", "OK, hey", ""):
+            self.assertTrue(wake.only_lead_ins(text), text)
+
+    def test_any_other_word_decides(self):
+        for text in ("Hey, yo.", "What time is it?", "Okay open", "Heya"):
+            self.assertFalse(wake.only_lead_ins(text), text)
+
+
+class TriggerPromptTests(unittest.TestCase):
+    @staticmethod
+    def scorer(prompting):
+        scorer = object.__new__(wake.KeywordScorer)
+        scorer.prefix = [100, 101]
+        scorer.start_of_previous = 99
+        scorer.prompting = prompting
+        scorer.prefixes = {}
+        scorer.encode_text = lambda text: [ord(c) for c in text]
+        return scorer
+
+    def test_the_brand_triggers_are_prompted_before_the_usual_prefix(self):
+        triggers = [wake.TriggerSpec(n, [[1]], 0.01) for n in ("computer", "Claude", "openclaw")]
+        prefix = self.scorer(True).prefix_for(triggers)
+        self.assertEqual(prefix, [99] + [ord(c) for c in " Claude, OpenClaw."] + [100, 101])
+
+    def test_no_prompt_when_off_or_for_other_triggers(self):
+        self.assertEqual(self.scorer(False).prefix_for([wake.TriggerSpec("claude", [[1]], 0.01)]), [100, 101])
+        self.assertEqual(self.scorer(True).prefix_for([wake.TriggerSpec("computer", [[1]], 0.01)]), [100, 101])
+
+
+class FirstStepBoundTests(unittest.TestCase):
+    def test_the_bound_adds_spellings_and_lead_ins(self):
+        scorer = object.__new__(wake.KeywordScorer)
+        scorer.lead_ins = [[HEY]]
+        first = [0.0] * FakeModel.VOCAB
+        first[CLAUDE], first[HEY], first[OPEN] = 0.02, 0.1, 0.3
+        trigger = wake.TriggerSpec("claude", [[CLAUDE], [CLOUD]], 0.01)
+        self.assertAlmostEqual(scorer.first_step_bound(trigger, first), 0.12)
+
+    def test_the_bound_is_never_below_the_score(self):
+        # "Hey" then "Claude": the score is P(Hey) * P(Claude | Hey) = 0.5 * 0.8, the bound 0.5 + P(Claude).
+        table = {(): {HEY: 0.5, CLAUDE: 0.1}, (HEY,): {CLAUDE: 0.8}}
+        total, _, _ = start_score(table, [[CLAUDE]])
+        scorer = object.__new__(wake.KeywordScorer)
+        scorer.lead_ins = [[HEY]]
+        first = FakeModel(table).distribution([])
+        self.assertGreaterEqual(scorer.first_step_bound(wake.TriggerSpec("claude", [[CLAUDE]], 0.01), first), total)
 
 
 class ScheduleTests(unittest.TestCase):
@@ -164,7 +218,7 @@ class FakeScorer:
         self.model = FakeModel(table)
 
     @staticmethod
-    def max_length(tokens, prompt=0):
+    def max_length(tokens, prompt=0, start=0):
         return prompt + tokens  # the fake returns exactly max_length tokens
 
     @staticmethod
@@ -281,12 +335,15 @@ class FakeService:
         self.lengths = []
         self.load = wake.PassLoad()
         self.worker = None
+        self.trace = None  # a wake.Trace to record passes
         self.start_open = True  # what every pass says of the segment's start
         outer = self
 
         class Scorer:
-            def score(self, audio, triggers, keyword_only=False, text_only=False):
-                outer.lengths.append((len(audio), keyword_only) + (("text only",) if text_only else ()))
+            def score(self, audio, triggers, keyword_only=False, text_only=False, lead_ins=True):
+                outer.lengths.append(
+                    (len(audio), keyword_only) + (("text only",) if text_only else ()) + (() if lead_ins else ("bare",))
+                )
                 return wake.Scores({t.name: 0.0 for t in triggers}, "", 0.001, start_open=outer.start_open)
 
         self.scorer = Scorer()
@@ -296,7 +353,7 @@ class FakeService:
 
 
 class HandlerScheduleTests(unittest.TestCase):
-    def run_segment(self, seconds, paced, start_open=True):
+    def run_segment(self, seconds, paced, start_open=True, trace=None):
         """Streams a segment of `seconds` in 100 ms chunks, at once (a file) or letting every
         pass finish before the next chunk (live); the (length, keyword only) of each pass."""
         try:
@@ -305,6 +362,7 @@ class HandlerScheduleTests(unittest.TestCase):
             self.skipTest("wyoming is not installed (scripts/setup installs it in the venv)")
         service = FakeService()
         service.start_open = start_open
+        service.trace = trace
         written = []
 
         async def run():
@@ -339,16 +397,45 @@ class HandlerScheduleTests(unittest.TestCase):
 
     def test_a_start_no_trigger_can_have_ends_the_early_passes(self):
         # The first pass finds no trigger can start the segment: no further early pass, live or
-        # sent at once; the end is still scored.
+        # sent at once; the end is still scored whole, keyword score included (the first pass may
+        # have heard noise or half the trigger), for the trigger at the very start ("bare").
         for paced in (False, True):
             with self.subTest(paced=paced):
                 lengths, written = self.run_segment(1.8, paced=paced, start_open=False)
-                self.assertEqual(lengths, [(16000, True), (28800, False, "text only")])
+                self.assertEqual(lengths, [(16000, True), (28800, False, "bare")])
                 self.assertEqual(written, ["not-detected"])
 
     def test_a_long_segment_ends_with_its_last_window(self):
         lengths, _ = self.run_segment(7, paced=False)
-        self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False)])
+        # Its end is a window cut out of running speech: transcribed only (no start to score).
+        self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False, "text only")])
+
+    def test_the_trace_numbers_segments_and_records_every_pass(self):
+        stream = io.StringIO()
+        trace = wake.Trace(stream)
+        self.run_segment(1.8, paced=False, trace=trace)
+        self.run_segment(1.2, paced=False, trace=trace)
+        records = [json.loads(line) for line in stream.getvalue().splitlines()]
+        self.assertEqual(
+            [(r["segment"], r["until_ms"], r["final"]) for r in records],
+            [(1, 1000, False), (1, 1500, False), (1, 1800, True), (2, 1000, False), (2, 1200, True)],
+        )
+        self.assertEqual(records[0]["keyword"], {"computer": 0.0})
+        self.assertEqual(records[0]["fired"], [])
+
+
+class TraceFileTests(unittest.TestCase):
+    def test_the_trace_file_is_private_and_appended_to(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "trace.jsonl")
+            for line in ("one\n", "two\n"):
+                stream = wake.open_trace(path)
+                stream.write(line)
+                stream.close()
+            with open(path, encoding="utf-8") as written:
+                self.assertEqual(written.read(), "one\ntwo\n")
+            self.assertEqual(os.stat(path).st_mode & 0o777, 0o600)
+        self.assertIsNone(wake.open_trace(None))
 
 
 

@@ -46,6 +46,9 @@ struct WakeBenchReport: Codable, Sendable {
         var phraseEndSeconds: Double?
         /// Every wake the full pipeline (stage 1 and verifier) would have acted on.
         var detections: [Detection]
+        /// Speech segments the Whisper keyword scorer was sent for this file (nil without one):
+        /// 0 means the segmenter never confirmed speech, so no transcript was made.
+        var scorerSegments: Int? = nil
     }
 
     struct Detection: Codable, Sendable {

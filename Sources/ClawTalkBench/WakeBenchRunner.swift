@@ -82,8 +82,12 @@ final class WakeBenchRunner {
                     path: entry.path, label: entry.label, durationSeconds: Double(clean.count) / 16000,
                     phraseStartSeconds: end > start ? Double(start) / 16000 : nil,
                     phraseEndSeconds: end > start ? Double(end) / 16000 : nil, detections: [])
+                let sentBefore = Self.scorerSegments(spotter)
                 record.detections = try await Self.detections(
                     of: detector, samples: samples, verified: setup.verifier != nil)
+                if let sentBefore, let sentAfter = Self.scorerSegments(spotter) {
+                    record.scorerSegments = sentAfter - sentBefore
+                }
                 audioSeconds += record.durationSeconds
                 files.append(record)
                 for (sweepIndex, sweep) in sweeps.enumerated() {
@@ -189,6 +193,11 @@ final class WakeBenchRunner {
                 trigger: verdict.hit.trigger, engine: verdict.hit.engine, atSeconds: rounded(verdict.hit.atSeconds),
                 score: verdict.hit.score, decidedAtSeconds: verified ? rounded(verdict.decidedAtSeconds) : nil)
         }
+    }
+
+    /// Segments sent so far by the spotter's Whisper keyword engine (nil without one).
+    static func scorerSegments(_ spotter: KeywordSpotter) -> Int? {
+        spotter.engines.lazy.compactMap { $0 as? WhisperKeywordEngine }.first?.segmentsSent
     }
 
     // MARK: - Audio
