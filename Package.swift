@@ -131,6 +131,8 @@ let package = Package(
             name: "ClawTalkTesting",
             dependencies: [
                 "ClawTalkAudio", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkDesktop",
+                // `OutputCapture` for commands run in process.
+                "ClawTalkCommand",
                 // The installed Whisper server for wake tests (`WakeWhisper`).
                 "ClawTalkSpeech",
             ],
@@ -221,7 +223,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "ClawTalkCommandTests", dependencies: ["ClawTalkCommand", "ClawTalkSupport"], swiftSettings: strict),
+            name: "ClawTalkCommandTests", dependencies: ["ClawTalkCommand", "ClawTalkSupport", "ClawTalkTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "ClawTalkBenchTests",
             dependencies: [
