@@ -67,13 +67,11 @@ struct RealtimeBench {
             }
         }
         try rig.loopback.enableEcho(decibels: -6)
-        let monitor = MonitorRecorder()
-        try monitor.start()
-        defer { monitor.stop() }
-        let harness = PlaybackController(
-            sink: LoopbackRig.mic,
-            settings: PlaybackSettings(targetLatencyMilliseconds: 20, streamName: "clawtalk bench user"))
-        defer { harness.close() }
+        let (monitor, harness) = try SoakBench.user()
+        defer {
+            harness.close()
+            monitor.stop()
+        }
         let gateway = rig.gateway
         try soak.control(["talk", "on"], rig: rig)
         guard

@@ -110,13 +110,11 @@ struct ServiceBargeInBench {
         let rig = try await soak.start()
         defer { SoakBench.stop(rig) }
         if let decibels = condition.echoDecibels { try rig.loopback.enableEcho(decibels: decibels) }
-        let monitor = MonitorRecorder()
-        try monitor.start()
-        defer { monitor.stop() }
-        let harness = PlaybackController(
-            sink: LoopbackRig.mic,
-            settings: PlaybackSettings(targetLatencyMilliseconds: 20, streamName: "clawtalk bench user"))
-        defer { harness.close() }
+        let (monitor, harness) = try SoakBench.user()
+        defer {
+            harness.close()
+            monitor.stop()
+        }
         let log = BargeInLog(file: rig.log)
         try soak.control(["talk", "on"], rig: rig)
         var session = Session(bench: self, rig: rig, soak: soak, harness: harness, log: log, monitor: monitor)

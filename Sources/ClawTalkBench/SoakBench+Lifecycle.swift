@@ -1,3 +1,4 @@
+import ClawTalkDevices
 import ClawTalkProtocol
 import ClawTalkSupport
 import ClawTalkTesting
@@ -106,6 +107,17 @@ extension SoakBench {
         Task { await gateway.stopListening() }
         rig.loopback.close()
         rig.sound.stop()
+    }
+
+    /// The bench's user on the rig: a recorder of the speaker monitor (started) and a player into
+    /// the microphone. The caller closes both (`harness.close()`, `monitor.stop()`).
+    static func user() throws -> (monitor: MonitorRecorder, harness: PlaybackController) {
+        let monitor = MonitorRecorder()
+        try monitor.start()
+        let harness = PlaybackController(
+            sink: LoopbackRig.mic,
+            settings: PlaybackSettings(targetLatencyMilliseconds: 20, streamName: "clawtalk bench user"))
+        return (monitor, harness)
     }
 
     /// A self-signed certificate for 127.0.0.1 in `folder`, and its SHA-256 pin (hex).
