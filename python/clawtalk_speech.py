@@ -613,10 +613,12 @@ class Service:
         second = (np.random.default_rng(0).standard_normal(SAMPLE_RATE) * 0.05).astype(np.float32)
         self.transcriber.transcribe(second, self.transcriber.languages[0])
         self.transcriber.decodes = 0
-        release_free_memory()  # what loading and the first decode freed: about 30 MB
         self.wake.scorer.score(np.zeros(SAMPLE_RATE, np.float32), self.wake.specs(wake.DEFAULT_TRIGGERS[:1], {}, {}))
         if self.turn is not None:
             self.turn.probability(second)
+        # What loading and the first passes freed (about 30 MB): the worker trims only after
+        # work, and a node that starts in silence may do none for hours.
+        release_free_memory()
 
     def info(self):
         from wyoming.info import AsrModel, AsrProgram, Attribution, Info  # noqa: PLC0415
