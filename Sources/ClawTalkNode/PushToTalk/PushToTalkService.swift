@@ -113,9 +113,7 @@ package final class PushToTalkService: Sendable {
                 _ = await controller.perform(edge == .pressed ? .start : .stop)
             }
         }
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        await untilCancelled()
         evdev?.stop()
         edgeSink.finish()
         presses.cancel()
