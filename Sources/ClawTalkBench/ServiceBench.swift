@@ -229,6 +229,13 @@ struct ServiceBench {
             .value(
                 "service.rss.total", condition: "node + speech servers, peak in silence", unit: "MB",
                 value: idle.peakTotalMB, goal: .serviceTotalRSS))
+        // The goal names idle and after a turn; the peak in continuous speech is held to it too.
+        if turn.completed {
+            metrics.append(
+                .value(
+                    "service.rss.total", condition: "node + speech servers, 5 s after a command turn", unit: "MB",
+                    value: turn.totalMB, goal: .serviceTotalRSS))
+        }
         metrics.append(
             .value(
                 "service.rss.total", condition: "node + speech servers, peak after a turn and in speech", unit: "MB",
