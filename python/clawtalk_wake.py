@@ -198,11 +198,7 @@ def pass_due(count: int, scored_until: int, first: int, interval: int, early: in
 
 
 # A segment's start is ruled out once no trigger's first tokens reach this share of its threshold.
-# 0.2: on read speech a fifth of the early passes that 0.1 kept open were kept by bounds between a
-# tenth and a fifth of a threshold (one trigger's common first token, " Open"), and no positive
-# that an early pass detected had its start ruled out below a fifth (development voices, clean and
-# at 10 dB; real "computer" at 10 dB: the closest was a quarter). docs/benchmarks.md §9.
-START_MARGIN = 0.2
+START_MARGIN = 0.1
 
 
 def only_lead_ins(text: str, lead_ins: frozenset = LEAD_IN_FOLDED) -> bool:
