@@ -26,28 +26,6 @@ struct ConcurrencyTests {
         #expect(cancelled.locked { $0 })
     }
 
-    @Test func untilCancelledReturnsOnlyOnceTheTaskIsCancelled() async {
-        let (entered, enteredSink) = AsyncStream.makeStream(of: Void.self)
-        let task = Task {
-            enteredSink.yield()
-            await untilCancelled()
-            return Task.isCancelled  // false if it returned before the cancel below
-        }
-        var iterator = entered.makeAsyncIterator()
-        _ = await iterator.next()
-        task.cancel()
-        #expect(await task.value)
-    }
-
-    @Test func untilCancelledReturnsAtOnceInATaskAlreadyCancelled() async {
-        let task = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            await untilCancelled()  // would wait forever (the suite's time limit) if it missed it
-            return Task.isCancelled
-        }
-        #expect(await task.value)
-    }
-
     @Test func returnsTheResultWhenInTime() async throws {
         let value = try await withTimeout(.seconds(5), clock: ContinuousClock()) {
             try await Task.sleep(for: .milliseconds(10))

@@ -113,7 +113,9 @@ package final class PushToTalkService: Sendable {
                 _ = await controller.perform(edge == .pressed ? .start : .stop)
             }
         }
-        await untilCancelled()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3600))
+        }
         evdev?.stop()
         edgeSink.finish()
         presses.cancel()

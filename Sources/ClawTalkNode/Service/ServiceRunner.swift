@@ -49,8 +49,7 @@ public struct ServiceRunner: Sendable {
 
     /// Work that idles until cancelled: the service body until the node's components are wired in.
     public static let idle: Work = {
-        await untilCancelled()
-        throw CancellationError()
+        while true { try await Task.sleep(for: .seconds(3600)) }
     }
 
     /// `SIGTERM` (systemd's stop) and `SIGINT` (Ctrl-C).

@@ -120,7 +120,7 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
         }
         guard !Task.isCancelled else { return }
         guard let controller = built else {
-            await untilCancelled()
+            await Self.idle()
             return
         }
         // From here on suspend(), resume() and new lists go to the controller themselves; what
@@ -224,6 +224,12 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
             }
         }
         return nil
+    }
+
+    private static func idle() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3600))
+        }
     }
 }
 

@@ -39,15 +39,3 @@ public func withTimeout<T: Sendable>(
 ) async throws -> T {
     try await withTimeout(duration, clock: ContinuousClock(), operation: operation)
 }
-
-/// Suspends until the current task is cancelled, with no timer and no polling: the body of a
-/// component that only serves callbacks (a control socket, a key listener) until its service
-/// stops. Returns at once when the task is already cancelled.
-public func untilCancelled() async {
-    let (stream, continuation) = AsyncStream.makeStream(of: Never.self)
-    await withTaskCancellationHandler {
-        for await _ in stream {}
-    } onCancel: {
-        continuation.finish()
-    }
-}
