@@ -113,9 +113,8 @@ package final class PushToTalkService: Sendable {
                 _ = await controller.perform(edge == .pressed ? .start : .stop)
             }
         }
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        // The work runs in the controller, the servers and `presses`: hold them until the stop.
+        await untilCancelled()
         evdev?.stop()
         edgeSink.finish()
         presses.cancel()

@@ -227,9 +227,7 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
     }
 
     private static func idle() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        await untilCancelled()
     }
 }
 
