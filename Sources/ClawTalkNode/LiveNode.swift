@@ -19,7 +19,7 @@ public struct LiveNode: Sendable {
     let target: GatewayTarget?
     let frontEnd: AudioFrontEnd?
     let playback: PlaybackController
-    let capturing: LiveUtteranceCapturing
+    let microphone: Microphone
     let levels: VoiceStatusTap
     let replies: ReplyServices
     let speechServer: SpeechServerSupervisor
@@ -57,7 +57,9 @@ public struct LiveNode: Sendable {
         // The status file's level meter and last transcript (clawtalk status --watch).
         let levels = VoiceStatusTap()
         let delivery = StatusNotingDelivery(inner: replies.delivery, tap: levels)
-        let capturing = LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: logger)
+        // The microphone (architecture.md §3): its engine, subscriptions, health, and who listens
+        // (talk.md §1: push-to-talk over Talk mode over voice wake).
+        let microphone = Microphone(mic: settings.mic, frontEnd: frontEnd, levels: levels, logger: logger)
         // The Whisper server (stt.server): by default started and supervised on the node's own
         // socket; until it answers, the chain below falls back to PocketSphinx (loaded on first use).
         let speechServer = SpeechServerSupervisor(
@@ -84,22 +86,20 @@ public struct LiveNode: Sendable {
         // Desktop notifications (notify.enabled): pairing requests, pauses and wakes.
         let notifier = DesktopNotifier(enabled: settings.notify.enabled, environment: environment, logger: logger)
         let wake = VoiceWakeService.live(
-            settings: settings, environment: environment, store: store, delivery: delivery, capturing: capturing,
+            settings: settings, environment: environment, store: store, delivery: delivery, capturing: microphone,
             playback: playback, echoControlled: frontEnd?.echoControlled ?? false, gatewayKey: target?.key,
             transcriber: localTranscriber, logger: logger
         ) { event in
             if case .accepted(let trigger, _) = event { await notifier.notify(.wake(trigger: trigger)) }
         }
-        // Who listens (talk.md §1): push-to-talk over Talk mode over voice wake.
-        let microphone = MicrophoneOwner(logger: logger)
         let talk = TalkModeService(
-            settings: settings, environment: environment, logger: logger, capturing: capturing,
+            settings: settings, environment: environment, logger: logger, capturing: microphone,
             transcriber: transcriber, delivery: delivery, speech: replies.speech,
             echoControlled: frontEnd?.echoControlled ?? false, pauseReply: { playback.setPaused($0) },
             replySilentSince: { playback.silentSinceNanoseconds },
-            microphone: microphone,
-            realtimeAudio: (capturing, PlaybackRealtimeSpeaker(controller: playback)), status: levels)
-        await microphone.attach(wake: wake, talk: talk.controller)
+            microphone: microphone.claims,
+            realtimeAudio: (microphone, PlaybackRealtimeSpeaker(controller: playback)), status: levels)
+        await microphone.claims.attach(wake: wake, talk: talk.controller)
         replies.onTalkConfig { config in
             localTranscriber.setGatewayLocale(config.speechLocale)
             await talk.updateTalkConfig(config)
@@ -114,14 +114,14 @@ public struct LiveNode: Sendable {
         }
         let ptt = PushToTalkService(
             settings: settings, environment: environment, logger: logger, delivery: delivery,
-            speech: replies.speech, frontEnd: frontEnd, capturing: capturing,
-            microphone: microphone, talk: talk, transcriber: transcriber)
+            speech: replies.speech, frontEnd: frontEnd, capturing: microphone,
+            microphone: microphone.claims, talk: talk, transcriber: transcriber)
         let gateway = GatewayService(
             factory: factory, statusFile: StatusFile(environment: environment), logger: logger,
             configureNode: { session in await ptt.attach(session) },
             observer: GatewaySessionObservers([replies, wake, talk]), notifier: notifier)
         return LiveNode(
-            service: service, target: target, frontEnd: frontEnd, playback: playback, capturing: capturing,
+            service: service, target: target, frontEnd: frontEnd, playback: playback, microphone: microphone,
             levels: levels, replies: replies, speechServer: speechServer, wakeScorer: wakeScorer, wake: wake,
             talk: talk, ptt: ptt, gateway: gateway)
     }
@@ -153,10 +153,10 @@ public struct LiveNode: Sendable {
     /// the stop; then closes the microphone and the playback stream. Returns the exit status.
     public func run() async throws -> Int32 {
         let logger = service.logger.child(category: "service")
-        let capturing = capturing
+        let microphone = microphone
         let stopping = Mutex<ContinuousClock.Instant?>(nil)
         defer {
-            capturing.stop()
+            microphone.stop()
             playback.close()
             // How long the wind-down took in the process (a slow stop's time after this line
             // is the process's exit, not the node's work).
@@ -169,7 +169,7 @@ public struct LiveNode: Sendable {
             self.log(event, logger: logger)
             // The microphone closes at once, beside the components' wind-down rather than after
             // it: its capture thread may be waiting for a sound server that sends nothing yet.
-            if case .stopping = event { DispatchQueue.global().async { capturing.stop() } }
+            if case .stopping = event { DispatchQueue.global().async { microphone.stop() } }
         }
         return try await runner.run()
     }
@@ -185,7 +185,7 @@ public struct LiveNode: Sendable {
             group.addTask { await talk.run(replies: replies) }
             group.addTask { await wake.run() }
             group.addTask { await HeapReport.run(logger: logger) }
-            group.addTask { await capturing.watch(logger: service.logger) }
+            group.addTask { await microphone.watchHealth(logger: service.logger) }
             if let frontEnd {
                 // The front end's counters (far-end frames dropped or stale, the echo delay)
                 // beside Talk mode's pauses in the log.

@@ -1,7 +1,7 @@
 import ClawTalkDevices
 import ClawTalkSupport
 
-/// What the service logs about its microphone: the capture engine handles a lost source by
+/// What the service logs about its microphone (``Microphone/watchHealth(logger:)``): the capture engine handles a lost source by
 /// itself (fallback to the default source, reopening with backoff) and leaves the logging to its
 /// owner. The watch reads the engine's state now and then and turns what changed into events:
 /// - `mic.opened` (info): the first stream is open;
@@ -63,25 +63,6 @@ struct MicrophoneWatch {
             guard !same else { return [] }
             if downSince == nil { downSince = now }
             return [Event(level: .warning, name: name, fields: counters.merging(["reason": .string(reason)]) { $1 })]
-        }
-    }
-}
-
-extension LiveUtteranceCapturing {
-    /// How often ``watch(logger:)`` looks at the engine (its state is a lock-protected value).
-    static let watchInterval: Duration = .seconds(1)
-
-    /// Logs the microphone's state changes (``MicrophoneWatch``) until cancelled.
-    func watch(logger: Logger) async {
-        let logger = logger.child(category: "mic")
-        var watch = MicrophoneWatch()
-        while !Task.isCancelled {
-            if let stats = captureStats {
-                for event in watch.observe(stats, at: Double(MonotonicTime.nanoseconds()) / 1e9) {
-                    logger.log(event.level, event.name, event.fields)
-                }
-            }
-            try? await Task.sleep(for: Self.watchInterval)
         }
     }
 }

@@ -10,11 +10,11 @@ import ClawTalkTalk
 /// `clawtalk ptt …` and keybindings, the same commands on the session bus
 /// (``DBusControlService``), and optional evdev hold-to-talk (`ptt.evdevKey`).
 ///
-/// Wired today: capture from the sound server (``LiveUtteranceCapturing``), the configured STT
+/// Wired today: capture from the sound server (``Microphone``), the configured STT
 /// chain (`stt.*`), delivery and speech from `run`'s ``ReplyServices`` (chat.send / voice.transcript
 /// with the outbox; starting PTT stops the reply being spoken). Without them (tests) delivery is
 /// `voice.transcript` on the node connection (``NodeTranscriptDelivery``) and nothing is spoken.
-/// `microphone` is the node's ``MicrophoneOwner``: push-to-talk claims it from Talk mode and
+/// `microphone` is the node's ``MicrophoneClaims``: push-to-talk claims it from Talk mode and
 /// voice wake; `talk.*`
 /// control-socket requests go to `talk` (``TalkModeService``).
 package final class PushToTalkService: Sendable {
@@ -27,7 +27,7 @@ package final class PushToTalkService: Sendable {
     /// The hold-to-talk key, if configured and known.
     let evdevKey: EvdevKey?
     private let nodeDelivery: NodeTranscriptDelivery?
-    private let capturing: LiveUtteranceCapturing?
+    private let capturing: Microphone?
     private let ownsCapturing: Bool
     private let talk: TalkModeService?
     private let logger: Logger
@@ -40,8 +40,8 @@ package final class PushToTalkService: Sendable {
     init(
         settings: Settings, environment: [String: String], logger: Logger, controller: PTTController? = nil,
         delivery: (any TranscriptDelivering)? = nil, speech: (any SpeechStopping)? = nil,
-        frontEnd: AudioFrontEnd? = nil, capturing shared: LiveUtteranceCapturing? = nil,
-        microphone: MicrophoneOwner? = nil,
+        frontEnd: AudioFrontEnd? = nil, capturing shared: Microphone? = nil,
+        microphone: MicrophoneClaims? = nil,
         talk: TalkModeService? = nil, transcriber: (any Transcriber)? = nil
     ) {
         self.talk = talk
@@ -61,7 +61,7 @@ package final class PushToTalkService: Sendable {
             capturing = nil
             ownsCapturing = false
         } else {
-            let capturing = shared ?? LiveUtteranceCapturing(mic: settings.mic, frontEnd: frontEnd, logger: root)
+            let capturing = shared ?? Microphone(mic: settings.mic, frontEnd: frontEnd, logger: root)
             self.capturing = capturing
             ownsCapturing = shared == nil
             let locale = GatewayConnectionFactory.locale(environment: environment)
@@ -113,9 +113,8 @@ package final class PushToTalkService: Sendable {
                 _ = await controller.perform(edge == .pressed ? .start : .stop)
             }
         }
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        // The work runs in the controller, the servers and `presses`: hold them until the stop.
+        await untilCancelled()
         evdev?.stop()
         edgeSink.finish()
         presses.cancel()

@@ -49,7 +49,8 @@ public struct ServiceRunner: Sendable {
 
     /// Work that idles until cancelled: the service body until the node's components are wired in.
     public static let idle: Work = {
-        while true { try await Task.sleep(for: .seconds(3600)) }
+        await untilCancelled()
+        throw CancellationError()
     }
 
     /// `SIGTERM` (systemd's stop) and `SIGINT` (Ctrl-C).

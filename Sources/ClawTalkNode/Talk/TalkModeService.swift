@@ -6,13 +6,13 @@ import ClawTalkSupport
 package import ClawTalkTalk
 
 /// Talk mode inside `clawtalk run` (talk.md §5): one ``TalkModeController`` for the
-/// service's lifetime over the shared capture (``LiveUtteranceCapturing``, through the audio front
+/// service's lifetime over the shared capture (``Microphone``, through the audio front
 /// end: AEC, VAD, half-duplex silencing), the `stt.*` transcriber, and `run`'s delivery and speech.
 ///
 /// - `clawtalk talk on|off|toggle|status` arrive through the control socket (``handle(_:)``).
 /// - The operator session's `talk.mode` events turn it on and off; phase changes are reported.
 /// - Talk mode claims the microphone from voice wake through `microphone` (the node's
-///   ``MicrophoneOwner``), which pauses it for push-to-talk; ``enter(firstTranscript:)`` is the
+///   ``MicrophoneClaims``), which pauses it for push-to-talk; ``enter(firstTranscript:)`` is the
 ///   seam for `wake.startsTalk`.
 /// - Barge-in when `talk.interruptOnSpeech` and the front end controls echo; else half-duplex.
 package final class TalkModeService: GatewaySessionObserver {
@@ -30,7 +30,7 @@ package final class TalkModeService: GatewaySessionObserver {
         transcriber: any Transcriber, delivery: any TranscriptDelivering, speech: SpeechOutput?, echoControlled: Bool,
         pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
         replySilentSince: (@Sendable () -> UInt64?)? = nil,
-        microphone: MicrophoneOwner? = nil,
+        microphone: MicrophoneClaims? = nil,
         realtimeAudio: (microphone: any RealtimeMicrophone, speaker: any RealtimeSpeaker)? = nil,
         status: VoiceStatusTap? = nil
     ) {

@@ -25,7 +25,7 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
     struct Parts: Sendable {
         /// Speech-to-text for the verifier and the command (default: the `stt.*` chain).
         var transcriber: (any Transcriber)?
-        /// The microphone frames; default: ``LiveUtteranceCapturing/wakeFrames()``.
+        /// The microphone frames; default: ``Microphone/wakeFrames()``.
         var frames: (@Sendable () async throws -> AsyncStream<WakeAudioFrame>)?
         /// Plays chimes (default: nothing).
         var playChime: VoiceWakeController.ChimePlayer = { _ in }
@@ -81,7 +81,7 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
     /// The triggers in use (or to be used once the controller is built).
     var currentTriggers: [String] { triggers }
 
-    /// Takes the microphone from wake (the node's ``MicrophoneOwner``, for push-to-talk or Talk mode).
+    /// Takes the microphone from wake (the node's ``MicrophoneClaims``, for push-to-talk or Talk mode).
     package func suspend() async {
         leases += 1
         await controller?.suspend()
@@ -227,9 +227,7 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
     }
 
     private static func idle() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        await untilCancelled()
     }
 }
 
@@ -310,7 +308,7 @@ extension VoiceWakeService {
     /// `onEvent` sees every controller event.
     static func live(
         settings: Settings, environment: [String: String], store: GatewayStore, delivery: any TranscriptDelivering,
-        capturing: LiveUtteranceCapturing, playback: PlaybackController, echoControlled: Bool, gatewayKey: String?,
+        capturing: Microphone, playback: PlaybackController, echoControlled: Bool, gatewayKey: String?,
         transcriber: (any Transcriber)? = nil, logger: Logger,
         onEvent: (@Sendable (VoiceWakeEvent) async -> Void)? = nil
     ) -> VoiceWakeService {

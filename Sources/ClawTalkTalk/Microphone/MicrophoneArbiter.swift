@@ -5,7 +5,7 @@
 /// do: voice wake is suspended or resumed, Talk mode is paused for push-to-talk or resumed after
 /// it. It only ever acts on a change, so wake sees strictly alternating suspends and resumes.
 ///
-/// Pure and value-typed: ``MicrophoneOwner`` holds one and carries out its actions.
+/// Pure and value-typed: ``MicrophoneClaims`` holds one and carries out its actions.
 public struct MicrophoneArbiter: Sendable, Hashable {
     /// Who has the microphone.
     public enum Holder: String, Sendable, Hashable {

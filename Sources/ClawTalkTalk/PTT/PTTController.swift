@@ -6,7 +6,7 @@ public import ClawTalkSupport
 /// owns a ``PTTStateMachine`` and performs its actions through the seams.
 ///
 /// - Beginning a capture stops speech (no interruption), claims the microphone from Talk mode and
-///   voice wake (``MicrophoneOwner``) and opens it (``UtteranceCapturing``); these steps run in
+///   voice wake (``MicrophoneClaims``) and opens it (``UtteranceCapturing``); these steps run in
 ///   order on one lane, so a release never overtakes the acquisition before it.
 /// - `once` ends when silence follows speech for ``PTTConfiguration/silenceWindow`` (judged per
 ///   frame from the capture's own frame times), or at the hard cap (12 s, or the invoke's
@@ -31,7 +31,7 @@ public actor PTTController {
     let transcriber: any Transcriber
     let delivery: any TranscriptDelivering
     let speech: any SpeechStopping
-    let microphone: MicrophoneOwner?
+    let microphone: MicrophoneClaims?
     let clock: any Clock<Duration>
     let elapsed: ElapsedTime
     let logger: Logger
@@ -80,7 +80,7 @@ public actor PTTController {
     /// A controller over the given seams.
     public init(
         capturing: any UtteranceCapturing, transcriber: any Transcriber, delivery: any TranscriptDelivering,
-        speech: any SpeechStopping, microphone: MicrophoneOwner? = nil,
+        speech: any SpeechStopping, microphone: MicrophoneClaims? = nil,
         configuration: PTTConfiguration = PTTConfiguration(),
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = .discarding,
         makeCaptureID: @escaping PTTStateMachine.CaptureIDMaker = { _ in PTTStateMachine.randomCaptureID() }

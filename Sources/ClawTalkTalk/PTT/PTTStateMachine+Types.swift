@@ -119,7 +119,7 @@ extension PTTStateMachine {
     public enum Action: Sendable, Hashable {
         /// Stop TTS playback without recording an interruption.
         case stopSpeech
-        /// Take the microphone from Talk mode and voice wake (``MicrophoneOwner/pushToTalkBegan()``).
+        /// Take the microphone from Talk mode and voice wake (``MicrophoneClaims/pushToTalkBegan()``).
         case claimMicrophone
         /// Open the microphone (with pre-roll) for `captureId`.
         case beginCapture(captureId: String, mode: Mode)
@@ -135,7 +135,7 @@ extension PTTStateMachine {
         case awaitPause(captureId: String)
         /// Deliver the transcript (source push-to-talk); report ``Event/delivered(captureId:status:)``.
         case deliver(captureId: String, transcript: String)
-        /// Give the microphone back (``MicrophoneOwner/pushToTalkEnded()``).
+        /// Give the microphone back (``MicrophoneClaims/pushToTalkEnded()``).
         case releaseMicrophone
     }
 }

@@ -1,7 +1,7 @@
-/// The project's barge-in onset detector (talk.md §5.5) for realtime output: the speaking phase of
-/// a ``TalkModeStateMachine`` (its hold-off while the canceller converges, the onset length and
-/// level over the residual echo, the double-talk test), reporting the moment it would pause the
-/// reply, and for each frame whether it is strong evidence of a voice beyond the echo
+/// The project's barge-in onset detector (talk.md §5.5) for realtime output: native Talk's
+/// ``BargeInDetector`` (its hold-off while the canceller converges, the onset length and level
+/// over the residual echo, the double-talk test), reporting the moment it would pause the reply,
+/// and for each frame whether it is strong evidence of a voice beyond the echo
 /// (``strongMargin``), which ``RealtimeBargeIn`` cancels on at once. A short sound it holds back
 /// is no onset. Pure: frames in, an observation out.
 ///
@@ -82,39 +82,31 @@ public struct RealtimeOnsetDetector: Sendable {
     /// (8 false cancels in the first 45 s of a bench run, 2026-12-06).
     public static let strongAfterFrames = 500
 
-    private let configuration: TalkModeConfiguration
-    private var machine: TalkModeStateMachine
+    /// Native Talk's onset decision; its echo path is kept across replies.
+    private var detector: BargeInDetector
     private var armed = false
+    /// The onset was reported: from there on its frames are judged, as native Talk's pause and
+    /// check would (they teach neither the echo path nor the residual level).
     private var reported = false
-    /// The echo path learned so far (kept across replies).
-    private var echoPath = EchoPathEstimate()
 
     /// The run so far (logs).
     public private(set) var evidence = Evidence()
 
-    /// A detector with Talk's barge-in settings (`configuration`; barge-in forced on).
+    /// A detector with Talk's barge-in onset settings (`configuration`).
     public init(configuration: TalkModeConfiguration = TalkModeConfiguration()) {
-        var configuration = configuration
-        configuration.bargeIn = .enabled
-        configuration.idleTimeout = nil
-        self.configuration = configuration
-        machine = TalkModeStateMachine(configuration: configuration)
+        detector = BargeInDetector(configuration: configuration)
     }
 
     /// Whether output is being watched.
     public var isArmed: Bool { armed }
 
     /// The echo path learned so far.
-    public var learnedEchoPath: EchoPathEstimate { armed ? machine.echoPath : echoPath }
+    public var learnedEchoPath: EchoPathEstimate { detector.echoPath }
 
     /// Output started (or resumed after a pause): watch from here (the hold-off counts from the
     /// first frame with echo); the echo path learned so far stays.
     public mutating func outputStarted() {
-        if armed { echoPath = machine.echoPath }
-        machine = TalkModeStateMachine(configuration: configuration)
-        machine.echoPath = echoPath
-        _ = machine.handle(.enter(.local))
-        _ = machine.handle(.replyStarted)
+        detector.replyStarted()
         armed = true
         reported = false
         evidence = Evidence()
@@ -122,7 +114,6 @@ public struct RealtimeOnsetDetector: Sendable {
 
     /// Output ended or was stopped: frames no longer count.
     public mutating func outputEnded() {
-        if armed { echoPath = machine.echoPath }
         armed = false
     }
 
@@ -132,14 +123,14 @@ public struct RealtimeOnsetDetector: Sendable {
         isSpeech: Bool, seconds: Double, rms: Double, echo: Bool?, reference: EchoReference?
     ) -> Observation {
         guard armed else { return Observation() }
-        let path = machine.echoPath
+        let path = detector.echoPath
         var observation = Observation()
         if isSpeech {
             let excess = path.excess(reference)
             let bands = path.bandExcess(reference)
             let mature = path.frames >= Self.strongAfterFrames
             let silentFarEnd = reference.map { $0.farEnd < EchoPathEstimate.audibleFarEnd } == true
-            let residual = machine.residualLevel
+            let residual = detector.residualEchoLevel
             let overResidual = residual > 0 && rms >= Self.strongLevelFactor * residual
             let band = bands?.highest ?? 0
             observation.strong =
@@ -158,12 +149,13 @@ public struct RealtimeOnsetDetector: Sendable {
         }
         evidence.input = reference?.input ?? 0
         evidence.farEnd = reference?.farEnd ?? 0
-        evidence.residual = machine.residualLevel
+        evidence.residual = detector.residualEchoLevel
         evidence.echoGain = path.gain
         evidence.echoFrames = path.frames
-        let actions = machine.handle(
-            .audio(isSpeech: isSpeech, seconds: seconds, rms: rms, echo: echo, reference: reference))
-        if !reported, actions.contains(.pauseReply(true)) {
+        let verdict = detector.frame(
+            isSpeech: isSpeech, seconds: seconds, rms: rms, echo: echo, reference: reference, judging: reported,
+            watching: !reported)
+        if !reported, verdict == .onset {
             reported = true
             observation.onset = true
         }

@@ -31,15 +31,15 @@ extension TalkModeController {
             if on {
                 // The double-talk test's view of the onset (issue 15: a false pause's cause).
                 if let gain = machine.echoPath.gain { fields["echoGain"] = .double(gain) }
-                fields["beyondEchoS"] = .double(machine.speak.runBeyondEcho)
-                fields["clearlyBeyondEchoS"] = .double(machine.speak.runClearlyBeyondEcho)
-                fields["echoExcess"] = .double(machine.speak.runExcess)
-                fields["runS"] = .double(machine.speak.speechRun)
-                fields["runLevel"] = .double(machine.speak.runLevel)
-                fields["runPeakRms"] = .double(machine.speak.runPeak)
-                fields["bandExcess"] = .double(machine.speak.runBandExcess)
-                fields["unexplained"] = .double(machine.speak.runUnexplained)
-                fields["bandsBeyondEchoS"] = .double(machine.speak.runBandsBeyondEcho)
+                fields["beyondEchoS"] = .double(machine.bargeInDetector.run.secondsOverEcho)
+                fields["clearlyBeyondEchoS"] = .double(machine.bargeInDetector.run.secondsClearlyOverEcho)
+                fields["echoExcess"] = .double(machine.bargeInDetector.run.highestEchoExcess)
+                fields["runS"] = .double(machine.bargeInDetector.run.seconds)
+                fields["runLevel"] = .double(machine.bargeInDetector.run.recentLevel)
+                fields["runPeakRms"] = .double(machine.bargeInDetector.run.loudestLevel)
+                fields["bandExcess"] = .double(machine.bargeInDetector.run.highestBandExcess)
+                fields["unexplained"] = .double(machine.bargeInDetector.run.highestUnexplainedShare)
+                fields["bandsBeyondEchoS"] = .double(machine.bargeInDetector.run.secondsOverEchoInABand)
             }
             logger.debug("talk.pause", fields)
         case .cancelBargeInCheck:
@@ -113,8 +113,8 @@ extension TalkModeController {
         open.lastFrameEnd = frame.time + seconds
         captures[generation] = open
         let silence = replySilence(at: frame.timestampNanoseconds)
-        let held = machine.speak.heldOnsets
-        if machine.phase == .speaking, frame.isSpeech || machine.speak.speechRun > 0,
+        let held = machine.bargeInDetector.onsetsHeldBack
+        if machine.phase == .speaking, frame.isSpeech || machine.bargeInDetector.run.seconds > 0,
             logger.isEnabled(.debug)
         {
             trace(frame)
@@ -123,14 +123,16 @@ extension TalkModeController {
             .audio(
                 isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, silence: silence, echo: frame.echoActive,
                 reference: frame.reference))
-        if machine.speak.heldOnsets > held {
+        if machine.bargeInDetector.onsetsHeldBack > held {
             // An onset by length and level that the double-talk test took for the reply's echo:
             // 0 false pauses mean something only beside how many it held (issue 15).
             var fields: [String: LogValue] = [
-                "atS": .double(open.runStart ?? frame.time), "runS": .double(machine.speak.speechRun),
-                "runPeakRms": .double(machine.speak.runPeak), "residualRms": .double(machine.residualLevel),
-                "echoExcess": .double(machine.speak.runExcess), "bandExcess": .double(machine.speak.runBandExcess),
-                "unexplained": .double(machine.speak.runUnexplained),
+                "atS": .double(open.runStart ?? frame.time), "runS": .double(machine.bargeInDetector.run.seconds),
+                "runPeakRms": .double(machine.bargeInDetector.run.loudestLevel),
+                "residualRms": .double(machine.residualLevel),
+                "echoExcess": .double(machine.bargeInDetector.run.highestEchoExcess),
+                "bandExcess": .double(machine.bargeInDetector.run.highestBandExcess),
+                "unexplained": .double(machine.bargeInDetector.run.highestUnexplainedShare),
             ]
             if let gain = machine.echoPath.gain { fields["echoGain"] = .double(gain) }
             logger.debug("talk.onset.held", fields)

@@ -159,7 +159,7 @@ public actor TalkModeController: TalkPausing {
         return machine.isEnabled
     }
 
-    /// Push-to-talk takes the microphone (``MicrophoneOwner``): Talk's capture and a pending
+    /// Push-to-talk takes the microphone (``MicrophoneClaims``): Talk's capture and a pending
     /// barge-in check end; returns once they have. Nothing happens when Talk mode is off.
     public func pauseForPushToTalk() async {
         setPushToTalk(true)

@@ -3,7 +3,7 @@
 /// and starts a fresh speech session. Each closure returns quickly.
 public struct TalkModeHooks: Sendable {
     /// Where Talk mode claims and releases the microphone (nil: nobody else listens).
-    public var microphone: MicrophoneOwner?
+    public var microphone: MicrophoneClaims?
     /// Pauses playback where it is heard (true) or resumes it from there (false); synchronous,
     /// takes effect at the next chunk (``PlaybackController/setPaused(_:)`` in the service).
     public var pauseReply: @Sendable (Bool) -> Void
@@ -16,9 +16,9 @@ public struct TalkModeHooks: Sendable {
     /// service). Synchronous and cheap: called once per frame while paused.
     public var replySilentSince: (@Sendable () -> UInt64?)?
 
-    /// Hooks from closures; each defaults to doing nothing (and no microphone owner).
+    /// Hooks from closures; each defaults to doing nothing (and no microphone claims).
     public init(
-        microphone: MicrophoneOwner? = nil, pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
+        microphone: MicrophoneClaims? = nil, pauseReply: @escaping @Sendable (Bool) -> Void = { _ in },
         resetSpeechSession: @escaping @Sendable () async -> Void = {},
         replySilentSince: (@Sendable () -> UInt64?)? = nil
     ) {

@@ -9,22 +9,12 @@ extension TalkModeStateMachine {
     /// latest check's audio.
     public var voiceHeardSinceCheck: Double { speak.voiceSinceCheck }
 
-    /// Counters of the speaking phase (barge-in).
+    /// Counters of the speaking phase's confirmation (the onset evidence is
+    /// ``TalkModeStateMachine/bargeInDetector``'s).
     struct SpeakCounters {
-        var elapsed = 0.0
-        /// Seconds since the first frame that held the reply's sound (nil: none yet), when the
-        /// frames say so (``echoKnown``): the reply's audio reaches the microphone only after
-        /// its synthesis and the sink's latency, and the canceller converges from there.
-        var sinceEchoStart: Double?
-        /// Frames say whether the reply's sound is in them.
-        var echoKnown = false
-        var levelSum = 0.0
-        var levelCount = 0
-        var runLevel = 0.0
         var rechecks = 0
-        var speechRun = 0.0
-        var sinceSpeech = Double.infinity
-        /// ``sinceSpeech`` when the pending check was asked for (where its audio ends).
+        /// ``BargeInDetector/secondsSinceSpeech`` when the pending check was asked for (where its
+        /// audio ends).
         var sinceSpeechAtCheck = Double.infinity
         /// Speech was heard after the pending check's audio ends (its transcript may be partial).
         var heardSinceCheck = false
@@ -39,43 +29,13 @@ extension TalkModeStateMachine {
         var voiceOnsetIsRepause = false
         /// A new onset paused the reply again while the pending check ran.
         var onsetSinceCheck = false
-        /// Seconds since the reply last resumed from a pause.
-        var sinceResume = Double.infinity
         /// Seconds of loud (voice, not echo) frames after the pending check's audio ends, heard
         /// while the reply was silent (a settled pause, or after the reply ended): over the
         /// playing reply, loud speech may be its resumed echo (a voice there pauses it again).
         var voiceSinceCheck = 0.0
-        /// Seconds since the last frame of speech that stood out from the residual echo (the
-        /// interrupting voice, not the reply's echo): where an interrupting turn's speech ends.
-        var sinceLoud = Double.infinity
         /// The reply's audio ended while a check was pending: the check decides whether the
         /// speech heard over its end is the next turn (nothing said is dropped unjudged).
         var replyEnded = false
-        /// Seconds of the current speech run whose raw capture the echo path does not explain
-        /// (``EchoPathEstimate/heardBeyondEcho(_:)``): the double-talk evidence of an onset.
-        var runBeyondEcho = 0.0
-        /// ``runBeyondEcho`` on frames that the test measured (a reference and an audible far end).
-        var runMeasuredBeyondEcho = 0.0
-        /// Seconds of the current speech run ``EchoPathEstimate/clearMargin`` above the echo (or
-        /// with no test): one frame of it is evidence on its own.
-        var runClearlyBeyondEcho = 0.0
-        /// The highest ``EchoPathEstimate/excess(_:)`` in the current speech run (0: none).
-        var runExcess = 0.0
-        /// The spectral view of the current run (``EchoPathEstimate/bandExcess(_:)``): its highest
-        /// band ratio and unexplained share so far (0: none), for the logs.
-        var runBandExcess = 0.0
-        var runUnexplained = 0.0
-        /// Seconds of the current run that the band view finds beyond the echo
-        /// (``EchoPathEstimate/heardInBandsBeyondEcho(_:)``): one frame is evidence on its own.
-        var runBandsBeyondEcho = 0.0
-        /// The current speech run's loudest frame (the fast onset's level: the smoothed level
-        /// lags a voice's rise by several frames).
-        var runPeak = 0.0
-        /// The current speech run met an onset's length and level but the double-talk test held
-        /// it back (counted once per run in ``heldOnsets``).
-        var runHeld = false
-        /// Speech runs held back by the double-talk test while speaking, since the phase began.
-        var heldOnsets = 0
     }
 
     /// Playback paused after a speech onset (at most ``TalkModeConfiguration/bargeInConfirmWindow``).
@@ -105,28 +65,8 @@ extension TalkModeStateMachine {
         guard state.elapsed < configuration.bargeInConfirmWindow + Self.voiceHoldLimit - 1e-9,
             speak.voiceWhilePaused >= Self.voiceWhilePausedMinimum - 1e-9
         else { return false }
-        let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
+        let voiceGoesOn = bargeInDetector.secondsSinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
         return voiceGoesOn || (checkPending && speak.voiceWhilePaused >= Self.voiceAfterCheck - 1e-9)
-    }
-
-    /// Seconds of a speech run that the echo path must fail to explain for the run to be an
-    /// onset before ``TalkModeConfiguration/bargeInEchoOnset``: one 20 ms frame
-    /// ``EchoPathEstimate/clearMargin`` above the echo, or two ``EchoPathEstimate/margin`` above
-    /// in a run whose smoothed level passes too (see ``runHasVoiceEvidence(bySmoothedLevel:)``).
-    static let beyondEchoEvidence = 0.02
-
-    /// Whether the current run has the double-talk test's evidence (``beyondEchoEvidence``).
-    /// One frame ``EchoPathEstimate/clearMargin`` above the echo is enough, even for an onset by
-    /// the run's loudest frame, and so is one frame whose bands the echo does not explain
-    /// (``EchoPathEstimate/heardInBandsBeyondEcho(_:)``: a voice as loud as the echo stands out
-    /// where the reply is quiet; the slowest pauses waited 40–120 ms for the level evidence). Two frames at ``EchoPathEstimate/margin`` count only when the
-    /// run's smoothed level passes its bar as well: a run whose loudest frame alone passes, with
-    /// two frames at ×1.45 over the echo and a smoothed level a third of the floor, was the one
-    /// false pause in 1.08 h of reading on a loaded machine (bench, 2026-12-05).
-    func runHasVoiceEvidence(bySmoothedLevel: Bool) -> Bool {
-        speak.runClearlyBeyondEcho >= Self.beyondEchoEvidence - 1e-9
-            || speak.runBandsBeyondEcho >= Self.beyondEchoEvidence - 1e-9
-            || (bySmoothedLevel && speak.runBeyondEcho >= 2 * Self.beyondEchoEvidence - 1e-9)
     }
 
     /// How long past ``TalkModeConfiguration/bargeInConfirmWindow`` a voice holds the pause
@@ -145,76 +85,17 @@ extension TalkModeStateMachine {
         reference: EchoReference? = nil, _ out: inout [Action]
     ) {
         guard configuration.bargeIn == .enabled else { return }
-        // The echo path is learned on frames of the reply's echo that hold no voice, while no
-        // onset is being judged.
-        if let reference, !isSpeech, replyPause == nil, !checkPending, echo != false {
-            echoPath.learn(reference)
-        }
         let replySilent = replySilent(after: seconds, silence: silence)
-        speak.elapsed += seconds
-        if let echo {
-            speak.echoKnown = true
-            if let since = speak.sinceEchoStart {
-                speak.sinceEchoStart = since + seconds
-            } else if echo {
-                speak.sinceEchoStart = seconds
-            }
-        }
-        // The reply's first half second at the microphone: the canceller converges.
-        let heldOff = speak.echoKnown ? (speak.sinceEchoStart ?? 0) : speak.elapsed
-        speak.sinceResume += seconds
+        // While an onset is judged, its frames teach the detector neither the echo path nor the
+        // residual level; a new onset is looked for only while the reply plays.
+        let verdict = bargeInDetector.frame(
+            isSpeech: isSpeech, seconds: seconds, rms: rms, echo: echo, reference: reference,
+            judging: replyPause != nil || checkPending, watching: replyPause == nil && !speak.replyEnded)
         if let age = speak.voiceOnsetAge { speak.voiceOnsetAge = age + seconds }
-        if isSpeech, heldOff > configuration.bargeInHoldOff + 1e-9 {
-            // The run's recent level (about the last 0.1 s).
-            let level = rms ?? 0
-            speak.runLevel =
-                speak.speechRun == 0 ? level : speak.runLevel + (level - speak.runLevel) * min(1, seconds / 0.1)
-            if speak.speechRun == 0 {
-                speak.runBeyondEcho = 0
-                speak.runMeasuredBeyondEcho = 0
-                speak.runClearlyBeyondEcho = 0
-                speak.runExcess = 0
-                speak.runBandExcess = 0
-                speak.runUnexplained = 0
-                speak.runBandsBeyondEcho = 0
-                speak.runPeak = 0
-                speak.runHeld = false
-            }
-            speak.runPeak = max(speak.runPeak, level)
-            if echoPath.heardBeyondEcho(reference) { speak.runBeyondEcho += seconds }
-            if let excess = echoPath.excess(reference), excess > EchoPathEstimate.margin {
-                speak.runMeasuredBeyondEcho += seconds
-            }
-            if echoPath.heardClearlyBeyondEcho(reference) { speak.runClearlyBeyondEcho += seconds }
-            speak.runExcess = max(speak.runExcess, echoPath.excess(reference) ?? 0)
-            if let bands = echoPath.bandExcess(reference) {
-                speak.runBandExcess = max(speak.runBandExcess, bands.highest)
-                speak.runUnexplained = max(speak.runUnexplained, bands.unexplained)
-            }
-            if echoPath.heardInBandsBeyondEcho(reference) { speak.runBandsBeyondEcho += seconds }
-            speak.speechRun += seconds
-            speak.sinceSpeech = 0
-            speak.sinceLoud = loudEnough(rms) ? 0 : speak.sinceLoud + seconds
-            if checkPending {
-                speak.heardSinceCheck = true
-                if speak.sinceLoud == 0, replySilent { speak.voiceSinceCheck += seconds }
-            }
-        } else {
-            speak.speechRun = 0
-            speak.runLevel = 0
-            speak.sinceSpeech += seconds
-            speak.sinceLoud += seconds
+        if verdict != .quiet, checkPending {
+            speak.heardSinceCheck = true
+            if bargeInDetector.secondsSinceLoudSpeech == 0, replySilent { speak.voiceSinceCheck += seconds }
         }
-        // The residual echo's level, without the voice being checked (a slow check would
-        // otherwise raise the bar with the very voice it is judging), and without the frames
-        // before the reply's sound arrived (their silence would lower it).
-        if let rms, replyPause == nil, !checkPending, echo != false {
-            speak.levelSum += rms
-            speak.levelCount += 1
-        }
-        // A resumed reply restarts after silence, like a new one: while the canceller
-        // re-converges (``TalkModeConfiguration/bargeInHoldOff``) its residual echo starts no onset.
-        if speak.sinceResume <= configuration.bargeInHoldOff + 1e-9 { speak.speechRun = 0 }
         if var state = replyPause {
             state.elapsed += seconds
             state.onsetAge += seconds
@@ -232,7 +113,7 @@ extension TalkModeStateMachine {
                 // Not confirmed in time: the reply plays on. A check still running may yet
                 // confirm (slow speech-to-text); then playback stops.
                 resumeReply(&out)
-                speak.speechRun = 0
+                bargeInDetector.endRun()
                 return
             }
             if !state.checkRequested, !checkPending, state.elapsed >= configuration.bargeInListen - 1e-9 {
@@ -240,15 +121,16 @@ extension TalkModeStateMachine {
                 requestCheck(&out)
             }
             replyPause = state
-        } else if !speak.replyEnded, onsetReached(rms) {
+        } else if verdict == .onset {
+            let onsetAge = bargeInDetector.run.seconds
             if checkPending {
                 // A new onset while a slow check of an earlier one runs (the reply resumed after
                 // its window): pause again, so the voice is heard over silence, and let the
                 // verdict ask again on the longer audio instead of dropping this voice with it.
-                replyPause = PauseState(checkRequested: true, onsetAge: speak.speechRun, isRepause: true)
+                replyPause = PauseState(checkRequested: true, onsetAge: onsetAge, isRepause: true)
                 speak.onsetSinceCheck = true
             } else {
-                replyPause = PauseState(onsetAge: speak.speechRun)
+                replyPause = PauseState(onsetAge: onsetAge)
                 speak.rechecks = 0
                 speak.voiceWhilePaused = 0
                 speak.voiceOnsetAge = nil
@@ -265,49 +147,6 @@ extension TalkModeStateMachine {
         guard var state = replyPause else { return false }
         state.elapsed += seconds
         return Self.settled(state, silence: silence)
-    }
-
-    /// Whether the current speech run is an onset: ``TalkModeConfiguration/bargeInOnset`` of
-    /// speech that stands out from the residual echo, or ``TalkModeConfiguration/bargeInFastOnset``
-    /// of speech that stands out by ``TalkModeConfiguration/bargeInFastLevelFactor`` (only with
-    /// levels). With the double-talk test's evidence that the run is more than the echo, the
-    /// fast onset may go by the run's loudest frame (a voice's rise; only with a frame clearly
-    /// beyond the echo); a run the echo explains is
-    /// an onset only once it lasts ``TalkModeConfiguration/bargeInEchoOnset``, and then by its
-    /// smoothed level alone (one loud frame of echo is no voice). With two frames over the echo's
-    /// margin, the fast onset needs only the normal level. A run that is an onset by length
-    /// and level but that the test holds back is counted once in ``SpeakCounters/heldOnsets``.
-    private mutating func onsetReached(_ rms: Double?) -> Bool {
-        let run = speak.speechRun + 1e-9
-        let fast = rms != nil && run >= configuration.bargeInFastOnset
-        let bySmoothedLevel =
-            (run >= configuration.bargeInOnset && loudEnough(rms))
-            || (fast && loudEnough(rms, factor: configuration.bargeInFastLevelFactor))
-        let byPeak = fast && loudEnough(rms, level: speak.runPeak, factor: configuration.bargeInFastLevelFactor)
-        // Two frames over the echo margin are the double-talk test's evidence of a voice: with
-        // it, the fast onset needs only the normal level (a voice rising, not yet 4 × the
-        // residual, waited for the full onset: 80–140 ms into the run, bench 2026-12-05).
-        // Measured evidence only: with no test (no reference, a silent far end) nothing changes.
-        let byEvidence =
-            fast && loudEnough(rms) && speak.runMeasuredBeyondEcho >= 2 * Self.beyondEchoEvidence - 1e-9
-        if byEvidence { return true }
-        guard bySmoothedLevel || byPeak else { return false }
-        // Double talk: a run that the echo path explains throughout (a burst of echo that the
-        // canceller let through) is an onset only once it lasts ``bargeInEchoOnset``.
-        if runHasVoiceEvidence(bySmoothedLevel: bySmoothedLevel) { return true }
-        if run >= configuration.bargeInEchoOnset, bySmoothedLevel { return true }
-        if !speak.runHeld { speak.heldOnsets += 1 }
-        speak.runHeld = true
-        return false
-    }
-
-    /// Whether the current speech run stands out from the residual echo: its recent level (or
-    /// `level`) at least `factor` (``TalkModeConfiguration/bargeInLevelFactor``) × the reply's
-    /// mean level and ``TalkModeConfiguration/bargeInMinimumLevel`` (no level rule without levels).
-    private func loudEnough(_ rms: Double?, level: Double? = nil, factor: Double? = nil) -> Bool {
-        guard rms != nil else { return true }
-        let factor = factor ?? configuration.bargeInLevelFactor
-        return (level ?? speak.runLevel) >= max(residualLevel * factor, configuration.bargeInMinimumLevel)
     }
 
     mutating func bargeInTranscript(_ text: String?, _ confidence: Double?, _ out: inout [Action]) {
@@ -332,7 +171,7 @@ extension TalkModeStateMachine {
         {
             verdict = .echo
         }
-        let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
+        let voiceGoesOn = bargeInDetector.secondsSinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
         if verdict == .stopPhrase, speak.heardSinceCheck, speak.rechecks < 2 {
             // "Stop …" and the voice went on after the checked audio: it may be the start of a
             // longer request, so the longer audio decides.
@@ -362,7 +201,7 @@ extension TalkModeStateMachine {
                 return
             }
             resumeReply(&out)
-            speak.speechRun = 0
+            bargeInDetector.endRun()
             if speak.replyEnded { finishReply(&out) }
             return
         }
@@ -386,7 +225,7 @@ extension TalkModeStateMachine {
             out.append(.keepInterruptingSpeech)
             // Silence counts from the interrupting voice's last loud frame: what the detector
             // heard after it was the reply's echo.
-            let quiet = speak.sinceLoud
+            let quiet = bargeInDetector.secondsSinceLoudSpeech
             if quiet >= configuration.silenceWindow - 1e-9 {
                 // The voice stopped while a slow transcriber confirmed it: the turn is over
                 // already, and its audio ends one silence window after the voice.
@@ -408,7 +247,7 @@ extension TalkModeStateMachine {
     private mutating func requestCheck(_ out: inout [Action]) {
         checkPending = true
         speak.onsetSinceCheck = false
-        speak.sinceSpeechAtCheck = speak.sinceSpeech
+        speak.sinceSpeechAtCheck = bargeInDetector.secondsSinceSpeech
         speak.heardSinceCheck = false
         speak.voiceSinceCheck = 0
         out.append(.checkBargeIn)
@@ -420,12 +259,13 @@ extension TalkModeStateMachine {
     /// where the voice ended, not when a slow transcriber got round to it.
     private mutating func recheck(_ out: inout [Action]) {
         speak.rechecks += 1
-        let voiceGoesOn = speak.sinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
-        guard !voiceGoesOn, speak.sinceLoud.isFinite, speak.sinceLoud > Self.recheckTail else {
+        let sinceLoud = bargeInDetector.secondsSinceLoudSpeech
+        let voiceGoesOn = bargeInDetector.secondsSinceSpeech <= BargeInDecision.recentSpeechWindow + 1e-9
+        guard !voiceGoesOn, sinceLoud.isFinite, sinceLoud > Self.recheckTail else {
             requestCheck(&out)
             return
         }
-        out.append(.trimCheckEnd(seconds: speak.sinceLoud - Self.recheckTail))
+        out.append(.trimCheckEnd(seconds: sinceLoud - Self.recheckTail))
         requestCheck(&out)
         speak.sinceSpeechAtCheck = Self.recheckTail
     }
@@ -448,7 +288,7 @@ extension TalkModeStateMachine {
         guard replyPause != nil else { return }
         out.append(.pauseReply(false))
         replyPause = nil
-        speak.sinceResume = 0
+        bargeInDetector.replyResumed()
     }
 
     /// Leaving the speaking phase: a pending check no longer matters, the volume comes back.

@@ -135,9 +135,9 @@ extension TalkModeStateMachine {
         case cancelBargeInCheck
         /// Send operator `talk.mode` with these params.
         case report(TalkModeParams)
-        /// Claim the microphone (``MicrophoneOwner/talkEntered()``: voice wake stops listening).
+        /// Claim the microphone (``MicrophoneClaims/talkEntered()``: voice wake stops listening).
         case claimMicrophone
-        /// Release the microphone (``MicrophoneOwner/talkExited()``).
+        /// Release the microphone (``MicrophoneClaims/talkExited()``).
         case releaseMicrophone
         /// A new Talk session began (forget the directive default).
         case resetSpeechSession

@@ -41,14 +41,16 @@ public struct TalkModeStateMachine: Sendable {
     /// A barge-in check (transcription) is running.
     public var isCheckPending: Bool { checkPending }
     /// The mean level (RMS) of the speaking phase's frames while not paused: the residual echo
-    /// an onset must stand out from.
-    public var residualLevel: Double { speak.levelCount == 0 ? 0 : speak.levelSum / Double(speak.levelCount) }
+    /// an onset must stand out from (``BargeInDetector/residualEchoLevel``).
+    public var residualLevel: Double { bargeInDetector.residualEchoLevel }
 
     var step = ThinkingStep.transcribing
     var listen = ListenCounters()
     var speak = SpeakCounters()
+    /// The onset decision while speaking: the evidence of a voice over the reply's echo.
+    public internal(set) var bargeInDetector: BargeInDetector
     /// The double-talk test's echo path, learned over the replies of this Talk session.
-    public internal(set) var echoPath = EchoPathEstimate()
+    public var echoPath: EchoPathEstimate { bargeInDetector.echoPath }
     var replyPause: PauseState?
     var checkPending = false
     var spokenText = ""
@@ -80,6 +82,7 @@ public struct TalkModeStateMachine: Sendable {
     /// A machine in ``Phase/idle``.
     public init(configuration: TalkModeConfiguration = TalkModeConfiguration()) {
         self.configuration = configuration
+        bargeInDetector = BargeInDetector(configuration: configuration)
     }
 
     /// Talk mode is on.
@@ -267,6 +270,7 @@ public struct TalkModeStateMachine: Sendable {
         closeCapture(&out)
         phase = .speaking
         speak = SpeakCounters()
+        bargeInDetector.replyStarted()
         if configuration.bargeIn == .enabled, !isPaused {
             out.append(.startCapture)
             isCapturing = true
@@ -345,6 +349,7 @@ public struct TalkModeStateMachine: Sendable {
             beginListening(&out)
         case .speaking where configuration.bargeIn == .enabled:
             speak = SpeakCounters()
+            bargeInDetector.replyStarted()
             out.append(.startCapture)
             isCapturing = true
         case .idle, .thinking, .speaking:

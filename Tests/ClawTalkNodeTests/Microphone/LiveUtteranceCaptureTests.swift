@@ -34,7 +34,7 @@ struct LiveUtteranceCaptureTests {
     static func frame(_ value: Int16) -> [Int16] { [Int16](repeating: value, count: 320) }
 
     static func capture(_ source: Source, preRoll: [Int16]) -> LiveUtteranceCapture {
-        let frames = LiveUtteranceCapturing.forward(source.stream, state: 0) { count, samples in
+        let frames = Microphone.forward(source.stream, state: 0) { count, samples in
             count += 1
             return .init(samples: samples, isSpeech: true, rms: 0.1)
         }

@@ -27,7 +27,7 @@ struct TalkModeServiceTests {
         }
     }
 
-    static func service(_ home: TemporaryHome, microphone: MicrophoneOwner? = nil) -> TalkModeService {
+    static func service(_ home: TemporaryHome, microphone: MicrophoneClaims? = nil) -> TalkModeService {
         TalkModeService(
             settings: Settings(), environment: home.environment, logger: .discarding, capturing: Silent(),
             transcriber: PushToTalkServiceTests.FixedTranscriber(),
@@ -38,7 +38,7 @@ struct TalkModeServiceTests {
     @Test func controlRequestsTurnTalkOnAndOff() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let microphone = MicrophoneOwner()
+        let microphone = MicrophoneClaims()
         let talk = Self.service(home, microphone: microphone)
         await microphone.attach(wake: nil, talk: talk.controller)
         let ptt = PushToTalkService(

@@ -100,7 +100,7 @@ struct VoiceWakeServiceTests {
 
         // The microphone's owner suspends and resumes the controller (push-to-talk).
         let controller = try #require(await wake.controller)
-        let microphone = MicrophoneOwner(wake: wake)
+        let microphone = MicrophoneClaims(wake: wake)
         await microphone.pushToTalkBegan()
         #expect(await controller.state == .suspended)
         await microphone.pushToTalkEnded()

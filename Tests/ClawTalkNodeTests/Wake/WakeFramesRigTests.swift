@@ -25,7 +25,7 @@ struct WakeFramesRigTests {
         let playback = PlaybackController(sink: "vspk", renderTap: frontEnd.renderTap)
         frontEnd.attach(playback)
         defer { playback.close() }
-        let capturing = LiveUtteranceCapturing(mic: MicSettings(), frontEnd: frontEnd, logger: .discarding)
+        let capturing = Microphone(mic: MicSettings(), frontEnd: frontEnd, logger: .discarding)
         defer { capturing.stop() }
         let frames = try await capturing.wakeFrames()
         let chime = Chime.trigger.render(sampleRate: 24_000)

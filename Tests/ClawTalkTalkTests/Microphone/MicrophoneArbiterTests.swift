@@ -99,7 +99,7 @@ struct MicrophoneArbiterTests {
     /// wake have let go.
     @Test func theOwnerTellsWakeAndTalkInOrder() async {
         let calls = Locked<[String]>([])
-        let owner = MicrophoneOwner(wake: RecordingWake(calls: calls), talk: RecordingTalk(calls: calls))
+        let owner = MicrophoneClaims(wake: RecordingWake(calls: calls), talk: RecordingTalk(calls: calls))
         await owner.talkEntered()
         await owner.pushToTalkBegan()
         #expect(calls.value == ["suspend", "pauseTalk"])
@@ -112,7 +112,7 @@ struct MicrophoneArbiterTests {
     /// A holder attached after claims were made is brought in line at once.
     @Test func attachingCatchesUp() async {
         let calls = Locked<[String]>([])
-        let owner = MicrophoneOwner()
+        let owner = MicrophoneClaims()
         await owner.talkEntered()
         await owner.pushToTalkBegan()
         await owner.attach(wake: RecordingWake(calls: calls), talk: RecordingTalk(calls: calls))

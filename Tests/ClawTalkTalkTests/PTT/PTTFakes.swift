@@ -241,10 +241,10 @@ final class LeaseRecorder: SpeechStopping, WakeListening, TalkPausing, Sendable 
     func resumeAfterPushToTalk() async { log.locked { $0.append("resumeTalk") } }
 
     /// A microphone owner that tells this recorder, with Talk mode on or off.
-    func microphone(talkOn: Bool) -> MicrophoneOwner {
+    func microphone(talkOn: Bool) -> MicrophoneClaims {
         var arbiter = MicrophoneArbiter()
         if talkOn { _ = arbiter.handle(.talkEntered) }
-        return MicrophoneOwner(arbiter: arbiter, wake: self, talk: self)
+        return MicrophoneClaims(arbiter: arbiter, wake: self, talk: self)
     }
 
     var calls: [String] { log.locked { $0 } }

@@ -18,7 +18,7 @@ final class TalkRig: Sendable {
     let pauses = Locked<[Bool]>([])
     let wake = Locked<[String]>([])
     /// The microphone's owner, with ``wake`` as voice wake and the controller as Talk mode.
-    let microphone = MicrophoneOwner()
+    let microphone = MicrophoneClaims()
     let phases = Locked<[TalkModeStateMachine.Phase]>([])
     private let tasks: [Task<Void, Never>]
 

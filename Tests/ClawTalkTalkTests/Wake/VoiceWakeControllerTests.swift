@@ -229,7 +229,7 @@ extension VoiceWakeControllerTests {
         let capturing = FakeCapturing(.utterance(speech: 1.0, until: 2.0))
         let ptt = PTTController(
             capturing: capturing, transcriber: FakeTranscriber(), delivery: RecordingDelivery(),
-            speech: LeaseRecorder(), microphone: MicrophoneOwner(wake: wake), clock: ManualClock())
+            speech: LeaseRecorder(), microphone: MicrophoneClaims(wake: wake), clock: ManualClock())
         let start = await ptt.perform(.start, timeout: .seconds(15))
         #expect(start.captureId != nil)
         #expect(await wake.state == .suspended)

@@ -5,24 +5,42 @@ import ClawTalkTalk
 import Dispatch
 import Synchronization
 
-/// Push-to-talk captures from a ``CaptureEngine`` (`mic.device`). With an ``AudioFrontEnd`` (as
-/// in `run`) the capture goes through it: echo of the node's own playback cancelled, the `clean`
-/// signal collected and its VAD deciding speech. Without one (tests), the raw capture with an
-/// ``EnergyGate``. The engine starts at the first capture and then keeps running for the
-/// service's lifetime, so later captures begin with the pre-roll (≥ 300 ms, `mic.preRollMs`).
-package final class LiveUtteranceCapturing: UtteranceCapturing {
+/// The node's microphone (talk.md §1, architecture.md §3): the one owner a newcomer looks for.
+///
+/// - **The engine.** It starts the ``CaptureEngine`` (`mic.device`, the PulseAudio capture
+///   thread's owner beneath it) at the first subscription, with the ``AudioFrontEnd`` when there
+///   is one (as in `run`: echo of the node's own playback cancelled, its VAD deciding speech), and
+///   keeps it running for the service's lifetime, so later captures begin with the pre-roll
+///   (≥ 300 ms, `mic.preRollMs`). ``stop()`` closes it for good at the service's stop.
+/// - **Subscriptions.** ``begin()`` (a push-to-talk or Talk turn), ``wakeFrames()`` (voice wake)
+///   and ``frames()`` (realtime Talk) each subscribe to the front end (or, without one, the raw
+///   capture with an ``EnergyGate``); a subscription ends when its reader stops reading.
+/// - **Health.** ``watchHealth(logger:)`` turns the engine's state into `mic.*` events
+///   (``MicrophoneWatch``, the pure rule of what changed).
+/// - **Who listens.** ``claims`` carries out ``MicrophoneArbiter``'s rule (push-to-talk over Talk
+///   mode over voice wake); Talk mode and push-to-talk claim the microphone there.
+package actor Microphone: UtteranceCapturing {
     private let configuration: CaptureConfiguration
     /// The running engine, and whether ``stop()`` closed the microphone for good.
     private let engine = Mutex<(current: CaptureEngine?, closed: Bool)>((nil, false))
     private let logger: Logger
     let frontEnd: AudioFrontEnd?
     let levels: VoiceStatusTap?
+    /// Who listens: Talk mode and push-to-talk claim the microphone here.
+    nonisolated let claims: MicrophoneClaims
+    /// What the health log said last (``watchHealth(logger:)``).
+    private var health = MicrophoneWatch()
 
     /// Captures from `mic`'s source, through `frontEnd` when given; each frame's level goes to
-    /// `levels` (the status level meter) when given.
-    init(mic: MicSettings, frontEnd: AudioFrontEnd? = nil, levels: VoiceStatusTap? = nil, logger: Logger) {
+    /// `levels` (the status level meter) when given; `claims` decides who listens (default: its
+    /// own, for a service used alone).
+    init(
+        mic: MicSettings, frontEnd: AudioFrontEnd? = nil, levels: VoiceStatusTap? = nil,
+        claims: MicrophoneClaims? = nil, logger: Logger
+    ) {
         self.frontEnd = frontEnd
         self.levels = levels
+        self.claims = claims ?? MicrophoneClaims(logger: logger)
         configuration = CaptureConfiguration(
             source: mic.device, frameMilliseconds: mic.frameMs, preRollMilliseconds: max(mic.preRollMs, 300))
         self.logger = logger.child(category: "ptt.capture")
@@ -30,7 +48,7 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
 
     /// Starts the engine if needed (off the caller's task) and begins a capture with the pre-roll.
     /// Throws `TalkError.microphoneUnavailable` when no source can be opened.
-    func begin() async throws -> any UtteranceCapture {
+    nonisolated func begin() async throws -> any UtteranceCapture {
         let engine = try await runningEngine()
         let levels = self.levels
         if let frontEnd {
@@ -72,7 +90,7 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
     /// activity, and `muted` while the node's own playback may be heard without echo control
     /// (talk.md §6.5); without a front end the raw capture with an ``EnergyGate``. Buffers
     /// 20 s, so a slow verifier or transcription delays wake without losing audio.
-    func wakeFrames() async throws -> AsyncStream<WakeAudioFrame> {
+    nonisolated func wakeFrames() async throws -> AsyncStream<WakeAudioFrame> {
         let (frames, continuation) = AsyncStream.makeStream(
             of: WakeAudioFrame.self, bufferingPolicy: .bufferingNewest(1000))
         if let frontEnd {
@@ -107,14 +125,14 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
     }
 
     /// The engine's counters and state (nil until the first capture or wake opened it).
-    var captureStats: CaptureStats? {
+    nonisolated var captureStats: CaptureStats? {
         engine.locked { $0.current }?.stats
     }
 
     /// Stops the engine for good (service shutdown): a start still waiting for the sound server
     /// gives up, and later captures and wake frames throw `CancellationError` (the microphone
     /// is not unavailable, the service is stopping) instead of opening a new engine.
-    func stop() {
+    nonisolated func stop() {
         engine.locked { state in
             state.current?.stop()
             state.current = nil
@@ -125,7 +143,7 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
     /// The engine, started if needed. Throws `TalkError.microphoneUnavailable` when no source
     /// can be opened, and `CancellationError` once ``stop()`` closed the microphone (also for
     /// a start it interrupted).
-    func runningEngine() async throws -> CaptureEngine {
+    nonisolated func runningEngine() async throws -> CaptureEngine {
         let opened = self.engine.locked { state -> CaptureEngine? in
             guard !state.closed else { return nil }
             if let current = state.current { return current }
@@ -163,90 +181,20 @@ package final class LiveUtteranceCapturing: UtteranceCapturing {
         }
         return engine
     }
-}
 
-/// One capture: collects the samples (pre-roll first) and reports each frame's speech decision.
-package final class LiveUtteranceCapture: UtteranceCapture {
-    /// One 20 ms frame with its speech decision.
-    struct Frame: Sendable {
-        var samples: [Int16]
-        var isSpeech: Bool
-        var rms: Double
-        /// The capture engine's stamp (``MonotonicTime``; nil: not known).
-        var timestampNanoseconds: UInt64? = nil
-        /// The node's own playback may be in the frame (nil: not known, no front end).
-        var echoActive: Bool? = nil
-        /// The raw capture's level and the far end's (nil: not known, no front end).
-        var reference: EchoReference? = nil
-    }
+    /// How often ``watchHealth(logger:)`` looks at the engine (its state is a lock-protected value).
+    static let watchInterval: Duration = .seconds(1)
 
-    let frames: AsyncStream<UtteranceFrame>
-    private let collected: Collected
-    private let pump: Task<Void, Never>
-
-    /// The samples so far, shared with the pump task.
-    private final class Collected: Sendable {
-        struct State {
-            var samples: [Int16]
-            var done = false
-        }
-
-        let state: Mutex<State>
-
-        init(_ samples: [Int16]) {
-            state = Mutex(State(samples: samples))
-        }
-    }
-
-    /// Starts collecting `source` after `preRoll`; frame times count from the pre-roll's start.
-    init(preRoll: [Int16], frames source: some AsyncSequence<Frame, Never> & Sendable) {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: UtteranceFrame.self, bufferingPolicy: .bufferingNewest(256))
-        frames = stream
-        let collected = Collected(preRoll)
-        self.collected = collected
-        let start = Double(preRoll.count) / Double(AudioFormat.speech.sampleRate)
-        pump = Task.detached {
-            var time = start
-            for await frame in source {
-                let keep = collected.state.locked { state -> Bool in
-                    guard !state.done else { return false }
-                    state.samples.append(contentsOf: frame.samples)
-                    return true
+    /// Logs the microphone's state changes (``MicrophoneWatch``) until cancelled.
+    func watchHealth(logger: Logger) async {
+        let logger = logger.child(category: "mic")
+        while !Task.isCancelled {
+            if let stats = captureStats {
+                for event in health.observe(stats, at: Double(MonotonicTime.nanoseconds()) / 1e9) {
+                    logger.log(event.level, event.name, event.fields)
                 }
-                // Not `break`: leaving the loop without a cancelled `next()` would not end the
-                // subscription under `source`. `finish` and `cancel` cancel the pump, so its next
-                // read ends it.
-                guard keep else { continue }
-                continuation.yield(
-                    UtteranceFrame(
-                        time: time, isSpeech: frame.isSpeech, rms: frame.rms,
-                        timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive,
-                        reference: frame.reference))
-                time += Double(frame.samples.count) / Double(AudioFormat.speech.sampleRate)
             }
-            continuation.finish()
+            try? await Task.sleep(for: Self.watchInterval)
         }
-    }
-
-    func snapshot() async -> PCMBuffer {
-        PCMBuffer(format: .speech, samples: collected.state.locked { $0.samples })
-    }
-
-    func finish() async -> PCMBuffer {
-        let samples = collected.state.locked { state in
-            state.done = true
-            return state.samples
-        }
-        pump.cancel()
-        return PCMBuffer(format: .speech, samples: samples)
-    }
-
-    func cancel() async {
-        collected.state.locked { state in
-            state.done = true
-            state.samples = []
-        }
-        pump.cancel()
     }
 }

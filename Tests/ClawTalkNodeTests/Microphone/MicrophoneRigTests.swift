@@ -13,7 +13,7 @@ import Testing
 @Suite(
     "Live utterance capture (audio rig)", .serialized, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
-struct LiveUtteranceCapturingRigTests {
+struct MicrophoneRigTests {
     static func tool(_ name: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
@@ -54,7 +54,7 @@ struct LiveUtteranceCapturingRigTests {
         mic.device = sink + ".monitor"
         let frontEnd = throughFrontEnd ? try AudioFrontEnd(settings: FrontEndSettings()) : nil
         defer { frontEnd?.stop() }
-        let capturing = LiveUtteranceCapturing(mic: mic, frontEnd: frontEnd, logger: .discarding)
+        let capturing = Microphone(mic: mic, frontEnd: frontEnd, logger: .discarding)
         defer { capturing.stop() }
         let capture = try await capturing.begin()
         let player = Task.detached { try Self.tool("paplay", ["-d", sink, clip]) }

@@ -17,14 +17,17 @@ public protocol TalkPausing: Sendable {
     func resumeAfterPushToTalk() async
 }
 
-/// The one owner of the microphone's use (talk.md §1): Talk mode and push-to-talk claim
-/// and release it here, ``MicrophoneArbiter`` decides, and this actor carries the decisions out
-/// on voice wake and Talk mode, one at a time in order (``AsyncLane``).
+/// Who listens, carried out (talk.md §1): Talk mode and push-to-talk claim and release the
+/// microphone here, ``MicrophoneArbiter`` decides, and this actor carries the decisions out on
+/// voice wake and Talk mode, one at a time in order (``AsyncLane``). The node's `Microphone`
+/// (ClawTalkNode, the one owner of the microphone: its engine, subscriptions and health) holds
+/// the one instance; it lives here, beside the rule, because Talk mode and push-to-talk claim
+/// through it.
 ///
 /// Push-to-talk's claim and release return once carried out: its capture opens only after Talk
 /// and wake have let go. Talk mode's do not wait: pausing Talk waits for Talk's own effects,
 /// and its claim is one of them.
-public actor MicrophoneOwner {
+public actor MicrophoneClaims {
     private var arbiter: MicrophoneArbiter
     private var wake: (any WakeListening)?
     private var talk: (any TalkPausing)?

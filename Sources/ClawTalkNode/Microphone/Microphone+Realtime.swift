@@ -4,12 +4,12 @@ import ClawTalkTalk
 
 /// Realtime Talk's microphone (talk.md §9.2 item 2): the same capture engine and front end as
 /// every other listener, read continuously.
-extension LiveUtteranceCapturing: RealtimeMicrophone {
+extension Microphone: RealtimeMicrophone {
     /// Every frame from now on: through the front end its echo-cancelled `clean` signal with its
     /// speech decision, far-end activity and double-talk levels; without one the raw capture with
     /// an ``EnergyGate``. The forwarding task and the subscription end when the consumer stops
     /// reading.
-    func frames() async throws -> AsyncStream<RealtimeMicFrame> {
+    nonisolated func frames() async throws -> AsyncStream<RealtimeMicFrame> {
         let engine = try await runningEngine()
         let levels = self.levels
         let rate = AudioFormat.speech.sampleRate
