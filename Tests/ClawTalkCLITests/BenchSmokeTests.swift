@@ -1,9 +1,10 @@
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
 /// `clawtalk bench` end to end through the built binary: the CI smoke run over the audio rig
 /// (report shape and plausible values) and the no-sound-server case.
-@Suite("clawtalk bench smoke", .serialized)
+@Suite("clawtalk bench smoke", .serialized, .audioRig)
 struct BenchSmokeTests {
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
@@ -69,7 +70,10 @@ struct BenchSmokeTests {
         #expect(peak > 10 && peak < 4_096)
     }
 
-    /// The CI smoke subset: one probe per loopback metric and about 1 s of self-trigger audio over the rig.
+    /// The CI smoke subset: one probe per loopback metric and about 1 s of self-trigger audio over the rig,
+    /// and one turn each of Talk mode and push-to-talk with a stop. `--only` leaves out what this test
+    /// does not check (realtime Talk, which its rig test covers, the wake and `talk.ptt.once` turns
+    /// and the lost-turn sequence): 211 s → about 90 s on the 2-core VM.
     @Test(
         .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
         .timeLimit(.minutes(5)))
@@ -78,7 +82,7 @@ struct BenchSmokeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try ClawTalkBinary.run([
             "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
-            "--output",
+            "--only", "capture,playback,eou,bargein,tts,wake,turn.talk,turn.ptt_stop", "--output",
             directory.path, "--cache",
             directory.appendingPathComponent("cache").path,
         ])
@@ -104,6 +108,7 @@ struct BenchSmokeTests {
             #expect((metric["n"] as? Int ?? 0) >= 1)
         }
         #expect(try Self.first("cpu.rtf.idle", in: metrics)["value"] is NSNull)
+        #expect((try Self.first("realtime", in: metrics)["reason"] as? String) == "not selected (--only)")
         // Present whether or not the single spoken trigger was detected.
         for name in ["wake.latency", "wake.chime", "wake.self_trigger"] {
             #expect(
