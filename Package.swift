@@ -175,7 +175,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Test traits (`.audioRig`: the rig tests' turn in a parallel run); test targets only,
+        // Test traits (`.audioRig`, `.avahiDaemon`: a resource's turn in a parallel run); test targets only,
         // since it imports Testing.
         .target(name: "ClawTalkTestTraits", swiftSettings: strict),
         // The executables are one file each: parse, compose, run (everything else is testable in
@@ -223,6 +223,7 @@ let package = Package(
             name: "ClawTalkDesktopTests",
             dependencies: [
                 "ClawTalkDesktop", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkTesting",
+                "ClawTalkTestTraits",
             ],
             swiftSettings: strict
         ),
