@@ -175,6 +175,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Test traits (`.audioRig`, `.avahiDaemon`: a resource's turn in a parallel run); test targets only,
+        // since it imports Testing.
+        .target(name: "ClawTalkTestTraits", swiftSettings: strict),
         // The executables are one file each: parse, compose, run (everything else is testable in
         // the libraries, which an executable target would not let tests import).
         .executableTarget(name: "clawtalk", dependencies: ["ClawTalkCLI"], swiftSettings: strict),
@@ -192,7 +195,8 @@ let package = Package(
             name: "ClawTalkCodecsTests", dependencies: ["ClawTalkCodecs", "ClawTalkAudio", "ClawTalkTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "ClawTalkDevicesTests", dependencies: ["ClawTalkDevices", "ClawTalkAudio", "ClawTalkSupport", "ClawTalkTesting"],
+            name: "ClawTalkDevicesTests",
+            dependencies: ["ClawTalkDevices", "ClawTalkAudio", "ClawTalkSupport", "ClawTalkTesting", "ClawTalkTestTraits"],
             swiftSettings: strict),
         .testTarget(
             name: "ClawTalkSpeechTests",
@@ -219,6 +223,7 @@ let package = Package(
             name: "ClawTalkDesktopTests",
             dependencies: [
                 "ClawTalkDesktop", "ClawTalkGateway", "ClawTalkProtocol", "ClawTalkSupport", "ClawTalkTesting",
+                "ClawTalkTestTraits",
             ],
             swiftSettings: strict
         ),
@@ -238,7 +243,7 @@ let package = Package(
             name: "ClawTalkNodeTests",
             dependencies: [
                 "ClawTalkNode", "ClawTalkTesting", "ClawTalkSupport", "ClawTalkAudio", "ClawTalkDevices", "ClawTalkSpeech",
-                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop",
+                "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkTalk", "ClawTalkDesktop", "ClawTalkTestTraits",
             ],
             swiftSettings: strict
         ),
@@ -248,6 +253,7 @@ let package = Package(
                 "ClawTalkCLI", "ClawTalkCommand", "ClawTalkNode", "ClawTalkBench", "ClawTalkSupport",
                 "ClawTalkProtocol", "ClawTalkGateway", "ClawTalkDevices",
                 "ClawTalkTesting", "ClawTalkTalk", "ClawTalkAudio", "ClawTalkSpeech", "ClawTalkDesktop",
+                "ClawTalkTestTraits",
             ],
             resources: [.copy("Snapshots")],
             swiftSettings: strict

@@ -1,3 +1,4 @@
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
@@ -68,54 +69,66 @@ struct BenchSmokeTests {
         let peak = try #require(try Self.first("memory.rss.peak", in: metrics)["value"] as? Double)
         #expect(peak > 10 && peak < 4_096)
     }
+}
 
-    /// The CI smoke subset: one probe per loopback metric and about 1 s of self-trigger audio over the rig.
-    @Test(
-        .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
-        .timeLimit(.minutes(5)))
-    func smokeRunOverTheRigWritesAPlausibleReport() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ClawTalkBinary.run([
-            "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
-            "--output",
-            directory.path, "--cache",
-            directory.appendingPathComponent("cache").path,
-        ])
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.error.contains("bench all: loopback (2/4)"))
-        #expect(result.error.contains("bench all: turn (4/4)"))
-        let metrics = try Self.metrics(in: directory)
-        for name in ["wake.latency", "wake.frr", "wake.fa_per_hour"] {
-            #expect((try Self.first(name, in: metrics)["reason"] as? String) == "skipped (--skip wake)")
-        }
-        // Latencies that must be measured on the rig, with plausible bounds (ms): wide upper ones,
-        // since a busy machine measures slower (the figures are the bench's business, not the test's).
-        let bounds: [(String, String, ClosedRange<Double>)] = [
-            ("capture.latency", "block 20 ms", 0...5_000), ("playback.latency", "", -30...5_000),
-            ("eou.latency", "", 500...10_000), ("tts.ttfa.gateway", "PCM", 0...5_000),
-            ("tts.ttfa.espeak", "", 0...5_000), ("bargein.pause", "echo path −6 dB", 0...5_000),
-            ("turn.talk", "", 0...30_000), ("turn.ptt_stop", "", 0...30_000),
-        ]
-        for (name, condition, range) in bounds {
-            let metric = try Self.first(name, in: metrics, where: condition)
-            let value = try #require(metric["value"] as? Double, "\(name) not measured: \(metric)")
-            #expect(range.contains(value), "\(name) \(condition): \(value) ms")
-            #expect((metric["n"] as? Int ?? 0) >= 1)
-        }
-        #expect(try Self.first("cpu.rtf.idle", in: metrics)["value"] is NSNull)
-        // Present whether or not the single spoken trigger was detected.
-        for name in ["wake.latency", "wake.chime", "wake.self_trigger"] {
+extension BenchSmokeTests {
+    /// The run over the shared audio rig, in the rig's turn (the two above need no sound server).
+    @Suite("over the audio rig", .audioRig)
+    struct OverTheRig {
+        /// The CI smoke subset: one probe per loopback metric and about 1 s of self-trigger audio over the rig,
+        /// and one turn each of Talk mode and push-to-talk with a stop. `--only` leaves out what this test
+        /// does not check (realtime Talk, which its rig test covers, the wake and `talk.ptt.once` turns
+        /// and the lost-turn sequence): 211 s → about 90 s on the 2-core VM.
+        @Test(
+            .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+            .timeLimit(.minutes(5)))
+        func smokeRunOverTheRigWritesAPlausibleReport() throws {
+            let directory = try BenchSmokeTests.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let result = try ClawTalkBinary.run([
+                "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
+                "--only", "capture,playback,eou,bargein,tts,wake,turn.talk,turn.ptt_stop", "--output",
+                directory.path, "--cache",
+                directory.appendingPathComponent("cache").path,
+            ])
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.error.contains("bench all: loopback (2/4)"))
+            #expect(result.error.contains("bench all: turn (4/4)"))
+            let metrics = try BenchSmokeTests.metrics(in: directory)
+            for name in ["wake.latency", "wake.frr", "wake.fa_per_hour"] {
+                #expect((try BenchSmokeTests.first(name, in: metrics)["reason"] as? String) == "skipped (--skip wake)")
+            }
+            // Latencies that must be measured on the rig, with plausible bounds (ms): wide upper ones,
+            // since a busy machine measures slower (the figures are the bench's business, not the test's).
+            let bounds: [(String, String, ClosedRange<Double>)] = [
+                ("capture.latency", "block 20 ms", 0...5_000), ("playback.latency", "", -30...5_000),
+                ("eou.latency", "", 500...10_000), ("tts.ttfa.gateway", "PCM", 0...5_000),
+                ("tts.ttfa.espeak", "", 0...5_000), ("bargein.pause", "echo path −6 dB", 0...5_000),
+                ("turn.talk", "", 0...30_000), ("turn.ptt_stop", "", 0...30_000),
+            ]
+            for (name, condition, range) in bounds {
+                let metric = try BenchSmokeTests.first(name, in: metrics, where: condition)
+                let value = try #require(metric["value"] as? Double, "\(name) not measured: \(metric)")
+                #expect(range.contains(value), "\(name) \(condition): \(value) ms")
+                #expect((metric["n"] as? Int ?? 0) >= 1)
+            }
+            #expect(try BenchSmokeTests.first("cpu.rtf.idle", in: metrics)["value"] is NSNull)
             #expect(
-                metrics.contains { $0["name"] as? String == name && $0["condition"] as? String != "wake" }, "\(name)")
+                (try BenchSmokeTests.first("realtime", in: metrics)["reason"] as? String) == "not selected (--only)")
+            // Present whether or not the single spoken trigger was detected.
+            for name in ["wake.latency", "wake.chime", "wake.self_trigger"] {
+                #expect(
+                    metrics.contains { $0["name"] as? String == name && $0["condition"] as? String != "wake" },
+                    "\(name)")
+            }
+            let markdown = try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8)
+            #expect(markdown.contains("## capture.latency") && markdown.contains("| Goal | Met |"))
+            let events = try String(contentsOf: directory.appendingPathComponent("events.jsonl"), encoding: .utf8)
+            for event in ["\"eou.detected\"", "\"tts.clipReceived\"", "\"playback.firstWrite\"", "\"t_ns\""] {
+                #expect(events.contains(event), "\(event) not in events.jsonl")
+            }
+            let svg = try String(contentsOf: directory.appendingPathComponent("report.svg"), encoding: .utf8)
+            #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
         }
-        let markdown = try String(contentsOf: directory.appendingPathComponent("report.md"), encoding: .utf8)
-        #expect(markdown.contains("## capture.latency") && markdown.contains("| Goal | Met |"))
-        let events = try String(contentsOf: directory.appendingPathComponent("events.jsonl"), encoding: .utf8)
-        for event in ["\"eou.detected\"", "\"tts.clipReceived\"", "\"playback.firstWrite\"", "\"t_ns\""] {
-            #expect(events.contains(event), "\(event) not in events.jsonl")
-        }
-        let svg = try String(contentsOf: directory.appendingPathComponent("report.svg"), encoding: .utf8)
-        #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
     }
 }

@@ -1,7 +1,8 @@
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
-@Suite("clawtalk devices")
+@Suite("clawtalk devices", .serialized, .audioRig)
 struct DevicesCommandTests {
     @Test func aMissingSoundServerIsExit69WithAHint() throws {
         let result = try ClawTalkBinary.run(["devices"], environment: ["PULSE_SERVER": "unix:/nonexistent/native"])

@@ -1,10 +1,11 @@
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
 
 @testable import ClawTalkCLI
 
-@Suite("clawtalk record", .serialized)
+@Suite("clawtalk record", .serialized, .audioRig)
 struct RecordCommandTests {
     static let deviceTests = ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
 

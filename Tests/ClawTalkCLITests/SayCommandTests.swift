@@ -1,10 +1,11 @@
 import ClawTalkSupport
 import ClawTalkTalk
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
 
-@Suite("clawtalk say", .serialized)
+@Suite("clawtalk say", .serialized, .audioRig)
 struct SayCommandTests {
     static let deviceTests = ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
 

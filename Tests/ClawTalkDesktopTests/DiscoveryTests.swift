@@ -1,5 +1,6 @@
 import ClawTalkDesktop
 import ClawTalkProtocol
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -82,7 +83,7 @@ struct DiscoveryTests {
 
     @Test(
         "A real avahi-daemon on a private bus: the browser resolves SRV port and TXT",
-        .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_AVAHI_TESTS"] == "1"))
+        .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_AVAHI_TESTS"] == "1"), .avahiDaemon)
     func liveBrowseThroughAvahi() throws {
         let avahi = try PrivateAvahi()
         try avahi.publish(

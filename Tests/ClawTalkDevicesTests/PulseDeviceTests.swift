@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkDevices
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// ("TestSpeaker", 16 kHz mono) and source `vmic` ("TestMic") remapped from its monitor.
 /// Serialized, because they share the rig's one speaker.
 @Suite(
-    "PulseAudio devices (rig)", .serialized,
+    "PulseAudio devices (rig)", .serialized, .audioRig,
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct PulseDeviceTests {
     /// Holds what the capture thread read; handed back through a semaphore.

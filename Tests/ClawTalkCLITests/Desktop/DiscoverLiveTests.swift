@@ -1,5 +1,6 @@
 import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// port that differs from TXT `gatewayPort`; `discover --connect` must reach the TestGateway at
 /// the SRV port. Needs root, avahi-daemon and avahi-utils, and no other avahi-daemon running.
 @Suite(
-    "discover against a live Avahi daemon",
+    "discover against a live Avahi daemon", .avahiDaemon,
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_AVAHI_TESTS"] == "1"))
 struct DiscoverLiveTests {
     @Test func discoverListsAndConnectsToTheSRVTargetAndPort() async throws {

@@ -3,6 +3,7 @@ import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -121,7 +122,11 @@ struct DoctorLiveChecksTests {
         #expect(ok.status == .ok && ok.detail.contains("talk.ptt.start"))
         #expect(DoctorCommand.checkPairing(service: nil, settings: Settings(), store: nil).status == .warn)
     }
+}
 
+/// `doctor`'s microphone check on the audio rig (the rig's turn, apart from the checks above).
+@Suite("doctor: microphone level (audio rig)", .audioRig)
+struct DoctorMicrophoneRigTests {
     @Test(
         "microphone level on the rig: a tone into the virtual speaker is signal, silence a warning",
         .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))

@@ -99,7 +99,14 @@ struct GatewayServiceTests {
         let back = try await running.status { $0.node.state == "connected" && $0.node.connId != connected.node.connId }
         #expect(back.lastError?.contains("tick watchdog") == true, "\(back.lastError ?? "nil")")
         await running.stop()
-        #expect(try await EndToEnd.closeCode(gateway, connection: second) == 1000)
+        // The connection `stop` closes: a node starved on a busy machine can miss more 150 ms ticks
+        // after the reconnect, and rightly reconnect again.
+        let last =
+            await gateway.observedEvents.compactMap { event -> Int? in
+                if case .connected(let id, "node", _) = event { return id }
+                return nil
+            }.last ?? second
+        #expect(try await EndToEnd.closeCode(gateway, connection: last) == 1000)
     }
 
     @Test func aRevokedTokenIsClearedAndTheNodePausesWithANextStep() async throws {

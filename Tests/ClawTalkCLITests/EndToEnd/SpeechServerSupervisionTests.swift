@@ -1,4 +1,5 @@
 import ClawTalkProtocol
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -119,7 +120,7 @@ struct SpeechServerSupervisionTests {
 /// with no server running starts its own and answers a gateway's `talk.ptt.once` with a Whisper
 /// transcript; after SIGTERM no server remains.
 @Suite(
-    "Supervised Whisper answers push-to-talk (audio rig)", .serialized, .timeLimit(.minutes(5)),
+    "Supervised Whisper answers push-to-talk (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(5)),
     .enabled(
         if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
             && XDGPathsForTests.installedWhisper != nil,

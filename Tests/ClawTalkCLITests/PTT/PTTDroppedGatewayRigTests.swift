@@ -1,4 +1,5 @@
 import ClawTalkProtocol
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// `ptt stop` answers `offline`, and when the gateway is back on the same port the node sends
 /// the queued transcript as `voice.transcript`, once.
 @Suite(
-    "Dropped gateway mid-utterance (audio rig)", .serialized, .timeLimit(.minutes(3)),
+    "Dropped gateway mid-utterance (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(3)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct PTTDroppedGatewayRigTests {
     @Test func aTranscriptSpokenWhileTheGatewayDropsIsQueuedAndSentOnReconnect() async throws {

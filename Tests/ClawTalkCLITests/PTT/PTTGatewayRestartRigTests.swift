@@ -1,4 +1,5 @@
 import ClawTalkProtocol
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// and when the gateway is back on the same port it arrives as `voice.transcript` exactly once,
 /// within 15 s of the reconnect. A `stop` from the gateway afterwards answers the finished result.
 @Suite(
-    "Gateway restart during a gateway-started capture (audio rig)", .serialized, .timeLimit(.minutes(3)),
+    "Gateway restart during a gateway-started capture (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(3)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct PTTGatewayRestartRigTests {
     @Test func theTranscriptArrivesOnceAfterTheReconnectWithoutAStop() async throws {

@@ -1,3 +1,4 @@
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// into the silent second window. The node now sends the speech without the long silence, so the
 /// sentence comes back once.
 @Suite(
-    "A long capture is transcribed once (audio rig, Whisper)", .serialized, .timeLimit(.minutes(5)),
+    "A long capture is transcribed once (audio rig, Whisper)", .serialized, .audioRig, .timeLimit(.minutes(5)),
     .enabled(
         if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
             && XDGPathsForTests.installedWhisper != nil,

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkProtocol
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -11,7 +12,7 @@ import Testing
 /// hears its own reply: the echo path is real, and only the echo canceller and the onset detector
 /// keep it from cancelling itself.
 @Suite(
-    "Realtime Talk over the relay (audio rig)", .serialized, .timeLimit(.minutes(4)),
+    "Realtime Talk over the relay (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(4)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1", "needs the audio rig"),
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng"), "needs espeak-ng"))
 struct RealtimeTalkRigTests {

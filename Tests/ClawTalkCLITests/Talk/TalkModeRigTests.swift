@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Synchronization
@@ -13,7 +14,7 @@ import Testing
 /// with espeak-ng into the same sink. So the node hears its own replies: the echo path is real,
 /// and only the in-process echo canceller keeps it from being taken for the user.
 @Suite(
-    "Talk mode whole flow (audio rig)", .serialized, .timeLimit(.minutes(6)),
+    "Talk mode whole flow (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(6)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: WyomingServerProcess.Configuration.installed().executable)

@@ -1,5 +1,6 @@
 import ClawTalkGateway
 import ClawTalkSpeech
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// a spoken "computer, what time is it" wakes it through the scorer (not PocketSphinx), and the
 /// command without the trigger reaches the gateway once; after SIGTERM neither server remains.
 @Suite(
-    "Keyword scorer wakes run (audio rig)", .serialized, .timeLimit(.minutes(5)),
+    "Keyword scorer wakes run (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(5)),
     .enabled(
         if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
             && XDGPathsForTests.installedWhisper != nil && XDGPathsForTests.installedWakeScorer,

@@ -2,6 +2,7 @@ import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -12,7 +13,7 @@ import Testing
 /// (wyoming-faster-whisper, base model, started by the test), and sends the command to the test
 /// gateway. The gateway's trigger list changes live by `voicewake.changed`.
 @Suite(
-    "Voice wake end to end (audio rig)", .serialized, .timeLimit(.minutes(5)),
+    "Voice wake end to end (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(5)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
     .enabled(if: WakeWhisper.isInstalled, "needs the venv and the Whisper base model"))
 struct VoiceWakeEndToEndTests {

@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -24,7 +25,7 @@ import Testing
 /// stream limits are policies tested with the fake backend, and a test process whose other
 /// suites block pool threads can starve the consumer task longer than the production 1 s.
 @Suite(
-    "CaptureEngine (rig)", .serialized, .timeLimit(.minutes(1)),
+    "CaptureEngine (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct CaptureEngineRigTests {
     static let silence = [Int16](repeating: 0, count: 320)

@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Synchronization
@@ -60,7 +61,7 @@ struct CaptureStopTests {
 /// The same on the audio rig's real PulseAudio: a read from a suspended source (it sends nothing)
 /// returns as soon as its owner stops, instead of at the stall limit.
 @Suite(
-    "Capture stop (rig)", .serialized, .timeLimit(.minutes(1)),
+    "Capture stop (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1", "needs the audio rig"))
 struct CaptureStopRigTests {
     @Test func aReadFromASuspendedSourceReturnsWhenStopped() throws {

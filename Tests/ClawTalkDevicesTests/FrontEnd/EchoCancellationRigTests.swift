@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// render tap as the far-end reference, while a second, plain stream plays a different talker
 /// into the same sink (the near end: not in the reference).
 @Suite(
-    "Front end: echo cancellation (rig)", .serialized, .timeLimit(.minutes(1)),
+    "Front end: echo cancellation (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"), .privatePlaybackSink)
 struct EchoCancellationRigTests {
     typealias Fixtures = FrontEndFixtures

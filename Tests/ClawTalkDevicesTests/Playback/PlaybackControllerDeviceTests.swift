@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
+import ClawTalkTestTraits
 import Foundation
 import Synchronization
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// PlaybackController against a real PulseAudio server (`scripts/audio-rig start`), playing to a
 /// private null sink and listening to its monitor (see ``PlaybackTestSink``).
 @Suite(
-    "PlaybackController (rig)", .serialized, .timeLimit(.minutes(1)),
+    "PlaybackController (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
     .privatePlaybackSink)
 struct PlaybackControllerDeviceTests {

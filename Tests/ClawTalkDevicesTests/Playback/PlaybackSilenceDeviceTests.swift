@@ -1,13 +1,14 @@
 import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
 /// When a pause actually silenced playback (``PlaybackController/silentSinceNanoseconds``), on
 /// the capture clock: Talk mode's double-talk settle counts from it.
 @Suite(
-    "PlaybackController silence stamp (rig)", .serialized, .timeLimit(.minutes(1)),
+    "PlaybackController silence stamp (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
     .privatePlaybackSink)
 struct PlaybackSilenceDeviceTests {

@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
 import ClawTalkTalk
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// microphone, speech (espeak-ng) played into the sink is judged speech frame by frame and comes
 /// back from `finish()`.
 @Suite(
-    "Live utterance capture (audio rig)", .serialized, .timeLimit(.minutes(1)),
+    "Live utterance capture (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct MicrophoneRigTests {
     static func tool(_ name: String, _ arguments: [String]) throws -> String {

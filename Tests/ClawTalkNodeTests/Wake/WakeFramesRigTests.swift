@@ -2,6 +2,7 @@ import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
 import ClawTalkTalk
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
 /// end's half-duplex gate) and flagged `muted` (the controller's own guard); with it, the capture
 /// runs on unmuted and the chime's echo is left to the echo canceller.
 @Suite(
-    "Voice wake frames (audio rig)", .serialized, .timeLimit(.minutes(1)),
+    "Voice wake frames (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct WakeFramesRigTests {
     @Test(arguments: [false, true])
