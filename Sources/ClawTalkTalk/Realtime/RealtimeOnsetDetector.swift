@@ -22,11 +22,18 @@ public struct RealtimeOnsetDetector: Sendable {
         /// audible), measured: never on a frame without a reference or before the echo path has
         /// learned from ``strongAfterFrames``.
         public var strong = false
+        /// The frame stands out from the reply's residual echo as a voice does, by level alone
+        /// (``strongLevelFactor`` over the residual, the input ``EchoPathEstimate/margin`` over the
+        /// learned echo; measured, as ``strong``): weaker than ``strong`` frame by frame (a burst of
+        /// echo the canceller let through can pass in a frame or two), evidence in a sustained run
+        /// (``RealtimeBargeIn/Settings/levelEvidence``).
+        public var level = false
 
         /// An observation record.
-        public init(onset: Bool = false, strong: Bool = false) {
+        public init(onset: Bool = false, strong: Bool = false, level: Bool = false) {
             self.onset = onset
             self.strong = strong
+            self.level = level
         }
     }
 
@@ -54,6 +61,14 @@ public struct RealtimeOnsetDetector: Sendable {
         public var input = 0.0
         /// The newest frame's far-end level (0: no reference).
         public var farEnd = 0.0
+        /// The newest frame's echo-cancelled RMS.
+        public var frameRms = 0.0
+        /// The newest frame's input over the learned echo (0: not measured).
+        public var frameExcess = 0.0
+        /// The newest frame's highest band ratio over its echo (0: not measured).
+        public var frameBand = 0.0
+        /// Whether the newest frame was strong evidence.
+        public var frameStrong = false
     }
 
     /// A frame's input this far above the learned echo (×2, 6 dB) is strong evidence of a voice:
@@ -142,10 +157,12 @@ public struct RealtimeOnsetDetector: Sendable {
             let residual = machine.residualLevel
             let overResidual = residual > 0 && rms >= Self.strongLevelFactor * residual
             let band = bands?.highest ?? 0
+            let levelEvidence = mature && overResidual && (excess ?? 0) > EchoPathEstimate.margin
             observation.strong =
                 mature
                 && ((excess ?? 0) >= Self.strongMargin || band >= EchoPathEstimate.bandMargin || silentFarEnd
-                    || (overResidual && (excess ?? 0) > EchoPathEstimate.margin && band > Self.strongLevelBandMargin))
+                    || (levelEvidence && band > Self.strongLevelBandMargin))
+            observation.level = levelEvidence
             if evidence.run == 0 { evidence = Evidence() }
             evidence.run += seconds
             evidence.peak = max(evidence.peak, rms)
@@ -153,9 +170,15 @@ public struct RealtimeOnsetDetector: Sendable {
             evidence.bandExcess = max(evidence.bandExcess, bands?.highest ?? 0)
             if excess != nil || bands != nil || silentFarEnd { evidence.measuredFrames += 1 }
             if observation.strong { evidence.strongFrames += 1 }
+            evidence.frameExcess = excess ?? 0
+            evidence.frameBand = band
         } else {
             evidence.run = 0
+            evidence.frameExcess = path.excess(reference) ?? 0
+            evidence.frameBand = path.bandExcess(reference)?.highest ?? 0
         }
+        evidence.frameRms = rms
+        evidence.frameStrong = observation.strong
         evidence.input = reference?.input ?? 0
         evidence.farEnd = reference?.farEnd ?? 0
         evidence.residual = machine.residualLevel
