@@ -16,7 +16,9 @@ public struct RealtimeOnsetDetector: Sendable {
         /// ``RealtimeOnsetDetector/outputStarted()``; it keeps judging frames).
         public var onset = false
         /// The frame holds speech that the reply's echo cannot explain (``strongMargin`` over the
-        /// learned echo; a band ``EchoPathEstimate/bandMargin`` over its echo; ``strongLevelFactor``
+        /// learned echo; a band ``EchoPathEstimate/bandMargin`` over its echo, with the frame
+        /// ``strongBandLevelFactor`` over the residual or its input ``EchoPathEstimate/margin`` over
+        /// the echo; ``strongLevelFactor``
         /// over the residual with the input ``EchoPathEstimate/margin`` and a band
         /// ``strongLevelBandMargin`` over the echo; or sound while the node played nothing
         /// audible), measured: never on a frame without a reference or before the echo path has
@@ -90,6 +92,16 @@ public struct RealtimeOnsetDetector: Sendable {
     /// (2026-12-05).
     public static let strongLevelBandMargin = 2.0
 
+    /// A band ``EchoPathEstimate/bandMargin`` over its echo is strong evidence only with the
+    /// echo-cancelled level this far over the residual (×8), or the input
+    /// ``EchoPathEstimate/margin`` over the echo: a voice the bands reveal is heard. At load 12 a
+    /// capture glitch (an input of 0 in the next frame) gave two frames bands ×8.5–8.9 over their
+    /// echo at 1.6 and 4.8 × the residual, the input 0.6–0.8 of the echo, and cancelled the reply
+    /// (once in 30 min of reading alone; another such pair, 0.2 ×, in that run's probes); the
+    /// interruptions' band-strong frames stood 13.6–40.9 × over the residual, or ×1.6 over the
+    /// echo (bench, 2026-12-06).
+    public static let strongBandLevelFactor = 8.0
+
     /// Frames of echo alone the echo path must have learned from before any frame is strong
     /// evidence (10 s): the learned gain starts low (the first frames of a reply carry the far
     /// end before its sound reaches the microphone) and rises only on frames without speech; in
@@ -158,9 +170,12 @@ public struct RealtimeOnsetDetector: Sendable {
             let overResidual = residual > 0 && rms >= Self.strongLevelFactor * residual
             let band = bands?.highest ?? 0
             let levelEvidence = mature && overResidual && (excess ?? 0) > EchoPathEstimate.margin
+            let heard =
+                (residual > 0 && rms >= Self.strongBandLevelFactor * residual)
+                || (excess ?? 0) > EchoPathEstimate.margin
             observation.strong =
                 mature
-                && ((excess ?? 0) >= Self.strongMargin || band >= EchoPathEstimate.bandMargin || silentFarEnd
+                && ((excess ?? 0) >= Self.strongMargin || (band >= EchoPathEstimate.bandMargin && heard) || silentFarEnd
                     || (levelEvidence && band > Self.strongLevelBandMargin))
             observation.level = levelEvidence
             if evidence.run == 0 { evidence = Evidence() }

@@ -93,7 +93,15 @@ struct RealtimeOnsetDetectorTests {
         StrongCase(name: "×2 over the echo: a voice", input: 0.1, farEnd: 0.1, strong: true),
         StrongCase(name: "×6: a voice", input: 0.3, farEnd: 0.1, strong: true),
         StrongCase(name: "nothing audible played: a voice", input: 0.05, farEnd: 0.0001, strong: true),
-        StrongCase(name: "a band ×4 over its echo: a voice", input: 0.05, farEnd: 0.1, bandInput: 0.2, strong: true),
+        StrongCase(
+            name: "a band ×4 over its echo, 20 × the residual: a voice", input: 0.05, farEnd: 0.1, rms: 0.1,
+            bandInput: 0.2, strong: true),
+        StrongCase(
+            name: "a band ×4 over its echo, 2 × the residual, the input under the echo: not strong (a capture glitch)",
+            input: 0.04, farEnd: 0.1, rms: 0.01, bandInput: 0.2, strong: false),
+        StrongCase(
+            name: "a band ×4 over its echo, 2 × the residual, the input ×1.3 over the echo: a voice", input: 0.065,
+            farEnd: 0.1, rms: 0.01, bandInput: 0.2, strong: true),
         StrongCase(
             name: "×1.3 over the echo, a band ×2.4, 20 × the residual: a voice", input: 0.065, farEnd: 0.1, rms: 0.1,
             bandInput: 0.12, strong: true, level: true),
