@@ -18,11 +18,11 @@ public struct RealtimeOnsetDetector: Sendable {
         /// The frame holds speech that the reply's echo cannot explain (``strongMargin`` over the
         /// learned echo; a band ``EchoPathEstimate/bandMargin`` over its echo, with the frame
         /// ``strongBandLevelFactor`` over the residual or its input ``EchoPathEstimate/margin`` over
-        /// the echo; ``strongLevelFactor``
-        /// over the residual with the input ``EchoPathEstimate/margin`` and a band
-        /// ``strongLevelBandMargin`` over the echo; or sound while the node played nothing
-        /// audible), measured: never on a frame without a reference or before the echo path has
-        /// learned from ``strongAfterFrames``.
+        /// the echo; ``strongLevelFactor`` over the residual with the input
+        /// ``EchoPathEstimate/margin`` and a band ``strongLevelBandMargin`` over the echo), measured:
+        /// never on a frame without a reference or an audible far end to measure against (a resumed
+        /// reply's first echo can precede its reference), nor before the echo path has learned
+        /// from ``strongAfterFrames``.
         public var strong = false
         /// The frame stands out from the reply's residual echo as a voice does, by level alone
         /// (``strongLevelFactor`` over the residual, the input ``EchoPathEstimate/margin`` over the
@@ -173,9 +173,14 @@ public struct RealtimeOnsetDetector: Sendable {
             let heard =
                 (residual > 0 && rms >= Self.strongBandLevelFactor * residual)
                 || (excess ?? 0) > EchoPathEstimate.margin
+            // Sound while the reference holds nothing audible is no strong evidence: when a reply
+            // resumes after a gap (its queue ran dry on a loaded machine) its first echo reaches
+            // the microphone before the far-end window holds it, and two such frames at 23–32 ×
+            // the residual cancelled a reply while the node read alone (bench, 2026-12-06, load
+            // 12; two more in a run at load 19); no interruption of 70 logged ones needed it.
             observation.strong =
                 mature
-                && ((excess ?? 0) >= Self.strongMargin || (band >= EchoPathEstimate.bandMargin && heard) || silentFarEnd
+                && ((excess ?? 0) >= Self.strongMargin || (band >= EchoPathEstimate.bandMargin && heard)
                     || (levelEvidence && band > Self.strongLevelBandMargin))
             observation.level = levelEvidence
             if evidence.run == 0 { evidence = Evidence() }
