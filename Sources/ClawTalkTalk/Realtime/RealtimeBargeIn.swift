@@ -17,9 +17,10 @@ public struct RealtimeBargeIn: Sendable {
         public var cancelEvidence = 0.04
         /// Level evidence in a row that cancels (3 frames): a voice as loud as the echo at the
         /// microphone (×1.3–1.8 over it, its bands under ×2, so never strong) stands 12–166 × over
-        /// the residual frame after frame; the onsets of residual echo reached 6.2 at most (bench,
-        /// 2026-12-06: 7 of 20 interruptions waited ~0.6 s for the confirmation without it, each
-        /// with 3 such frames by one frame after its onset).
+        /// the residual frame after frame; of the onsets of the node's own echo, none had three
+        /// such frames in a row and one (load 11) two (bench, 2026-12-06: 7 of 20 interruptions
+        /// waited ~0.6 s for the confirmation without it, each with 3 such frames by one frame
+        /// after its onset; with it 27 of 30 cancelled at once).
         public var levelEvidence = 0.06
         /// How long after the onset either evidence still cancels at once (3 frames).
         public var cancelWindow = 0.06
