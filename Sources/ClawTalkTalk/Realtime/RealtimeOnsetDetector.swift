@@ -16,17 +16,26 @@ public struct RealtimeOnsetDetector: Sendable {
         /// ``RealtimeOnsetDetector/outputStarted()``; it keeps judging frames).
         public var onset = false
         /// The frame holds speech that the reply's echo cannot explain (``strongMargin`` over the
-        /// learned echo; a band ``EchoPathEstimate/bandMargin`` over its echo; ``strongLevelFactor``
-        /// over the residual with the input ``EchoPathEstimate/margin`` and a band
-        /// ``strongLevelBandMargin`` over the echo; or sound while the node played nothing
-        /// audible), measured: never on a frame without a reference or before the echo path has
-        /// learned from ``strongAfterFrames``.
+        /// learned echo; a band ``EchoPathEstimate/bandMargin`` over its echo, with the frame
+        /// ``strongBandLevelFactor`` over the residual or its input ``EchoPathEstimate/margin`` over
+        /// the echo; ``strongLevelFactor`` over the residual with the input
+        /// ``EchoPathEstimate/margin`` and a band ``strongLevelBandMargin`` over the echo), measured:
+        /// never on a frame without a reference or an audible far end to measure against (a resumed
+        /// reply's first echo can precede its reference), nor before the echo path has learned
+        /// from ``strongAfterFrames``.
         public var strong = false
+        /// The frame stands out from the reply's residual echo as a voice does, by level alone
+        /// (``strongLevelFactor`` over the residual, the input ``EchoPathEstimate/margin`` over the
+        /// learned echo; measured, as ``strong``): weaker than ``strong`` frame by frame (a burst of
+        /// echo the canceller let through can pass in a frame or two), evidence in a sustained run
+        /// (``RealtimeBargeIn/Settings/levelEvidence``).
+        public var level = false
 
         /// An observation record.
-        public init(onset: Bool = false, strong: Bool = false) {
+        public init(onset: Bool = false, strong: Bool = false, level: Bool = false) {
             self.onset = onset
             self.strong = strong
+            self.level = level
         }
     }
 
@@ -54,6 +63,14 @@ public struct RealtimeOnsetDetector: Sendable {
         public var input = 0.0
         /// The newest frame's far-end level (0: no reference).
         public var farEnd = 0.0
+        /// The newest frame's echo-cancelled RMS.
+        public var frameRms = 0.0
+        /// The newest frame's input over the learned echo (0: not measured).
+        public var frameExcess = 0.0
+        /// The newest frame's highest band ratio over its echo (0: not measured).
+        public var frameBand = 0.0
+        /// Whether the newest frame was strong evidence.
+        public var frameStrong = false
     }
 
     /// A frame's input this far above the learned echo (×2, 6 dB) is strong evidence of a voice:
@@ -74,6 +91,16 @@ public struct RealtimeOnsetDetector: Sendable {
     /// ×1.89 (bench, 2026-12-06), and bursts the level test held reached at most ×2.0 in a band
     /// (2026-12-05).
     public static let strongLevelBandMargin = 2.0
+
+    /// A band ``EchoPathEstimate/bandMargin`` over its echo is strong evidence only with the
+    /// echo-cancelled level this far over the residual (×8), or the input
+    /// ``EchoPathEstimate/margin`` over the echo: a voice the bands reveal is heard. At load 12 a
+    /// capture glitch (an input of 0 in the next frame) gave two frames bands ×8.5–8.9 over their
+    /// echo at 1.6 and 4.8 × the residual, the input 0.6–0.8 of the echo, and cancelled the reply
+    /// (once in 30 min of reading alone; another such pair, 0.2 ×, in that run's probes); the
+    /// interruptions' band-strong frames stood 13.6–40.9 × over the residual, or ×1.6 over the
+    /// echo (bench, 2026-12-06).
+    public static let strongBandLevelFactor = 8.0
 
     /// Frames of echo alone the echo path must have learned from before any frame is strong
     /// evidence (10 s): the learned gain starts low (the first frames of a reply carry the far
@@ -133,10 +160,20 @@ public struct RealtimeOnsetDetector: Sendable {
             let residual = detector.residualEchoLevel
             let overResidual = residual > 0 && rms >= Self.strongLevelFactor * residual
             let band = bands?.highest ?? 0
+            let levelEvidence = mature && overResidual && (excess ?? 0) > EchoPathEstimate.margin
+            let heard =
+                (residual > 0 && rms >= Self.strongBandLevelFactor * residual)
+                || (excess ?? 0) > EchoPathEstimate.margin
+            // Sound while the reference holds nothing audible is no strong evidence: when a reply
+            // resumes after a gap (its queue ran dry on a loaded machine) its first echo reaches
+            // the microphone before the far-end window holds it, and two such frames at 23–32 ×
+            // the residual cancelled a reply while the node read alone (bench, 2026-12-06, load
+            // 12; two more in a run at load 19); no interruption of 70 logged ones needed it.
             observation.strong =
                 mature
-                && ((excess ?? 0) >= Self.strongMargin || band >= EchoPathEstimate.bandMargin || silentFarEnd
-                    || (overResidual && (excess ?? 0) > EchoPathEstimate.margin && band > Self.strongLevelBandMargin))
+                && ((excess ?? 0) >= Self.strongMargin || (band >= EchoPathEstimate.bandMargin && heard)
+                    || (levelEvidence && band > Self.strongLevelBandMargin))
+            observation.level = levelEvidence
             if evidence.run == 0 { evidence = Evidence() }
             evidence.run += seconds
             evidence.peak = max(evidence.peak, rms)
@@ -144,9 +181,15 @@ public struct RealtimeOnsetDetector: Sendable {
             evidence.bandExcess = max(evidence.bandExcess, bands?.highest ?? 0)
             if excess != nil || bands != nil || silentFarEnd { evidence.measuredFrames += 1 }
             if observation.strong { evidence.strongFrames += 1 }
+            evidence.frameExcess = excess ?? 0
+            evidence.frameBand = band
         } else {
             evidence.run = 0
+            evidence.frameExcess = path.excess(reference) ?? 0
+            evidence.frameBand = path.bandExcess(reference)?.highest ?? 0
         }
+        evidence.frameRms = rms
+        evidence.frameStrong = observation.strong
         evidence.input = reference?.input ?? 0
         evidence.farEnd = reference?.farEnd ?? 0
         evidence.residual = detector.residualEchoLevel

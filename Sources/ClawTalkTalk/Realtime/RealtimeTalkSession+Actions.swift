@@ -220,6 +220,7 @@ extension RealtimeTalkSession {
         let observation = onset.frame(
             isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, echo: frame.echoActive,
             reference: frame.reference)
+        trace(isSpeech: frame.isSpeech, onsetFrame: observation.onset)
         if outputTurn != nil,
             let decision = bargeIn.frame(
                 isSpeech: frame.isSpeech, seconds: seconds, observation: observation, silence: silence(at: frame))
@@ -235,6 +236,29 @@ extension RealtimeTalkSession {
             return nil
         }
         return current.input.sampleRateHz
+    }
+
+    /// Keeps the newest frames' evidence and logs the 0.3 s before and after an onset
+    /// (`realtime.onset.frames`, debug): `s`/`-` speech, RMS over the residual, input over the
+    /// echo, highest band ratio, `!` strong.
+    private func trace(isSpeech: Bool, onsetFrame: Bool) {
+        let evidence = onset.evidence
+        let ratio = evidence.residual > 0 ? evidence.frameRms / evidence.residual : 0
+        let entry =
+            "\(isSpeech ? "s" : "-")\(onsetFrame ? "O" : ""):\(String(format: "%.1f", ratio))"
+            + ":\(String(format: "%.2f", evidence.frameExcess)):\(String(format: "%.2f", evidence.frameBand))"
+            + (evidence.frameStrong ? "!" : "")
+        frameTrace.append(entry)
+        if frameTrace.count > 30 { frameTrace.removeFirst(frameTrace.count - 30) }
+        if onsetFrame { traceSinceOnset = 0 } else if let count = traceSinceOnset { traceSinceOnset = count + 1 }
+        guard traceSinceOnset == 15 else { return }
+        traceSinceOnset = nil
+        logger.debug(
+            "realtime.onset.frames",
+            [
+                "turnId": .string(outputTurn ?? "-"), "frames": .string(frameTrace.joined(separator: " ")),
+                "residualRms": .double(evidence.residual), "echoGain": .double(evidence.echoGain ?? 0),
+            ])
     }
 
     /// Seconds the paused output had been silent when `frame` was captured: 0 before the pause

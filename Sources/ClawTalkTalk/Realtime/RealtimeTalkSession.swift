@@ -68,6 +68,11 @@ public actor RealtimeTalkSession {
     var lastActivity = 0.0
     /// Push-to-talk holds the microphone: no reply plays and no audio goes to the provider.
     var pushToTalk = false
+    /// The onset detector's recent frames, compact (issue 34 diagnostics: the evidence before and
+    /// after each onset, logged once 0.3 s after it).
+    var frameTrace: [String] = []
+    /// Frames logged since the onset (nil: no onset being traced).
+    var traceSinceOnset: Int?
     /// When the current reply's first chunk arrived and when the onset stopped it (logs).
     var replyStartedAt: ContinuousClock.Instant?
 

@@ -5,17 +5,20 @@ import Testing
 /// Realtime barge-in decisions (talk.md §9.2 "Barge-in"), table-driven: each case is a script of
 /// 20 ms frames after output started, and the decisions they produce, by frame.
 struct RealtimeBargeInTests {
-    /// One frame: speech, the onset detector's onset, strong evidence.
+    /// One frame: speech, the onset detector's onset, strong evidence, level evidence.
     struct Frame: Sendable {
         var speech: Bool
         var onset = false
         var strong = false
+        var level = false
 
         static let quiet = Frame(speech: false)
         static let speech = Frame(speech: true)
         static let strong = Frame(speech: true, strong: true)
         static let onset = Frame(speech: true, onset: true)
         static let strongOnset = Frame(speech: true, onset: true, strong: true)
+        static let level = Frame(speech: true, level: true)
+        static let levelOnset = Frame(speech: true, onset: true, level: true)
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -51,9 +54,33 @@ struct RealtimeBargeInTests {
             frames: [.speech, .speech, .onset, .strong, .strong], expected: [2: .pause, 4: .cancel],
             reason: .evidenceAfterOnset),
         Case(
+            name: "strong evidence on the third frame after the onset still cancels",
+            frames: [.speech, .speech, .onset, .speech, .strong, .strong], expected: [2: .pause, 5: .cancel],
+            reason: .evidenceAfterOnset),
+        Case(
             name: "strong evidence later than the cancel window does not cancel by itself",
-            frames: [.speech, .speech, .onset, .speech, .speech, .strong, .strong] + repeated(.quiet, 20),
-            expected: [2: .pause, 16: .resume], reason: .quiet),
+            frames: [.speech, .speech, .onset, .speech, .speech, .speech, .strong, .strong] + repeated(.quiet, 20),
+            expected: [2: .pause, 17: .resume], reason: .quiet),
+        Case(
+            name: "three frames of level evidence in a row by the onset cancel at once",
+            frames: [.speech, .level, .level, .levelOnset], expected: [3: .cancel], reason: .levelAtOnset),
+        Case(
+            name: "two frames of level evidence are not enough: pause",
+            frames: [.speech, .speech, .level, .levelOnset] + repeated(.quiet, 5), expected: [3: .pause]),
+        Case(
+            name: "level evidence broken by a frame without it does not add up",
+            frames: [.level, .level, .speech, .levelOnset, .level] + repeated(.quiet, 5), expected: [3: .pause]),
+        Case(
+            name: "level evidence completed just after the onset cancels",
+            frames: [.speech, .level, .levelOnset, .level], expected: [2: .pause, 3: .cancel],
+            reason: .levelAfterOnset),
+        Case(
+            name: "level evidence completed after the cancel window does not cancel by itself",
+            frames: [.speech, .speech, .onset, .speech, .speech, .level, .level, .level] + repeated(.quiet, 20),
+            expected: [2: .pause, 17: .resume], reason: .quiet),
+        Case(
+            name: "level evidence without an onset does nothing",
+            frames: repeated(.level, 10) + repeated(.quiet, 10), expected: [:]),
         Case(
             name: "strong frames broken by silence do not add up",
             frames: [.strong, .quiet, .strongOnset, .quiet], expected: [2: .pause]),
@@ -80,7 +107,8 @@ struct RealtimeBargeInTests {
         bargeIn.outputStarted()
         var decisions: [Int: RealtimeBargeIn.Decision] = [:]
         for (index, frame) in row.frames.enumerated() {
-            let observation = RealtimeOnsetDetector.Observation(onset: frame.onset, strong: frame.strong)
+            let observation = RealtimeOnsetDetector.Observation(
+                onset: frame.onset, strong: frame.strong, level: frame.level)
             if let decision = bargeIn.frame(isSpeech: frame.speech, seconds: 0.02, observation: observation) {
                 decisions[index] = decision
             }

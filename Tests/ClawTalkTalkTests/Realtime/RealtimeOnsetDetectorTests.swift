@@ -79,6 +79,8 @@ struct RealtimeOnsetDetectorTests {
         /// Every input band's level (nil: the input's).
         var bandInput: Double?
         var strong: Bool
+        /// Level evidence (``RealtimeOnsetDetector/Observation/level``).
+        var level = false
         var testDescription: String { name }
     }
 
@@ -90,14 +92,28 @@ struct RealtimeOnsetDetectorTests {
         StrongCase(name: "×1.9: not strong", input: 0.095, farEnd: 0.1, strong: false),
         StrongCase(name: "×2 over the echo: a voice", input: 0.1, farEnd: 0.1, strong: true),
         StrongCase(name: "×6: a voice", input: 0.3, farEnd: 0.1, strong: true),
-        StrongCase(name: "nothing audible played: a voice", input: 0.05, farEnd: 0.0001, strong: true),
-        StrongCase(name: "a band ×4 over its echo: a voice", input: 0.05, farEnd: 0.1, bandInput: 0.2, strong: true),
+        StrongCase(
+            name: "nothing audible in the reference: not strong (a resumed reply's first echo)", input: 0.05,
+            farEnd: 0.0001, rms: 0.1, strong: false),
+        StrongCase(
+            name: "a band ×4 over its echo, 20 × the residual: a voice", input: 0.05, farEnd: 0.1, rms: 0.1,
+            bandInput: 0.2, strong: true),
+        StrongCase(
+            name: "a band ×4 over its echo, 2 × the residual, the input under the echo: not strong (a capture glitch)",
+            input: 0.04, farEnd: 0.1, rms: 0.01, bandInput: 0.2, strong: false),
+        StrongCase(
+            name: "a band ×4 over its echo, 2 × the residual, the input ×1.3 over the echo: a voice", input: 0.065,
+            farEnd: 0.1, rms: 0.01, bandInput: 0.2, strong: true),
         StrongCase(
             name: "×1.3 over the echo, a band ×2.4, 20 × the residual: a voice", input: 0.065, farEnd: 0.1, rms: 0.1,
-            bandInput: 0.12, strong: true),
+            bandInput: 0.12, strong: true, level: true),
         StrongCase(
-            name: "×1.3 over the echo, 20 × the residual, bands ×1.9: not strong (a burst of echo)", input: 0.065,
-            farEnd: 0.1, rms: 0.1, bandInput: 0.095, strong: false),
+            name: "×1.3 over the echo, 20 × the residual, bands ×1.9: not strong (a burst of echo), level",
+            input: 0.065,
+            farEnd: 0.1, rms: 0.1, bandInput: 0.095, strong: false, level: true),
+        StrongCase(
+            name: "×1.2 over the echo, 20 × the residual: no level evidence", input: 0.06, farEnd: 0.1, rms: 0.1,
+            strong: false),
         StrongCase(
             name: "×1.3 over the echo, a band ×2.4, 10 × the residual: not strong", input: 0.065, farEnd: 0.1,
             rms: 0.05, bandInput: 0.12, strong: false),
@@ -113,15 +129,16 @@ struct RealtimeOnsetDetectorTests {
             isSpeech: true, seconds: 0.02, rms: row.rms, echo: true,
             reference: Self.reference(input: row.input, farEnd: row.farEnd, bandInput: row.bandInput))
         #expect(observation.strong == row.strong)
+        #expect(observation.level == row.level)
         #expect(detector.evidence.strongFrames == (row.strong ? 1 : 0))
     }
 
     @Test func noStrongEvidenceBeforeTheEchoPathHasLearnedLongEnough() {
         var young = Self.learned(frames: RealtimeOnsetDetector.strongAfterFrames - 1)
-        #expect(
-            !young.frame(
-                isSpeech: true, seconds: 0.02, rms: 0.3, echo: true, reference: Self.reference(input: 0.5, farEnd: 0.1)
-            ).strong)
+        let observation = young.frame(
+            isSpeech: true, seconds: 0.02, rms: 0.3, echo: true, reference: Self.reference(input: 0.5, farEnd: 0.1))
+        #expect(!observation.strong)
+        #expect(!observation.level)
     }
 
     @Test func noStrongEvidenceWithoutAReferenceOrBeforeTheEchoPathIsLearned() {
