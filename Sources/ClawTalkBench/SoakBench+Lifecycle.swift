@@ -85,8 +85,7 @@ extension SoakBench {
         try await waitConnected(rig)
         let ready = await BenchTool.wait(seconds: 180) {
             let text = rig.text
-            return (text.contains("wake.scorer.connected") || text.contains("wake.server.none"))
-                && (text.contains("stt.server.ready") || text.contains("stt.server.none"))
+            return BenchTool.speechServersUp(inLog: text)
         }
         guard ready, run.isRunning else {
             throw BenchTool.Failure(description: "clawtalk run did not come up: \(rig.text.suffix(2000))")
