@@ -47,16 +47,7 @@ enum EndToEnd {
     static func connected(
         _ gateway: TestGateway, role: String = "node", number: Int = 1, timeout: Duration = .seconds(30)
     ) async throws -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let ids = await gateway.observedEvents.compactMap { event -> Int? in
-                if case .connected(let id, role, _) = event { return id }
-                return nil
-            }
-            if ids.count >= number { return ids[number - 1] }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw EndToEndError("no \(number). \(role) connection within \(timeout)")
+        try await gateway.connection(role: role, number: number, timeout: timeout)
     }
 
     /// The close the gateway saw for `connection`.

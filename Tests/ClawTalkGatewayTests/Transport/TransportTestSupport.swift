@@ -1,5 +1,6 @@
 import ClawTalkGateway
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing

@@ -21,12 +21,7 @@ struct TalkConfigRefreshTests {
     }
 
     static func wait(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("timed out waiting for \(what)")
+        if !(await eventually { await condition() }) { Issue.record("timed out waiting for \(what)") }
     }
 
     @Test func enteringTalkReadsTheConfigAgain() async throws {

@@ -80,9 +80,7 @@ struct TalkModeServiceTests {
     }
 
     static func wait(_ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(condition())
+        #expect(await eventually { condition() })
     }
 
     @Test func withoutTalkTheControlSocketSaysSo() async throws {
