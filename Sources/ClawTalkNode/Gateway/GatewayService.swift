@@ -331,6 +331,7 @@ package actor GatewayService {
         } else if let pause = next.pause, pause != previous.pause, let notifier {
             let notification = DesktopNotification.error(
                 "\(role.rawValue) connection paused: \(pause.message). \(pause.nextStep)")
+            // Loose on purpose, as above.
             Task { await notifier.notify(notification) }
         }
         if role == .node { status.node = next } else { status.operator = next }
