@@ -103,6 +103,7 @@ extension SoakBench {
         BenchTool.terminate(rig.run)
         _ = try? BenchTool.run("pkill", ["-KILL", "-f", "clawtalk-soak-speech"])
         let gateway = rig.gateway
+        // Unstructured on purpose: a synchronous teardown that does not wait for the listener.
         Task { await gateway.stopListening() }
         rig.loopback.close()
         rig.sound.stop()
