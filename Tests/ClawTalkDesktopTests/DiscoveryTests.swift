@@ -108,7 +108,10 @@ struct DiscoveryTests {
         #expect(gateway.directURL?.contains("18789") == false)
     }
 
-    @Test func noAvahiDaemonIsAClearError() throws {
+    /// In `.avahiDaemon`'s turn: it points this process's `DBUS_SYSTEM_BUS_ADDRESS` (which
+    /// libavahi-client reads) at no bus, and the live tests' browsers in the same process read it
+    /// too (in a parallel run the live browse beside it found "Daemon not running").
+    @Test(.avahiDaemon) func noAvahiDaemonIsAClearError() throws {
         setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/clawtalk-test-bus", 1)
         defer { unsetenv("DBUS_SYSTEM_BUS_ADDRESS") }
         #expect(throws: DiscoveryError.self) { try AvahiBrowser() }
