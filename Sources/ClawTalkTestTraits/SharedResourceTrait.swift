@@ -5,8 +5,7 @@ public import Testing
 /// `--no-parallel`; architecture.md §8):
 /// - `.audioRig`: the shared audio rig (the sound server `scripts/audio-rig` starts: its sink
 ///   `vspk` and microphone `vmic`), or real-time audio or speech recognition judged on it;
-/// - `.avahiDaemon`: a private avahi-daemon (it takes the fixed /run/avahi-daemon paths), or this
-///   process's `DBUS_SYSTEM_BUS_ADDRESS`, which libavahi-client reads and `PrivateAvahi` sets.
+/// - `.avahiDaemon`: a private avahi-daemon (it takes the fixed /run/avahi-daemon paths).
 ///
 /// On a suite, the suite takes the resource's process-wide turn before its first test and keeps
 /// it to its last, and its tests (and nested suites) run one at a time in that turn: the wait for
