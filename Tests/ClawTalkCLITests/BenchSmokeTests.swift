@@ -29,10 +29,15 @@ struct BenchSmokeTests {
             "\(name) \(condition) missing")
     }
 
-    @Test func withoutASoundServerLoopbackMetricsAreNullWithAReason() throws {
+    // The runs below are awaited on a thread of their own (`runInBackground`), not run where the
+    // test runs: a synchronous run holds one of the cooperative pool's threads (two on a 2-core
+    // machine) for its whole length, and a parallel run's other tests stalled behind it (a
+    // loaded `bench cpu --quick` took 160 s; dozens of short tests ended together when it did).
+
+    @Test func withoutASoundServerLoopbackMetricsAreNullWithAReason() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ClawTalkBinary.run(
+        let result = try await ClawTalkBinary.runInBackground(
             ["bench", "loopback", "--quick", "--output", directory.path],
             environment: ["PULSE_SERVER": "unix:/nonexistent/pulse", "XDG_RUNTIME_DIR": directory.path])
         #expect(result.status == 0, "\(result.error)")
@@ -49,10 +54,10 @@ struct BenchSmokeTests {
 
     /// The quick CPU run (file mode: no sound server needed).
     @Test(.timeLimit(.minutes(5)))
-    func cpuRunReportsRealTimeFactorsAndMemory() throws {
+    func cpuRunReportsRealTimeFactorsAndMemory() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ClawTalkBinary.run([
+        let result = try await ClawTalkBinary.runInBackground([
             "bench", "cpu", "--quick", "--trigger", "computer", "--output", directory.path, "--cache",
             directory.appendingPathComponent("cache").path,
         ])
@@ -83,12 +88,12 @@ extension BenchSmokeTests {
         @Test(
             .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
             .timeLimit(.minutes(5)))
-        func smokeRunOverTheRigWritesAPlausibleReport() throws {
+        func smokeRunOverTheRigWritesAPlausibleReport() async throws {
             let directory = try BenchSmokeTests.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let rig = try PrivateAudioRig()
+            let rig = try await PrivateAudioRig.start()
             defer { rig.stop() }
-            let result = try ClawTalkBinary.run(
+            let result = try await ClawTalkBinary.runInBackground(
                 [
                     "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
                     "--only", "capture,playback,eou,bargein,tts,wake,turn.talk,turn.ptt_stop", "--output",

@@ -20,7 +20,7 @@ struct PTTDroppedGatewayRigTests {
         let clip = try SpokenClip.wav("what time is it", padBefore: 0.3, padAfter: 0.8, in: directory)
         let home = try TemporaryHome()
         defer { home.remove() }
-        let rig = try PrivateAudioRig()
+        let rig = try await PrivateAudioRig.start()
         defer { rig.stop() }
         // PocketSphinx keeps the test independent of the Whisper server; wake is off so only
         // push-to-talk listens.

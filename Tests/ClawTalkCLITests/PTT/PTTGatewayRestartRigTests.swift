@@ -23,7 +23,7 @@ struct PTTGatewayRestartRigTests {
             "play some quiet music while i work", padBefore: 0.3, padAfter: 1.5, in: directory)
         let home = try TemporaryHome()
         defer { home.remove() }
-        let rig = try PrivateAudioRig()
+        let rig = try await PrivateAudioRig.start()
         defer { rig.stop() }
         // PocketSphinx keeps the test independent of the Whisper server; wake is off so only
         // push-to-talk listens.

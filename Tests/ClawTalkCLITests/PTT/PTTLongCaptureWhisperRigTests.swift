@@ -20,7 +20,7 @@ import Testing
 struct PTTLongCaptureWhisperRigTests {
     @Test func aSentenceFollowedByLongSilenceComesBackOnce() async throws {
         let installed = try #require(XDGPathsForTests.installedWhisper)
-        let rig = try PrivateAudioRig()
+        let rig = try await PrivateAudioRig.start()
         defer { rig.stop() }
         var home = try TemporaryHome()
         home.sttPort = nil  // run's own server on its private socket

@@ -39,6 +39,14 @@ final class PrivateAudioRig: @unchecked Sendable {
         self.server = server
     }
 
+    /// ``init()`` on a dispatch thread: the script takes a few seconds (its warm-up capture), and
+    /// a test waiting for it must not hold one of the cooperative pool's threads.
+    static func start() async throws -> PrivateAudioRig {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try PrivateAudioRig() }) }
+        }
+    }
+
     /// For a child process: its sound server is this rig.
     var environment: [String: String] { ["PULSE_SERVER": server] }
 

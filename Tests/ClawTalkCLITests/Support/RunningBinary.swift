@@ -103,7 +103,7 @@ final class TextBuffer: Sendable {
 
 extension ClawTalkBinary {
     /// ``run(_:environment:)`` on a dispatch thread, so the test's gateway keeps running.
-    static func runInBackground(_ arguments: [String], environment: [String: String]) async throws -> Result {
+    static func runInBackground(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         // The sound server is chosen here, in the test's task: the dispatch thread below does not
         // see which turn the test holds.
         let environment = soundServer(environment)

@@ -26,7 +26,7 @@ struct VoiceWakeEndToEndTests {
     /// reach the node connection only).
     @Test(arguments: [true, false])
     func spokenCommandIsSentOnceWithoutTheTriggerAndTriggerChangesApplyLive(operatorEnabled: Bool) async throws {
-        let rig = try PrivateAudioRig()
+        let rig = try await PrivateAudioRig.start()
         defer { rig.stop() }
         let server = try await WyomingServerProcess.start(WakeWhisper.configuration)
         defer { server.stop() }
