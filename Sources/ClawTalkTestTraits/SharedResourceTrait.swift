@@ -48,3 +48,9 @@ extension Trait where Self == SharedResourceTrait {
     /// A private avahi-daemon, alone among the tests that start one (see ``SharedResourceTrait``).
     public static var avahiDaemon: Self { SharedResourceTrait(resource: "avahi-daemon") }
 }
+
+extension SharedResourceTrait {
+    /// Whether the current task runs in this resource's turn: inside a suite or test that carries
+    /// the trait (task-local: a closure sent to a dispatch queue does not see it).
+    public var isHeld: Bool { ResourceTurns.held.contains(resource) }
+}

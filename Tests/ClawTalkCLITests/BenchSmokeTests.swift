@@ -1,4 +1,3 @@
-import ClawTalkTestTraits
 import Foundation
 import Testing
 
@@ -30,10 +29,15 @@ struct BenchSmokeTests {
             "\(name) \(condition) missing")
     }
 
-    @Test func withoutASoundServerLoopbackMetricsAreNullWithAReason() throws {
+    // The runs below are awaited on a thread of their own (`runInBackground`), not run where the
+    // test runs: a synchronous run holds one of the cooperative pool's threads (two on a 2-core
+    // machine) for its whole length, and a parallel run's other tests stalled behind it (a
+    // loaded `bench cpu --quick` took 160 s; dozens of short tests ended together when it did).
+
+    @Test func withoutASoundServerLoopbackMetricsAreNullWithAReason() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ClawTalkBinary.run(
+        let result = try await ClawTalkBinary.runInBackground(
             ["bench", "loopback", "--quick", "--output", directory.path],
             environment: ["PULSE_SERVER": "unix:/nonexistent/pulse", "XDG_RUNTIME_DIR": directory.path])
         #expect(result.status == 0, "\(result.error)")
@@ -50,10 +54,10 @@ struct BenchSmokeTests {
 
     /// The quick CPU run (file mode: no sound server needed).
     @Test(.timeLimit(.minutes(5)))
-    func cpuRunReportsRealTimeFactorsAndMemory() throws {
+    func cpuRunReportsRealTimeFactorsAndMemory() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ClawTalkBinary.run([
+        let result = try await ClawTalkBinary.runInBackground([
             "bench", "cpu", "--quick", "--trigger", "computer", "--output", directory.path, "--cache",
             directory.appendingPathComponent("cache").path,
         ])
@@ -72,8 +76,10 @@ struct BenchSmokeTests {
 }
 
 extension BenchSmokeTests {
-    /// The run over the shared audio rig, in the rig's turn (the two above need no sound server).
-    @Suite("over the audio rig", .audioRig)
+    /// The run over an audio rig of its own (``PrivateAudioRig``; the two above need no sound
+    /// server): the bench loads its own sinks and plays into them for about 90 s, so on the shared
+    /// rig it took the `.audioRig` turn that long; on its own it runs beside the rig's tests.
+    @Suite("over a private audio rig")
     struct OverTheRig {
         /// The CI smoke subset: one probe per loopback metric and about 1 s of self-trigger audio over the rig,
         /// and one turn each of Talk mode and push-to-talk with a stop. `--only` leaves out what this test
@@ -82,15 +88,18 @@ extension BenchSmokeTests {
         @Test(
             .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
             .timeLimit(.minutes(5)))
-        func smokeRunOverTheRigWritesAPlausibleReport() throws {
+        func smokeRunOverTheRigWritesAPlausibleReport() async throws {
             let directory = try BenchSmokeTests.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let result = try ClawTalkBinary.run([
-                "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
-                "--only", "capture,playback,eou,bargein,tts,wake,turn.talk,turn.ptt_stop", "--output",
-                directory.path, "--cache",
-                directory.appendingPathComponent("cache").path,
-            ])
+            let rig = try await PrivateAudioRig.start()
+            defer { rig.stop() }
+            let result = try await ClawTalkBinary.runInBackground(
+                [
+                    "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
+                    "--only", "capture,playback,eou,bargein,tts,wake,turn.talk,turn.ptt_stop", "--output",
+                    directory.path, "--cache",
+                    directory.appendingPathComponent("cache").path,
+                ], environment: rig.environment)
             #expect(result.status == 0, "\(result.error)")
             #expect(result.error.contains("bench all: loopback (2/4)"))
             #expect(result.error.contains("bench all: turn (4/4)"))

@@ -36,6 +36,9 @@ package actor GatewayService {
     private var generation = 0
     private var reloading = false
     private var reloadAgain = false
+    /// Set when the service has stopped and removed its status file: later updates (a voice
+    /// phase, a role change still arriving) must not write it back.
+    private var stopped = false
     /// The reloads `SIGHUP` starts, as children of ``run()``.
     private let children = ChildTaskQueue()
     /// Desktop notifications: children of the service but not of ``run()``, since the
@@ -104,6 +107,7 @@ package actor GatewayService {
         status.node = .idle("stopped", summary: "stopped", at: now)
         status.operator = .idle("stopped", summary: "stopped", at: now)
         statusBroadcast.finish()
+        stopped = true
         statusFile?.remove(ifOwnedBy: status.pid)
     }
 
@@ -343,7 +347,7 @@ package actor GatewayService {
     private func publish() {
         status.updatedAt = ServiceStatus.timestamp()
         publishedLevel = status.voice?.levelDBFS
-        if let statusFile {
+        if let statusFile, !stopped {
             do {
                 try statusFile.write(status)
             } catch {

@@ -1,5 +1,4 @@
 import ClawTalkProtocol
-import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -9,8 +8,11 @@ import Testing
 /// and sockets end without a closing handshake); the spoken question is transcribed anyway,
 /// `ptt stop` answers `offline`, and when the gateway is back on the same port the node sends
 /// the queued transcript as `voice.transcript`, once.
+///
+/// On an audio rig of its own (``PrivateAudioRig``): no `.audioRig` turn, so in a parallel run
+/// it runs beside the shared rig's tests (its reconnect backoff took up to 72 s of their chain).
 @Suite(
-    "Dropped gateway mid-utterance (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(3)),
+    "Dropped gateway mid-utterance (private audio rig)", .serialized, .timeLimit(.minutes(3)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct PTTDroppedGatewayRigTests {
     @Test func aTranscriptSpokenWhileTheGatewayDropsIsQueuedAndSentOnReconnect() async throws {
@@ -18,6 +20,8 @@ struct PTTDroppedGatewayRigTests {
         let clip = try SpokenClip.wav("what time is it", padBefore: 0.3, padAfter: 0.8, in: directory)
         let home = try TemporaryHome()
         defer { home.remove() }
+        let rig = try await PrivateAudioRig.start()
+        defer { rig.stop() }
         // PocketSphinx keeps the test independent of the Whisper server; wake is off so only
         // push-to-talk listens.
         try home.writeConfig(
@@ -34,6 +38,7 @@ struct PTTDroppedGatewayRigTests {
         var environment = home.environment
         environment["CLAWTALK_GATEWAY_URL"] = url
         environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+        environment.merge(rig.environment) { _, new in new }
         let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
         defer { run.kill() }
         let first = try await EndToEnd.connected(gateway)
@@ -42,7 +47,7 @@ struct PTTDroppedGatewayRigTests {
         #expect(start.status == 0, "\(start.error)\n\(run.stderr)")
         #expect(start.output.hasPrefix("started "), "\(start.output)")
         // The gateway goes away in the middle of the question.
-        let speaking = Task.detached { try runTool("paplay", ["-d", "vspk", clip]) }
+        let speaking = Task.detached { try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip]) }
         try await Task.sleep(for: .milliseconds(700))
         await gateway.stopListening()
         try await speaking.value

@@ -1,5 +1,4 @@
 import ClawTalkProtocol
-import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -10,8 +9,12 @@ import Testing
 /// Nobody sends `stop`: the capture ends by itself at the next pause, its transcript is queued,
 /// and when the gateway is back on the same port it arrives as `voice.transcript` exactly once,
 /// within 15 s of the reconnect. A `stop` from the gateway afterwards answers the finished result.
+///
+/// On an audio rig of its own (``PrivateAudioRig``): no `.audioRig` turn, so in a parallel run
+/// it runs beside the shared rig's tests.
 @Suite(
-    "Gateway restart during a gateway-started capture (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(3)),
+    "Gateway restart during a gateway-started capture (private audio rig)", .serialized,
+    .timeLimit(.minutes(3)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct PTTGatewayRestartRigTests {
     @Test func theTranscriptArrivesOnceAfterTheReconnectWithoutAStop() async throws {
@@ -20,6 +23,8 @@ struct PTTGatewayRestartRigTests {
             "play some quiet music while i work", padBefore: 0.3, padAfter: 1.5, in: directory)
         let home = try TemporaryHome()
         defer { home.remove() }
+        let rig = try await PrivateAudioRig.start()
+        defer { rig.stop() }
         // PocketSphinx keeps the test independent of the Whisper server; wake is off so only
         // push-to-talk listens.
         try home.writeConfig(
@@ -36,6 +41,7 @@ struct PTTGatewayRestartRigTests {
         var environment = home.environment
         environment["CLAWTALK_GATEWAY_URL"] = url
         environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+        environment.merge(rig.environment) { _, new in new }
         let run = try RunningBinary(["run", "--log-sensitive", "--log-level", "debug"], environment: environment)
         defer { run.kill() }
         let first = try await EndToEnd.connected(gateway)
@@ -46,7 +52,7 @@ struct PTTGatewayRestartRigTests {
         let captureId = try #require(try Self.payload(start, run)["captureId"]?.stringValue)
         // The gateway restarts in the middle of the question (once the node hears it, however
         // slowly the player starts) and is gone for a while.
-        let speaking = Task.detached { try runTool("paplay", ["-d", "vspk", clip]) }
+        let speaking = Task.detached { try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip]) }
         #expect(await run.waitUntil { run.stderr.contains("ptt.speech.started") }, "\(run.stderr)")
         try await Task.sleep(for: .milliseconds(300))
         await gateway.shutdown(reason: "gateway restarting", restartExpectedMs: .ms(2_000))

@@ -1,4 +1,3 @@
-import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -8,8 +7,12 @@ import Testing
 /// quiet music while I work.  Play some quiet music while I work." — Whisper repeated the text
 /// into the silent second window. The node now sends the speech without the long silence, so the
 /// sentence comes back once.
+///
+/// On a private audio rig (``PrivateAudioRig``), not the shared one: the capture holds its
+/// microphone for 36 s, which no other test may play into; on a rig of its own it needs no
+/// `.audioRig` turn, and runs beside the shared rig's tests in a parallel run.
 @Suite(
-    "A long capture is transcribed once (audio rig, Whisper)", .serialized, .audioRig, .timeLimit(.minutes(5)),
+    "A long capture is transcribed once (private audio rig, Whisper)", .serialized, .timeLimit(.minutes(5)),
     .enabled(
         if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
             && XDGPathsForTests.installedWhisper != nil,
@@ -17,6 +20,8 @@ import Testing
 struct PTTLongCaptureWhisperRigTests {
     @Test func aSentenceFollowedByLongSilenceComesBackOnce() async throws {
         let installed = try #require(XDGPathsForTests.installedWhisper)
+        let rig = try await PrivateAudioRig.start()
+        defer { rig.stop() }
         var home = try TemporaryHome()
         home.sttPort = nil  // run's own server on its private socket
         defer { home.remove() }
@@ -28,6 +33,7 @@ struct PTTLongCaptureWhisperRigTests {
         defer { Task { await gateway.stopListening() } }
         var environment = nodeEnvironment
         environment["CLAWTALK_WAKE_ENABLED"] = "false"
+        environment.merge(rig.environment) { _, new in new }
         let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
         defer { run.kill() }
         _ = try await EndToEnd.connected(gateway)
@@ -36,7 +42,7 @@ struct PTTLongCaptureWhisperRigTests {
         // A local capture (its controller stays), the sentence, then silence past 30 s.
         let start = try await ClawTalkBinary.runInBackground(["ptt", "start"], environment: environment)
         #expect(start.output.hasPrefix("started "), "\(start.output)\(start.error)\n\(run.stderr)")
-        try runTool("paplay", ["-d", "vspk", clip])
+        try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip])
         try await Task.sleep(for: .seconds(36))
         let stop = try await ClawTalkBinary.runInBackground(["ptt", "stop", "--json"], environment: environment)
         let answer = try #require(
@@ -52,7 +58,8 @@ struct PTTLongCaptureWhisperRigTests {
         }
         #expect(run.stderr.contains("engine=wyoming"), "\(run.stderr)")
         let music = transcript.lowercased().components(separatedBy: "music").count - 1
-        #expect(music == 1, "the sentence once: \(transcript)")
+        let pttLog = run.stderr.split(separator: "\n").filter { $0.contains("ptt.") || $0.contains("capture") }
+        #expect(music == 1, "the sentence once: \(transcript)\n\(pttLog.joined(separator: "\n"))")
 
         run.send(SIGTERM)
         #expect(await run.waitForExit() == 0)

@@ -1,4 +1,5 @@
 import ClawTalkSupport
+import ClawTalkTestTraits
 import Foundation
 import Synchronization
 import Testing
@@ -41,9 +42,27 @@ enum ClawTalkBinary {
         process.standardInput = FileHandle.nullDevice
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CLAWTALK_") }
         environment["LC_ALL"] = "C"
-        environment.merge(extra) { _, new in new }
+        environment.merge(soundServer(extra)) { _, new in new }
         process.environment = environment
         return process
+    }
+
+    /// A sound server no test reaches: the one that is not in the audio rig's turn.
+    static let noSoundServer = "unix:/nonexistent/clawtalk-test-outside-the-audio-rig-turn/native"
+
+    /// `extra` with `PULSE_SERVER` set when it has none: the shared audio rig's (this process's
+    /// own) in the `.audioRig` turn, else ``noSoundServer``. A `clawtalk run` of a test outside
+    /// the turn would otherwise capture the rig's microphone and play into its speaker beside the
+    /// rig's tests in a parallel run (architecture.md §8).
+    static func soundServer(_ extra: [String: String]) -> [String: String] {
+        guard extra["PULSE_SERVER"] == nil else { return extra }
+        var extra = extra
+        if SharedResourceTrait.audioRig.isHeld {
+            extra["PULSE_SERVER"] = ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        } else {
+            extra["PULSE_SERVER"] = noSoundServer
+        }
+        return extra
     }
 
     /// Runs `arguments` to completion and collects both output streams.

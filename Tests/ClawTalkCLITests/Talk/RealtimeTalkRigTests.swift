@@ -163,7 +163,7 @@ struct RealtimeTalkRigTests {
         await node.gateway.setRealtimeServerVAD(true)
         let turnsBefore = await node.sessions().first?.turns.count ?? 0
         let question = try node.clip("question", "What is the capital of France?")
-        try TalkModeRigTests.play(question)
+        try await TalkModeRigTests.play(question)
         // The provider's VAD heard the question through the rig and answered; the reply played
         // out, each mark acknowledged only once the audio before it had played. The provider's
         // VAD may hear the question as two turns (a pause inside it): the second replaces the
@@ -209,7 +209,7 @@ struct RealtimeTalkRigTests {
                 } == true
             }, "\(node.run.stderr)")
         let interruption = try node.clip("interruption", "Wait stop and tell me about Rome instead")
-        try TalkModeRigTests.play(interruption)
+        try await TalkModeRigTests.play(interruption)
         #expect(
             await eventually(within: .seconds(30)) {
                 await node.sessions().first?.cancels.contains { $0.turnId == long } == true
@@ -245,7 +245,7 @@ struct RealtimeTalkRigTests {
                 await node.sessions().first?.marks.filter { $0.turnId == turn && $0.acknowledgedAt != nil }.count ?? 0
                     >= 2
             }, "\(node.run.stderr)")
-        try TalkModeRigTests.play(click)
+        try await TalkModeRigTests.play(click)
         #expect(
             await eventually(within: .seconds(30)) {
                 // A mark every 25 chunks and one at the end.

@@ -47,10 +47,19 @@ struct TalkModeRigTests {
         child.wait()
     }
 
-    /// Plays `path` into the rig's speaker (the microphone hears it) and waits for the end.
-    static func play(_ path: String) throws {
-        let child = try Child("paplay", ["-d", "vspk", path])
-        child.wait()
+    /// Plays `path` into the rig's speaker (the microphone hears it) and waits for the end, on a
+    /// dispatch thread: a test waiting seconds for a player must not hold one of the cooperative
+    /// pool's threads (two on a 2-core machine) from the tests running beside it.
+    static func play(_ path: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result {
+                        let child = try Child("paplay", ["-d", "vspk", path])
+                        child.wait()
+                    })
+            }
+        }
     }
 
     /// Seconds of 20 ms frames louder than −40 dBFS in a raw 16 kHz s16le file.
@@ -218,7 +227,7 @@ struct TalkModeRigTests {
         let recorder = try Child(
             "parec", ["-d", "vspk.monitor", "--raw", "--format=s16le", "--rate=16000", "--channels=1", recording])
         defer { recorder.stop() }
-        try Self.play(question)
+        try await Self.play(question)
         let first = await Self.waitForChatSends(1, gateway)
         #expect(first.count == 1, "\(run.stderr)")
         // Whisper hears the question through the rig; the text sent is what it heard.
@@ -237,14 +246,14 @@ struct TalkModeRigTests {
         #expect(await Self.chatSends(gateway).count == 1, "the node's own reply did not start a turn")
 
         // 2. A long reply, interrupted by speech that is not its echo.
-        try Self.play(story)
+        try await Self.play(story)
         #expect(await Self.waitForChatSends(2, gateway).count == 2, "\(run.stderr)")
         #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
         // Interrupt well into the reply (≥ 5 s of its ≈ 24 s), so that a turn taken from an onset
         // in the reply's echo is clearly longer than the interrupting speech (see below).
         try await Task.sleep(for: .seconds(5))
         let interrupted = ContinuousClock.now
-        try Self.play(interruption)
+        try await Self.play(interruption)
         // Generous: with a core busy a check of 14 s of audio took 21 s and the turn's own
         // transcription 27 s more.
         let third = await Self.waitForChatSends(3, gateway, timeout: .seconds(180))
@@ -313,7 +322,7 @@ struct TalkModeRigTests {
         let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: node.environment)
         #expect(on.output == "on listening\n", "\(on.error)\n\(node.run.stderr)")
         try await Task.sleep(for: .milliseconds(500))
-        try Self.play(story)
+        try await Self.play(story)
         #expect(await Self.waitForChatSends(1, node.gateway).count == 1, "\(node.run.stderr)")
         #expect(try await Self.waitForStatus("on speaking", node.environment), "\(node.run.stderr)")
         try await Task.sleep(for: .seconds(4))
@@ -321,7 +330,7 @@ struct TalkModeRigTests {
         // it learned reads high on a loaded machine; then the sound comes again, at most twice,
         // while the reply still plays.
         for _ in 0..<3 {
-            try Self.play(sound)
+            try await Self.play(sound)
             try await Task.sleep(for: .milliseconds(1500))
             let paused = node.run.stderr.split(separator: "\n").contains {
                 $0.contains("talk.pause") && $0.split(separator: " ").contains("on=true")
@@ -360,18 +369,18 @@ struct TalkModeRigTests {
         let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: node.environment)
         #expect(on.output == "on listening\n", "\(on.error)\n\(node.run.stderr)")
         try await Task.sleep(for: .milliseconds(500))
-        try Self.play(story)
+        try await Self.play(story)
         #expect(await Self.waitForChatSends(1, node.gateway).count == 1, "\(node.run.stderr)")
         #expect(try await Self.waitForStatus("on speaking", node.environment), "\(node.run.stderr)")
         try await Task.sleep(for: .milliseconds(1000))
-        try Self.play(interruption)
+        try await Self.play(interruption)
         #expect(try await Self.talkStatus(node.environment) == "on speaking", "speech during playback is ignored")
         #expect(try await Self.waitForStatus("on listening", node.environment), "\(node.run.stderr)")
         try await Task.sleep(for: .seconds(1))
         #expect(await Self.chatSends(node.gateway).count == 1, "neither the reply nor the speech over it was sent")
         #expect(!node.run.stderr.contains("talk.pause"), "half-duplex never pauses")
         #expect(node.run.stderr.contains("outcome=finished"), "the reply played to its end")
-        try Self.play(question)
+        try await Self.play(question)
         let sends = await Self.waitForChatSends(2, node.gateway)
         #expect(sends.count == 2)
         #expect(

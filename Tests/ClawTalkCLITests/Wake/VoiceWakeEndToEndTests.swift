@@ -2,7 +2,6 @@ import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport
-import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -12,8 +11,11 @@ import Testing
 /// trigger (PocketSphinx), verifies it and transcribes the command with Whisper
 /// (wyoming-faster-whisper, base model, started by the test), and sends the command to the test
 /// gateway. The gateway's trigger list changes live by `voicewake.changed`.
+///
+/// Each case on an audio rig of its own (``PrivateAudioRig``): no `.audioRig` turn, so in a
+/// parallel run these ~30 s run beside the shared rig's tests, not in their chain.
 @Suite(
-    "Voice wake end to end (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(5)),
+    "Voice wake end to end (private audio rig)", .serialized, .timeLimit(.minutes(5)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
     .enabled(if: WakeWhisper.isInstalled, "needs the venv and the Whisper base model"))
 struct VoiceWakeEndToEndTests {
@@ -24,6 +26,8 @@ struct VoiceWakeEndToEndTests {
     /// reach the node connection only).
     @Test(arguments: [true, false])
     func spokenCommandIsSentOnceWithoutTheTriggerAndTriggerChangesApplyLive(operatorEnabled: Bool) async throws {
+        let rig = try await PrivateAudioRig.start()
+        defer { rig.stop() }
         let server = try await WyomingServerProcess.start(WakeWhisper.configuration)
         defer { server.stop() }
         let directory = try TempDirectory(prefix: "wake-e2e")
@@ -48,6 +52,7 @@ struct VoiceWakeEndToEndTests {
         var environment = home.environment
         environment["CLAWTALK_GATEWAY_URL"] = url
         environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
+        environment.merge(rig.environment) { _, new in new }
         let run = try RunningBinary(["run", "--log-sensitive"], environment: environment)
         defer { run.kill() }
         _ = try await EndToEnd.connected(gateway, role: operatorEnabled ? "operator" : "node")
@@ -56,7 +61,7 @@ struct VoiceWakeEndToEndTests {
         #expect(!run.stderr.contains("wake.unavailable"), "\(run.stderr)")
 
         // "computer" is not a trigger: nothing is sent.
-        try runTool("paplay", ["-d", "vspk", clip])
+        try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip])
         try await Task.sleep(for: .seconds(3))
         #expect(await Self.commands(gateway).isEmpty, "\(run.stderr)")
         #expect(!run.stderr.contains("wake.accepted"))
@@ -66,7 +71,7 @@ struct VoiceWakeEndToEndTests {
         #expect(
             await run.waitUntil { run.stderr.contains("triggers=openclaw,computer") }, "\(run.stderr)")
         await gateway.enqueueChatRun([.final("It is noon.")])
-        try runTool("paplay", ["-d", "vspk", clip])
+        try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip])
         let deadline = ContinuousClock.now + .seconds(60)
         while await Self.commands(gateway).isEmpty, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
