@@ -1,3 +1,4 @@
+import ClawTalkTestTraits
 import Foundation
 import Testing
 
@@ -86,7 +87,7 @@ extension BenchSmokeTests {
         /// does not check (realtime Talk, which its rig test covers, the wake and `talk.ptt.once` turns
         /// and the lost-turn sequence): 211 s → about 90 s on the 2-core VM.
         @Test(
-            .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+            .needsAudioRig,
             .timeLimit(.minutes(5)))
         func smokeRunOverTheRigWritesAPlausibleReport() async throws {
             let directory = try BenchSmokeTests.temporaryDirectory()

@@ -12,7 +12,7 @@ struct DevicesCommandTests {
         #expect(result.error.contains("PulseAudio or pipewire-pulse"))
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+    @Test(.needsAudioRig)
     func listsTheRigDevicesWithDefaultsMarked() throws {
         let result = try ClawTalkBinary.run(["devices"])
         #expect(result.status == 0, "\(result.error)")
@@ -24,7 +24,7 @@ struct DevicesCommandTests {
         #expect(result.output.contains("TestMic — 16000 Hz mono"))
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+    @Test(.needsAudioRig)
     func jsonListsEveryDeviceWithItsFields() throws {
         let result = try ClawTalkBinary.run(["devices", "--json"])
         #expect(result.status == 0, "\(result.error)")

@@ -7,8 +7,6 @@ import Testing
 
 @Suite("clawtalk record", .serialized, .audioRig)
 struct RecordCommandTests {
-    static let deviceTests = ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
-
     /// A scratch directory and private XDG home for one test.
     struct Scratch {
         let directory: URL
@@ -149,7 +147,7 @@ struct RecordCommandTests {
         return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / Double(max(samples.count, 1))
     }
 
-    @Test(.enabled(if: deviceTests), arguments: [["--raw"], []])
+    @Test(.needsAudioRig, arguments: [["--raw"], []])
     func recordsTheDefaultSourceToA16kMonoWAV(extra: [String]) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -177,7 +175,7 @@ struct RecordCommandTests {
         #expect(result.output.hasPrefix("Recorded 1.00 s to \(out) (16000 Hz mono, peak "))
     }
 
-    @Test(.enabled(if: deviceTests))
+    @Test(.needsAudioRig)
     func anUnknownDeviceListsTheSources() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -189,7 +187,7 @@ struct RecordCommandTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path("out.wav")))
     }
 
-    @Test(.enabled(if: deviceTests))
+    @Test(.needsAudioRig)
     func ctrlCStopsEarlyAndStillWritesTheFile() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -7,8 +7,6 @@ import Testing
 
 @Suite("clawtalk say", .serialized, .audioRig)
 struct SayCommandTests {
-    static let deviceTests = ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
-
     @Test func aCorruptClipIsAClearErrorBeforeAnyPlayback() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("say-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -60,7 +58,7 @@ struct SayCommandTests {
         #expect(again.status == 0 || again.error.contains("no sound server"))
     }
 
-    @Test(.enabled(if: deviceTests))
+    @Test(.needsAudioRig)
     func localSpeechIsHeardOnTheSpeaker() throws {
         let heard = try Self.recordSpeaker {
             try ClawTalkBinary.run(["say", "--local", "Hello there. Testing one two."])
@@ -69,7 +67,7 @@ struct SayCommandTests {
         #expect(heard.loudSeconds > 0.8, "only \(heard.loudSeconds) s of speech reached the speaker monitor")
     }
 
-    @Test(.enabled(if: deviceTests))
+    @Test(.needsAudioRig)
     func aWavClipIsPlayedWholeOnTheSpeaker() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("say-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ import Testing
 /// Serialized, because they share the rig's one speaker.
 @Suite(
     "PulseAudio devices (rig)", .serialized, .audioRig,
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+    .needsAudioRig)
 struct PulseDeviceTests {
     /// Holds what the capture thread read; handed back through a semaphore.
     final class CaptureResult: @unchecked Sendable {

@@ -129,7 +129,7 @@ struct DoctorLiveChecksTests {
 struct DoctorMicrophoneRigTests {
     @Test(
         "microphone level on the rig: a tone into the virtual speaker is signal, silence a warning",
-        .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+        .needsAudioRig)
     func microphoneLevel() async throws {
         let directory = try TempDirectory(prefix: "doctor-mic")
         let wav = directory.path("tone.wav")

@@ -121,10 +121,10 @@ struct SpeechServerSupervisionTests {
 /// transcript; after SIGTERM no server remains.
 @Suite(
     "Supervised Whisper answers push-to-talk (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(5)),
+    .needsAudioRig,
     .enabled(
-        if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
-            && XDGPathsForTests.installedWhisper != nil,
-        "needs the audio rig and the Whisper server of scripts/setup"))
+        if: XDGPathsForTests.installedWhisper != nil,
+        "needs the Whisper server of scripts/setup"))
 struct SupervisedWhisperRigTests {
     @Test func talkPTTOnceIsAnsweredWithAWhisperTranscript() async throws {
         let installed = try #require(XDGPathsForTests.installedWhisper)

@@ -1,4 +1,5 @@
 import ClawTalkProtocol
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -13,7 +14,7 @@ import Testing
 /// it runs beside the shared rig's tests (its reconnect backoff took up to 72 s of their chain).
 @Suite(
     "Dropped gateway mid-utterance (private audio rig)", .serialized, .timeLimit(.minutes(3)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+    .needsAudioRig)
 struct PTTDroppedGatewayRigTests {
     @Test func aTranscriptSpokenWhileTheGatewayDropsIsQueuedAndSentOnReconnect() async throws {
         let directory = try TempDirectory(prefix: "ptt-drop")

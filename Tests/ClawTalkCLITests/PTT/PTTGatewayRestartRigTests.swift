@@ -1,4 +1,5 @@
 import ClawTalkProtocol
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -15,7 +16,7 @@ import Testing
 @Suite(
     "Gateway restart during a gateway-started capture (private audio rig)", .serialized,
     .timeLimit(.minutes(3)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+    .needsAudioRig)
 struct PTTGatewayRestartRigTests {
     @Test func theTranscriptArrivesOnceAfterTheReconnectWithoutAStop() async throws {
         let directory = try TempDirectory(prefix: "ptt-restart")

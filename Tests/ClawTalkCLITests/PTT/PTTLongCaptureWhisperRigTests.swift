@@ -1,3 +1,4 @@
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -13,10 +14,10 @@ import Testing
 /// `.audioRig` turn, and runs beside the shared rig's tests in a parallel run.
 @Suite(
     "A long capture is transcribed once (private audio rig, Whisper)", .serialized, .timeLimit(.minutes(5)),
+    .needsAudioRig,
     .enabled(
-        if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
-            && XDGPathsForTests.installedWhisper != nil,
-        "needs the audio rig and the Whisper server of scripts/setup"))
+        if: XDGPathsForTests.installedWhisper != nil,
+        "needs the Whisper server of scripts/setup"))
 struct PTTLongCaptureWhisperRigTests {
     @Test func aSentenceFollowedByLongSilenceComesBackOnce() async throws {
         let installed = try #require(XDGPathsForTests.installedWhisper)

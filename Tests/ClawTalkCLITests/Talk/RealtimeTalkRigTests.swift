@@ -13,7 +13,7 @@ import Testing
 /// keep it from cancelling itself.
 @Suite(
     "Realtime Talk over the relay (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(4)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1", "needs the audio rig"),
+    .needsAudioRig,
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng"), "needs espeak-ng"))
 struct RealtimeTalkRigTests {
     /// `text` spoken by espeak-ng as the provider's reply: pcm16 at 24 kHz (linear interpolation

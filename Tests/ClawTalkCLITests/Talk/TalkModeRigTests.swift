@@ -15,7 +15,7 @@ import Testing
 /// and only the in-process echo canceller keeps it from being taken for the user.
 @Suite(
     "Talk mode whole flow (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(6)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+    .needsAudioRig,
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: WyomingServerProcess.Configuration.installed().executable)
             && WyomingServerProcess.Configuration.installed().hasModel,

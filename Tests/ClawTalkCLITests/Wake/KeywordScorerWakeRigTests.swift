@@ -11,10 +11,10 @@ import Testing
 /// command without the trigger reaches the gateway once; after SIGTERM neither server remains.
 @Suite(
     "Keyword scorer wakes run (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(5)),
+    .needsAudioRig,
     .enabled(
-        if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"
-            && XDGPathsForTests.installedWhisper != nil && XDGPathsForTests.installedWakeScorer,
-        "needs the audio rig, the Whisper server and clawtalk-wake of scripts/setup"))
+        if: XDGPathsForTests.installedWhisper != nil && XDGPathsForTests.installedWakeScorer,
+        "needs the Whisper server and clawtalk-wake of scripts/setup"))
 struct KeywordScorerWakeRigTests {
     @Test func spokenTriggerWakesRunThroughTheScorerAndTheCommandIsSentOnce() async throws {
         let installed = try #require(XDGPathsForTests.installedWhisper)

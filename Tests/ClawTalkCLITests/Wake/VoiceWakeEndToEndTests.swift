@@ -2,6 +2,7 @@ import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSpeech
 import ClawTalkSupport
+import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
@@ -16,7 +17,7 @@ import Testing
 /// parallel run these ~30 s run beside the shared rig's tests, not in their chain.
 @Suite(
     "Voice wake end to end (private audio rig)", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+    .needsAudioRig,
     .enabled(if: WakeWhisper.isInstalled, "needs the venv and the Whisper base model"))
 struct VoiceWakeEndToEndTests {
     static let phrase = #"computer <break time="800ms"/> what time is it"#

@@ -26,7 +26,7 @@ import Testing
 /// suites block pool threads can starve the consumer task longer than the production 1 s.
 @Suite(
     "CaptureEngine (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+    .needsAudioRig)
 struct CaptureEngineRigTests {
     static let silence = [Int16](repeating: 0, count: 320)
     /// Silence played before a test signal in the same stream (see above).

@@ -62,7 +62,7 @@ struct CaptureStopTests {
 /// returns as soon as its owner stops, instead of at the stall limit.
 @Suite(
     "Capture stop (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1", "needs the audio rig"))
+    .needsAudioRig)
 struct CaptureStopRigTests {
     @Test func aReadFromASuspendedSourceReturnsWhenStopped() throws {
         let stop = CaptureStopTests.Flag()

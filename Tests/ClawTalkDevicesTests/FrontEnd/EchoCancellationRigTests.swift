@@ -12,7 +12,7 @@ import Testing
 /// into the same sink (the near end: not in the reference).
 @Suite(
     "Front end: echo cancellation (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"), .privatePlaybackSink)
+    .needsAudioRig, .privatePlaybackSink)
 struct EchoCancellationRigTests {
     typealias Fixtures = FrontEndFixtures
 

@@ -10,7 +10,7 @@ import Testing
 /// private null sink and listening to its monitor (see ``PlaybackTestSink``).
 @Suite(
     "PlaybackController (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+    .needsAudioRig,
     .privatePlaybackSink)
 struct PlaybackControllerDeviceTests {
     private var sink: PlaybackTestSink {

@@ -9,7 +9,7 @@ import Testing
 /// the capture clock: Talk mode's double-talk settle counts from it.
 @Suite(
     "PlaybackController silence stamp (rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"),
+    .needsAudioRig,
     .privatePlaybackSink)
 struct PlaybackSilenceDeviceTests {
     @Test("idle: a pause is silent at once; a resume clears the stamp")

@@ -14,7 +14,7 @@ import Testing
 /// back from `finish()`.
 @Suite(
     "Live utterance capture (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+    .needsAudioRig)
 struct MicrophoneRigTests {
     /// Raw capture with the energy gate, and the `run` path through the echo-cancelling front end.
     @Test(arguments: [false, true])

@@ -14,7 +14,7 @@ import Testing
 /// runs on unmuted and the chime's echo is left to the echo canceller.
 @Suite(
     "Voice wake frames (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
-    .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
+    .needsAudioRig)
 struct WakeFramesRigTests {
     @Test(arguments: [false, true])
     func ownPlaybackIsMutedOnlyWithoutEchoCancellation(echoCancellation: Bool) async throws {
