@@ -30,12 +30,18 @@ public struct RealtimeOnsetDetector: Sendable {
         /// echo the canceller let through can pass in a frame or two), evidence in a sustained run
         /// (``RealtimeBargeIn/Settings/levelEvidence``).
         public var level = false
+        /// The frame's raw input stands ``overEchoMargin`` over the learned echo with its
+        /// echo-cancelled level ``overEchoLevelFactor`` over the residual (measured, as ``strong``):
+        /// a voice that the canceller took much of but the raw capture still shows, evidence in a
+        /// sustained run (``RealtimeBargeIn/Settings/overEchoEvidence``).
+        public var overEcho = false
 
         /// An observation record.
-        public init(onset: Bool = false, strong: Bool = false, level: Bool = false) {
+        public init(onset: Bool = false, strong: Bool = false, level: Bool = false, overEcho: Bool = false) {
             self.onset = onset
             self.strong = strong
             self.level = level
+            self.overEcho = overEcho
         }
     }
 
@@ -101,6 +107,19 @@ public struct RealtimeOnsetDetector: Sendable {
     /// interruptions' band-strong frames stood 13.6–40.9 × over the residual, or ×1.6 over the
     /// echo (bench, 2026-12-06).
     public static let strongBandLevelFactor = 8.0
+
+    /// A frame's input this far over the learned echo (×1.5) with its echo-cancelled level
+    /// ``overEchoLevelFactor`` over the residual is ``Observation/overEcho``. Two interruptions
+    /// of 80 logged (bench, 2026-12-06) stood ×1.56–1.90 over the echo in the onset and the two
+    /// frames after it, but under ×12 the residual in some, and waited 0.6 s for the
+    /// confirmation; in the traces of 32 onsets of echo alone, speech frames reached ×1.5 twice,
+    /// singly (×2.1 at 5.3 × the residual, ×1.5 at 2.1 ×): the nearest came to 0.76 of both
+    /// figures.
+    public static let overEchoMargin = 1.5
+
+    /// The level factor of ``overEchoMargin`` (×6 over the residual, 15.6 dB): those frames of
+    /// the two interruptions stood 6.4–17.2 × over it.
+    public static let overEchoLevelFactor = 6.0
 
     /// Frames of echo alone the echo path must have learned from before any frame is strong
     /// evidence (10 s): the learned gain starts low (the first frames of a reply carry the far
@@ -174,6 +193,9 @@ public struct RealtimeOnsetDetector: Sendable {
                 && ((excess ?? 0) >= Self.strongMargin || (band >= EchoPathEstimate.bandMargin && heard)
                     || (levelEvidence && band > Self.strongLevelBandMargin))
             observation.level = levelEvidence
+            observation.overEcho =
+                mature && residual > 0 && rms >= Self.overEchoLevelFactor * residual
+                && (excess ?? 0) >= Self.overEchoMargin
             if evidence.run == 0 { evidence = Evidence() }
             evidence.run += seconds
             evidence.peak = max(evidence.peak, rms)

@@ -81,17 +81,24 @@ struct RealtimeOnsetDetectorTests {
         var strong: Bool
         /// Level evidence (``RealtimeOnsetDetector/Observation/level``).
         var level = false
+        /// Input over the echo (``RealtimeOnsetDetector/Observation/overEcho``).
+        var overEcho = false
         var testDescription: String { name }
     }
 
     static let strongCases: [StrongCase] = [
         StrongCase(name: "as loud as the echo: echo", input: 0.05, farEnd: 0.1, strong: false),
         StrongCase(
-            name: "×1.5 over the echo (a burst the canceller let through): not strong", input: 0.075, farEnd: 0.1,
+            name: "×1.5 over the echo (a burst the canceller let through), 8 × the residual: not strong, over the echo",
+            input: 0.075, farEnd: 0.1, strong: false, overEcho: true),
+        StrongCase(
+            name: "×1.5 over the echo at 4 × the residual: not over the echo", input: 0.075, farEnd: 0.1, rms: 0.02,
             strong: false),
-        StrongCase(name: "×1.9: not strong", input: 0.095, farEnd: 0.1, strong: false),
-        StrongCase(name: "×2 over the echo: a voice", input: 0.1, farEnd: 0.1, strong: true),
-        StrongCase(name: "×6: a voice", input: 0.3, farEnd: 0.1, strong: true),
+        StrongCase(
+            name: "×1.4 over the echo, 8 × the residual: not over the echo", input: 0.07, farEnd: 0.1, strong: false),
+        StrongCase(name: "×1.9: not strong, over the echo", input: 0.095, farEnd: 0.1, strong: false, overEcho: true),
+        StrongCase(name: "×2 over the echo: a voice", input: 0.1, farEnd: 0.1, strong: true, overEcho: true),
+        StrongCase(name: "×6: a voice", input: 0.3, farEnd: 0.1, strong: true, overEcho: true),
         StrongCase(
             name: "nothing audible in the reference: not strong (a resumed reply's first echo)", input: 0.05,
             farEnd: 0.0001, rms: 0.1, strong: false),
@@ -130,6 +137,7 @@ struct RealtimeOnsetDetectorTests {
             reference: Self.reference(input: row.input, farEnd: row.farEnd, bandInput: row.bandInput))
         #expect(observation.strong == row.strong)
         #expect(observation.level == row.level)
+        #expect(observation.overEcho == row.overEcho)
         #expect(detector.evidence.strongFrames == (row.strong ? 1 : 0))
     }
 
