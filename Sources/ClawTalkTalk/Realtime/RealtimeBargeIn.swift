@@ -4,10 +4,11 @@
 /// - An onset whose speech run already holds enough evidence of a voice the echo cannot explain
 ///   cancels at once: output stops and `cancelOutput` goes out within the 150 ms the issue allows
 ///   from the speech onset. Enough is ``Settings/cancelEvidence`` of strong frames in the run,
-///   ``Settings/strongLevelEvidence`` of frames both strong and level
-///   (``RealtimeOnsetDetector/Observation/level``), ``Settings/levelEvidence`` of level frames in
-///   a row or ``Settings/levelInRun`` of them in the run, or ``Settings/overEchoEvidence`` of
-///   ``RealtimeOnsetDetector/Observation/overEcho`` frames in a row.
+///   ``Settings/strongLevelEvidence`` of frames in a row that are strong, level
+///   (``RealtimeOnsetDetector/Observation/level``) and over the echo
+///   (``RealtimeOnsetDetector/Observation/overEcho``) at once, ``Settings/levelEvidence`` of level
+///   frames in a row or ``Settings/levelInRun`` of them in the run, or
+///   ``Settings/overEchoEvidence`` of frames over the echo in a row.
 /// - Any other onset pauses output at once. The same evidence within ``Settings/cancelWindow``
 ///   after it still cancels. Later, with the paused reply's echo gone (``Settings/settle``),
 ///   ``Settings/confirmSpeech`` of speech confirms it (cancel); silence for
@@ -26,11 +27,14 @@ public struct RealtimeBargeIn: Sendable {
     public struct Settings: Sendable, Hashable {
         /// Strong evidence in the run that cancels at the onset (2 frames).
         public var cancelEvidence = 0.04
-        /// Frames both strong and level in the run that cancel (1 frame): each view alone can
-        /// be echo in a frame (a band burst, a level burst), both at once were a voice in 42 of
-        /// the 81 logged interruptions by the onset or the frame after it, and in none of the 32
-        /// echo-only onsets (the nearest, strong by a band, stood ×0.96 over the echo; bench,
-        /// 2026-12-06).
+        /// Frames in a row, up to the newest, that are strong, level and over the echo at once
+        /// (×12 over the residual, the input ×1.5 over the echo) that cancel (1 frame): each view
+        /// alone can be echo in a frame, and even strong and level together: a frame of echo
+        /// alone stood 33.5 × the residual, ×1.30 over the echo, strong by a band ×2.9, eleven
+        /// frames before an onset (so the frame must be the newest, not anywhere in the run).
+        /// All three at once were a voice in 37 of the 81 logged interruptions by the onset or
+        /// the frame after it (in 15 a frame or two sooner than the other rules), and in no
+        /// frame of the 32 echo-only onsets' traces (bench, 2026-12-06).
         public var strongLevelEvidence = 0.02
         /// Level evidence in a row that cancels (2 frames): a voice as loud as the echo at the
         /// microphone (×1.3–2.0 over it, its bands under ×2, so often not strong) stands 12–217 ×
@@ -113,7 +117,7 @@ public struct RealtimeBargeIn: Sendable {
     private struct Runs: Sendable, Hashable {
         /// Strong frames in the run.
         var strong = 0.0
-        /// Frames both strong and level in the run.
+        /// Frames strong, level and over the echo in a row, up to the newest frame.
         var strongLevel = 0.0
         /// Level frames in a row, up to the newest frame.
         var levelInARow = 0.0
@@ -129,7 +133,8 @@ public struct RealtimeBargeIn: Sendable {
                 return
             }
             strong += observation.strong ? seconds : 0
-            strongLevel += observation.strong && observation.level ? seconds : 0
+            let all = observation.strong && observation.level && observation.overEcho
+            strongLevel = all ? strongLevel + seconds : 0
             levelInARow = observation.level ? levelInARow + seconds : 0
             level += observation.level ? seconds : 0
             overEcho = observation.overEcho ? overEcho + seconds : 0

@@ -23,6 +23,8 @@ struct RealtimeBargeInTests {
         static let levelOnset = Frame(speech: true, onset: true, level: true)
         static let strongLevel = Frame(speech: true, strong: true, level: true)
         static let strongLevelOnset = Frame(speech: true, onset: true, strong: true, level: true)
+        static let voice = Frame(speech: true, strong: true, level: true, overEcho: true)
+        static let voiceOnset = Frame(speech: true, onset: true, strong: true, level: true, overEcho: true)
         static let overEcho = Frame(speech: true, overEcho: true)
         static let overEchoOnset = Frame(speech: true, onset: true, overEcho: true)
     }
@@ -68,15 +70,18 @@ struct RealtimeBargeInTests {
             frames: [.speech, .speech, .onset, .speech, .speech, .speech, .strong, .strong] + repeated(.quiet, 20),
             expected: [2: .pause, 17: .resume], reason: .quiet),
         Case(
-            name: "a frame both strong and level by the onset cancels at once",
-            frames: [.speech, .speech, .strongLevelOnset], expected: [2: .cancel], reason: .evidenceAtOnset),
+            name: "a frame strong, level and over the echo at the onset cancels at once",
+            frames: [.speech, .speech, .voiceOnset], expected: [2: .cancel], reason: .evidenceAtOnset),
         Case(
-            name: "a frame both strong and level earlier in the run cancels at the onset",
-            frames: [.speech, .strongLevel, .onset], expected: [2: .cancel], reason: .evidenceAtOnset),
+            name: "a frame strong, level and over the echo earlier in the run is not enough: pause",
+            frames: [.speech, .voice, .onset] + repeated(.quiet, 5), expected: [2: .pause]),
         Case(
-            name: "a frame both strong and level just after the onset cancels",
-            frames: [.speech, .speech, .onset, .strongLevel], expected: [2: .pause, 3: .cancel],
+            name: "a frame strong, level and over the echo just after the onset cancels",
+            frames: [.speech, .speech, .onset, .voice], expected: [2: .pause, 3: .cancel],
             reason: .evidenceAfterOnset),
+        Case(
+            name: "a frame strong and level but not over the echo is not enough: pause (logged echo)",
+            frames: [.speech, .speech, .strongLevelOnset] + repeated(.quiet, 5), expected: [2: .pause]),
         Case(
             name: "strong and level in different frames are neither rule: pause",
             frames: [.speech, .strong, .speech, .levelOnset] + repeated(.quiet, 5), expected: [3: .pause]),

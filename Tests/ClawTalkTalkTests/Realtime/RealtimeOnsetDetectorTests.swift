@@ -89,10 +89,10 @@ struct RealtimeOnsetDetectorTests {
     static let strongCases: [StrongCase] = [
         StrongCase(name: "as loud as the echo: echo", input: 0.05, farEnd: 0.1, strong: false),
         StrongCase(
-            name: "×1.5 over the echo (a burst the canceller let through), 8 × the residual: not strong, over the echo",
-            input: 0.075, farEnd: 0.1, strong: false, overEcho: true),
+            name: "×1.6 over the echo (a burst the canceller let through), 8 × the residual: not strong, over the echo",
+            input: 0.08, farEnd: 0.1, strong: false, overEcho: true),
         StrongCase(
-            name: "×1.5 over the echo at 4 × the residual: not over the echo", input: 0.075, farEnd: 0.1, rms: 0.02,
+            name: "×1.6 over the echo at 4 × the residual: not over the echo", input: 0.08, farEnd: 0.1, rms: 0.02,
             strong: false),
         StrongCase(
             name: "×1.4 over the echo, 8 × the residual: not over the echo", input: 0.07, farEnd: 0.1, strong: false),
