@@ -4,11 +4,12 @@
 /// - An onset whose speech run already holds enough evidence of a voice the echo cannot explain
 ///   cancels at once: output stops and `cancelOutput` goes out within the 150 ms the issue allows
 ///   from the speech onset. Enough is ``Settings/cancelEvidence`` of strong frames in the run,
-///   ``Settings/strongLevelEvidence`` of frames in a row that are strong, level
-///   (``RealtimeOnsetDetector/Observation/level``) and over the echo
-///   (``RealtimeOnsetDetector/Observation/overEcho``) at once, ``Settings/levelEvidence`` of level
-///   frames in a row or ``Settings/levelInRun`` of them in the run, or
-///   ``Settings/overEchoEvidence`` of frames over the echo in a row.
+///   ``Settings/levelEvidence`` of level frames (``RealtimeOnsetDetector/Observation/level``) in
+///   a row or ``Settings/levelInRun`` of them in the run, or ``Settings/overEchoEvidence`` of
+///   frames over the echo (``RealtimeOnsetDetector/Observation/overEcho``) in a row. No single
+///   frame is enough, whatever it shows: in a 30 min bench run one frame of echo alone, 44 × the
+///   residual, ×1.62 over the echo, a band ×8.1 (strong, level and over the echo at once, the
+///   sound of the reply resuming after a gap), cancelled the reply (2026-12-06, load 8–16).
 /// - Any other onset pauses output at once. The same evidence within ``Settings/cancelWindow``
 ///   after it still cancels. Later, with the paused reply's echo gone (``Settings/settle``),
 ///   ``Settings/confirmSpeech`` of speech confirms it (cancel); silence for
@@ -18,7 +19,7 @@
 /// The figures were chosen on the traces (`realtime.onset.frames`) of 81 interruptions and 32
 /// onsets of the node's own echo in three bench runs (2026-12-06): the onset comes 70–165 ms
 /// after the speech starts, so a cancel within 150 ms must come by the onset or one frame after
-/// it. With these rules 54 of the 60 interruptions of the two newest runs would have cancelled
+/// it. With these rules 52 of the 60 interruptions of the two newest runs would have cancelled
 /// within 150 ms (42 with the former ones: 2 strong frames, or 3 level frames in a row), and no
 /// echo-only onset met any rule, none even with the figures loosened to ×0.75 (levels over the
 /// residual) and −0.1 (input over the echo).
@@ -27,15 +28,6 @@ public struct RealtimeBargeIn: Sendable {
     public struct Settings: Sendable, Hashable {
         /// Strong evidence in the run that cancels at the onset (2 frames).
         public var cancelEvidence = 0.04
-        /// Frames in a row, up to the newest, that are strong, level and over the echo at once
-        /// (×12 over the residual, the input ×1.5 over the echo) that cancel (1 frame): each view
-        /// alone can be echo in a frame, and even strong and level together: a frame of echo
-        /// alone stood 33.5 × the residual, ×1.30 over the echo, strong by a band ×2.9, eleven
-        /// frames before an onset (so the frame must be the newest, not anywhere in the run).
-        /// All three at once were a voice in 37 of the 81 logged interruptions by the onset or
-        /// the frame after it (in 15 a frame or two sooner than the other rules), and in no
-        /// frame of the 32 echo-only onsets' traces (bench, 2026-12-06).
-        public var strongLevelEvidence = 0.02
         /// Level evidence in a row that cancels (2 frames): a voice as loud as the echo at the
         /// microphone (×1.3–2.0 over it, its bands under ×2, so often not strong) stands 12–217 ×
         /// over the residual frame after frame; in the traces of 32 echo-only onsets 2 of 578 speech
@@ -117,8 +109,6 @@ public struct RealtimeBargeIn: Sendable {
     private struct Runs: Sendable, Hashable {
         /// Strong frames in the run.
         var strong = 0.0
-        /// Frames strong, level and over the echo in a row, up to the newest frame.
-        var strongLevel = 0.0
         /// Level frames in a row, up to the newest frame.
         var levelInARow = 0.0
         /// Level frames in the run.
@@ -133,8 +123,6 @@ public struct RealtimeBargeIn: Sendable {
                 return
             }
             strong += observation.strong ? seconds : 0
-            let all = observation.strong && observation.level && observation.overEcho
-            strongLevel = all ? strongLevel + seconds : 0
             levelInARow = observation.level ? levelInARow + seconds : 0
             level += observation.level ? seconds : 0
             overEcho = observation.overEcho ? overEcho + seconds : 0
@@ -229,11 +217,7 @@ public struct RealtimeBargeIn: Sendable {
     /// The evidence of the run so far that cancels at once, if any.
     private var evidence: Evidence? {
         let epsilon = 1e-9
-        if runs.strong >= settings.cancelEvidence - epsilon
-            || runs.strongLevel >= settings.strongLevelEvidence - epsilon
-        {
-            return .strong
-        }
+        if runs.strong >= settings.cancelEvidence - epsilon { return .strong }
         if runs.levelInARow >= settings.levelEvidence - epsilon || runs.level >= settings.levelInRun - epsilon {
             return .level
         }
