@@ -141,6 +141,29 @@ struct RealtimeOnsetDetectorTests {
         #expect(detector.evidence.strongFrames == (row.strong ? 1 : 0))
     }
 
+    /// Run I (bench, 2026-12-06): four cancels of the node's own reply, each on the 1st–6th
+    /// audible frame after a gap in the reply. After a gap of ``RealtimeOnsetDetector/gapFrames``
+    /// the first ``RealtimeOnsetDetector/afterGapFrames`` audible frames are no evidence; a
+    /// shorter gap withholds nothing.
+    @Test(arguments: [(gap: 2, withheld: 6), (gap: 11, withheld: 6), (gap: 1, withheld: 0)])
+    func framesJustAfterAGapInTheReplyAreNoEvidence(gap: Int, withheld: Int) {
+        var detector = Self.learned()
+        for _ in 0..<gap {
+            _ = detector.frame(
+                isSpeech: false, seconds: 0.02, rms: 0.005, echo: true,
+                reference: Self.reference(input: 0.0001, farEnd: 0.0001))
+        }
+        // A voice ×6 over the echo and 20 × the residual: strong, level and over the echo.
+        var judged: [Bool] = []
+        for _ in 0..<(withheld + 2) {
+            let observation = detector.frame(
+                isSpeech: true, seconds: 0.02, rms: 0.1, echo: true,
+                reference: Self.reference(input: 0.3, farEnd: 0.1))
+            judged.append(observation.strong || observation.level || observation.overEcho)
+        }
+        #expect(judged == Array(repeating: false, count: withheld) + [true, true])
+    }
+
     @Test func noStrongEvidenceBeforeTheEchoPathHasLearnedLongEnough() {
         var young = Self.learned(frames: RealtimeOnsetDetector.strongAfterFrames - 1)
         let observation = young.frame(
