@@ -197,8 +197,22 @@ def pass_due(count: int, scored_until: int, first: int, interval: int, early: in
     return late > 0 and count - scored_until >= late
 
 
-# A segment's start is ruled out once no trigger's first tokens reach this share of its threshold.
+# A segment's start is ruled out once no trigger's first tokens reach this share of its threshold:
+# its end is then keyword-scored for the trigger at its very start only (no lead-in decodes).
 START_MARGIN = 0.1
+# A segment's later early passes are left out once no trigger's first tokens reach this share of
+# its threshold (START_MARGIN where a trigger has none here). The brand triggers' thresholds are a
+# third of "computer"'s, and their first tokens (" Open", and the lead-ins "Hi", "OK" that every
+# trigger counts) reach a tenth of 0.003 in much ordinary speech: on read speech most early passes
+# ran only for them. With 0.3 the scorer's CPU on 176 s of read speech fell from 25.6–28.6 s to
+# 21.0–22.0 s (2026-12-06); the end keeps START_MARGIN's lead-in decodes, which a noisy
+# "computer" at pink 10 dB needed ("Home beat you": 0.013 with them, 0.009 without).
+EARLY_PASS_MARGINS = {"openclaw": 0.3, "claude": 0.3}
+
+
+def early_pass_margin(trigger: "TriggerSpec") -> float:
+    """The share of `trigger`'s threshold that keeps a segment's early passes going."""
+    return EARLY_PASS_MARGINS.get(trigger.name, START_MARGIN)
 
 
 def only_lead_ins(text: str, lead_ins: frozenset = LEAD_IN_FOLDED) -> bool:
@@ -268,9 +282,16 @@ class Scores:
     # word may be cut.
     complete: bool = True
     # False when no trigger can start the transcript: no lead-in and no trigger's first token
-    # reached the floor. More audio after the start does not change how it starts, so the
-    # segment's later early passes are left out (its end is still scored).
+    # reached its early-pass margin. More audio after the start does not change how it starts,
+    # so the segment's later early passes are left out (its end is still scored).
     start_open: bool = True
+    # False when no trigger's first token reached START_MARGIN: the segment's end is then scored
+    # without lead-in decodes. (None: as start_open.)
+    lead_ins_open: Optional[bool] = None
+
+    def end_lead_ins(self) -> bool:
+        """Whether the segment's end is still scored with lead-in decodes after this pass."""
+        return self.start_open if self.lead_ins_open is None else self.lead_ins_open
 
     def whole_words(self) -> str:
         """The text without a last word the decode may have cut."""
@@ -438,10 +459,11 @@ class KeywordScorer:
         contexts = decoding.contexts(path, steps, scored_lead_ins, self.lead_marks, floor)
         for trigger in triggers:
             keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
-        start_open = only_lead_ins(text, self.lead_in_words) or any(
-            decoding.start_bound(t, contexts) >= START_MARGIN * t.threshold for t in triggers
-        )
-        return Scores(keyword, text, time.perf_counter() - started, complete, start_open)
+        bounds = [(t, decoding.start_bound(t, contexts)) for t in triggers]
+        led = only_lead_ins(text, self.lead_in_words)
+        start_open = led or any(bound >= early_pass_margin(t) * t.threshold for t, bound in bounds)
+        lead_ins_open = led or any(bound >= START_MARGIN * t.threshold for t, bound in bounds)
+        return Scores(keyword, text, time.perf_counter() - started, complete, start_open, lead_ins_open)
 
     def first_step_bound(self, trigger: TriggerSpec, first, lead_ins=None) -> float:
         """An upper bound of the trigger's keyword score from the first decoding step alone:
@@ -667,6 +689,7 @@ class Segment:
     dropped: int = 0  # samples no longer held (a long segment keeps its last --segment-ms)
     fired: set = field(default_factory=set)
     start_ruled_out: bool = False  # an early pass found no trigger can start it: no more early passes
+    lead_ins_ruled_out: bool = False  # an early pass found it below START_MARGIN: its end has no lead-ins
     number: int = 0  # the service's count of segments at its start (for --trace)
 
 
@@ -855,7 +878,7 @@ def make_handler_class():
                 # decodes cost half a pass, and a start of lead-ins stays open anyway.
                 text_only = final and not whole
                 options = {"keyword_only": whole and not final, "text_only": text_only}
-                if final and segment.start_ruled_out:
+                if final and segment.lead_ins_ruled_out:
                     options["lead_ins"] = False
                 scores = await loop.run_in_executor(
                     self.service.worker, partial(self.service.scorer.score, audio, self.triggers, **options)
@@ -867,6 +890,8 @@ def make_handler_class():
                 await self.report(segment, until, scores, whole=whole, final=final)
                 if final:
                     return
+                if whole and not scores.end_lead_ins():
+                    segment.lead_ins_ruled_out = True
                 if whole and not scores.start_open:
                     # Passes already due go too, so a segment sent at once is scored as live.
                     segment.start_ruled_out = True

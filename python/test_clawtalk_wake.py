@@ -119,6 +119,12 @@ class FirstStepBoundTests(unittest.TestCase):
         trigger = wake.TriggerSpec("claude", [[CLAUDE], [CLOUD]], 0.01)
         self.assertAlmostEqual(scorer.first_step_bound(trigger, first), 0.12)
 
+    def test_the_brand_triggers_end_early_passes_at_a_higher_share(self):
+        # Their thresholds are a third of the default: a tenth of them keeps most read speech open.
+        for name, share in (("openclaw", 0.3), ("claude", 0.3), ("computer", wake.START_MARGIN)):
+            self.assertEqual(wake.early_pass_margin(wake.TriggerSpec(name, [[1]], 0.01)), share)
+        self.assertGreaterEqual(min(wake.EARLY_PASS_MARGINS.values()), wake.START_MARGIN)
+
     def test_the_bound_is_never_below_the_score(self):
         # "Hey" then "Claude": the score is P(Hey) * P(Claude | Hey) = 0.5 * 0.8, the bound 0.5 + P(Claude).
         table = {(): {HEY: 0.5, CLAUDE: 0.1}, (HEY,): {CLAUDE: 0.8}}
@@ -337,6 +343,7 @@ class FakeService:
         self.worker = None
         self.trace = None  # a wake.Trace to record passes
         self.start_open = True  # what every pass says of the segment's start
+        self.lead_ins_open = None  # and of its end's lead-in decodes (None: as start_open)
         outer = self
 
         class Scorer:
@@ -344,7 +351,10 @@ class FakeService:
                 outer.lengths.append(
                     (len(audio), keyword_only) + (("text only",) if text_only else ()) + (() if lead_ins else ("bare",))
                 )
-                return wake.Scores({t.name: 0.0 for t in triggers}, "", 0.001, start_open=outer.start_open)
+                return wake.Scores(
+                    {t.name: 0.0 for t in triggers}, "", 0.001, start_open=outer.start_open,
+                    lead_ins_open=outer.lead_ins_open,
+                )
 
         self.scorer = Scorer()
 
@@ -353,7 +363,7 @@ class FakeService:
 
 
 class HandlerScheduleTests(unittest.TestCase):
-    def run_segment(self, seconds, paced, start_open=True, trace=None):
+    def run_segment(self, seconds, paced, start_open=True, trace=None, lead_ins_open=None):
         """Streams a segment of `seconds` in 100 ms chunks, at once (a file) or letting every
         pass finish before the next chunk (live); the (length, keyword only) of each pass."""
         try:
@@ -362,6 +372,7 @@ class HandlerScheduleTests(unittest.TestCase):
             self.skipTest("wyoming is not installed (scripts/setup installs it in the venv)")
         service = FakeService()
         service.start_open = start_open
+        service.lead_ins_open = lead_ins_open
         service.trace = trace
         written = []
 
@@ -404,6 +415,14 @@ class HandlerScheduleTests(unittest.TestCase):
                 lengths, written = self.run_segment(1.8, paced=paced, start_open=False)
                 self.assertEqual(lengths, [(16000, True), (28800, False, "bare")])
                 self.assertEqual(written, ["not-detected"])
+
+    def test_a_start_under_the_early_pass_margin_keeps_its_ends_lead_ins(self):
+        # Under a brand trigger's early-pass margin but over START_MARGIN: the early passes end,
+        # and the end is scored with its lead-in decodes (not "bare").
+        for paced in (False, True):
+            with self.subTest(paced=paced):
+                lengths, _ = self.run_segment(1.8, paced=paced, start_open=False, lead_ins_open=True)
+                self.assertEqual(lengths, [(16000, True), (28800, False)])
 
     def test_a_long_segment_ends_with_its_last_window(self):
         lengths, _ = self.run_segment(7, paced=False)

@@ -56,6 +56,14 @@ enum BenchTool {
         return await condition()
     }
 
+    /// Whether a `clawtalk run` log shows its speech servers up: the wake scorer connected (or
+    /// none configured) and speech-to-text ready, none, or the user's own (`stt.server: external`).
+    static func speechServersUp(inLog text: String) -> Bool {
+        (text.contains("wake.scorer.connected") || text.contains("wake.server.none"))
+            && (text.contains("stt.server.ready") || text.contains("stt.server.none")
+                || text.contains("stt.server.external"))
+    }
+
     /// Stops a `clawtalk run` the bench started as systemd would: SIGTERM, then SIGKILL after 10 s.
     static func terminate(_ run: Process) {
         defer { BenchCleanup.unregister(run.processIdentifier) }

@@ -80,6 +80,8 @@ extension LoopbackBench {
         let chime = Chime.trigger.render(sampleRate: 16_000)
         let listener = WakeListener(node: node, detector: detector) { _ in
             let handle = playback.enqueue(.pcm(chime, kind: .chime))
+            // Unstructured on purpose: the listener's callback is synchronous; the bench only
+            // notes when the chime's first write happened.
             Task {
                 if let first = await handle.outcome().timing?.firstWriteAt { chimes.append(first) }
             }

@@ -103,8 +103,7 @@ struct ServiceBench {
         let text = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
         let ready = await BenchTool.wait(seconds: 180, every: .milliseconds(500)) {
             let now = text()
-            return (now.contains("wake.scorer.connected") || now.contains("wake.server.none"))
-                && (now.contains("stt.server.ready") || now.contains("stt.server.none"))
+            return BenchTool.speechServersUp(inLog: now)
         }
         guard ready, run.isRunning else {
             throw BenchTool.Failure(description: "clawtalk run did not come up: \(text().suffix(2000))")

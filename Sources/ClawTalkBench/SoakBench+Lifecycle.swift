@@ -85,8 +85,7 @@ extension SoakBench {
         try await waitConnected(rig)
         let ready = await BenchTool.wait(seconds: 180) {
             let text = rig.text
-            return (text.contains("wake.scorer.connected") || text.contains("wake.server.none"))
-                && (text.contains("stt.server.ready") || text.contains("stt.server.none"))
+            return BenchTool.speechServersUp(inLog: text)
         }
         guard ready, run.isRunning else {
             throw BenchTool.Failure(description: "clawtalk run did not come up: \(rig.text.suffix(2000))")
@@ -104,6 +103,7 @@ extension SoakBench {
         BenchTool.terminate(rig.run)
         _ = try? BenchTool.run("pkill", ["-KILL", "-f", "clawtalk-soak-speech"])
         let gateway = rig.gateway
+        // Unstructured on purpose: a synchronous teardown that does not wait for the listener.
         Task { await gateway.stopListening() }
         rig.loopback.close()
         rig.sound.stop()

@@ -321,6 +321,7 @@ struct StopBench {
     static func close(_ rig: SoakBench.Rig) {
         BenchTool.terminate(rig.run)
         let gateway = rig.gateway
+        // Unstructured on purpose: a synchronous teardown that does not wait for the listener.
         Task { await gateway.stopListening() }
         rig.loopback.close()
         rig.sound.stop()

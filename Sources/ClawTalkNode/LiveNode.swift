@@ -108,7 +108,7 @@ public struct LiveNode: Sendable {
             // The wake command becomes Talk's first turn; entering Talk suspends wake, so it runs
             // off the wake controller's call.
             await wake.setCommandHook { _, command in
-                Task { await talk.enter(firstTranscript: command) }
+                talk.enterLater(firstTranscript: command)
                 return true
             }
         }

@@ -40,8 +40,7 @@ struct TranscribeRelayTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(90)
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        _ = await eventually(within: .seconds(90)) { !process.isRunning }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -8,9 +8,7 @@ import Testing
 struct DesktopNotifierTests {
     /// Waits until `peer` recorded `count` calls (or 30 s passed).
     private func calls(of peer: NotificationServerPeer, count: Int) async throws -> [NotificationServerPeer.Call] {
-        for _ in 0..<3000 where peer.calls.count < count {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        _ = await eventually { peer.calls.count >= count }
         return peer.calls
     }
 

@@ -101,10 +101,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let cert = directory.appendingPathComponent("c.pem").path
         let key = directory.appendingPathComponent("k.pem").path
-        try shell(
+        try shellOutput(
             "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=localhost"
                 + " -days 1 -keyout \(key) -out \(cert)")
-        let pin = String(try shell("openssl x509 -in \(cert) -outform DER | sha256sum").prefix(64))
+        let pin = String(try shellOutput("openssl x509 -in \(cert) -outform DER | sha256sum").prefix(64))
         #expect(pin.count == 64)
 
         let (gateway, _) = Fixture.gateway()
@@ -119,20 +119,5 @@ import Testing
         let wrongPin = String(repeating: "0", count: 64)
         await #expect(throws: TransportError.self) { _ = try await connectedClient(url, pin: wrongPin) }
         await gateway.stopListening()
-    }
-
-    @discardableResult
-    func shell(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(command) failed")
-        return String(decoding: data, as: UTF8.self)
     }
 }

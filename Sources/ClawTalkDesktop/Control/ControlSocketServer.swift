@@ -35,6 +35,8 @@ public final class ControlSocketServer: @unchecked Sendable {
     private let logger: Logger
     private let finished = DispatchSemaphore(value: 0)
     private let lifecycle = Mutex(Lifecycle.idle)
+    /// Requests being answered: children of the server, not loose tasks.
+    private let requests = OwnedTaskGroup()
 
     private enum Lifecycle {
         case idle, running, stopped
@@ -163,7 +165,7 @@ public final class ControlSocketServer: @unchecked Sendable {
         }
         logger.debug("control.request", ["command": .string(request.command.rawValue)])
         let handler = handler
-        Task {
+        requests.spawn {
             let response = await handler(request)
             UnixSocket.writeAll(fd, response.line())
             close(fd)

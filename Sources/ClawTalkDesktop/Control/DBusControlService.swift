@@ -124,6 +124,7 @@ public final class DBusControlService: Sendable {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<ControlResponse?>(nil)
         let handler = handler
+        // Unstructured on purpose: it bridges the service's own (blocking) thread into async code.
         Task {
             let response = await handler(request)
             result.locked { $0 = response }

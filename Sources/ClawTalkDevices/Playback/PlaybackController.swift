@@ -190,7 +190,8 @@ public final class PlaybackController: Sendable {
     }
 
     /// Hands the item's audio to the job: a buffer at once (its render reference converted by a
-    /// task in one-second blocks), a stream by a task that follows it.
+    /// task in one-second blocks), a stream by a task that follows it. Both tasks are
+    /// unstructured on purpose: the job holds their handles and cancels them when it resolves.
     private func startFeeding(_ job: PlaybackJob, _ item: PlaybackItem) {
         let core = core
         let wantsReference = core.renderTap != nil

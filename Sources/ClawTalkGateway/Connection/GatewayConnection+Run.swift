@@ -23,6 +23,8 @@ extension GatewayConnection {
         await withTaskCancellationHandler {
             await loop()
         } onCancel: {
+            // Unstructured on purpose: a cancellation handler is synchronous and cannot await
+            // the actor; the task only hops onto it.
             Task { await self.stop() }
         }
         ended = true
@@ -120,7 +122,7 @@ extension GatewayConnection {
         }
         socket.close(code: code, reason: reason)
         let clock = clock
-        Task {
+        children.spawn {
             try? await clock.sleep(for: Self.closeGracePeriod)
             task.cancel()
         }

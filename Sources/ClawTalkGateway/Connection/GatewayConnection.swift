@@ -29,6 +29,8 @@ public actor GatewayConnection {
     // Socket state.
     var currentSocket: (any GatewaySocket)?
     var socketTask: Task<SocketEnd, Never>?
+    /// Close grace timers: children of the connection, not loose tasks.
+    let children = OwnedTaskGroup()
     var handshake = HandshakePhase.idle
     var link: LiveLink?
     var lastInbound: Duration = .zero

@@ -92,7 +92,7 @@ extension NodeSession {
         guard !deliveries.isEmpty else { return }
         let connection = connection
         let logger = logger
-        Task {
+        children.spawn {
             for delivery in deliveries {
                 do {
                     let params = try WireJSON(encoding: delivery.result)

@@ -28,6 +28,9 @@ public actor NodeSession {
     var chatSessions: Set<String> = []
     var liveEpoch: Int?
     let fanout = SessionFanout()
+    /// Invoke results and the work of a `hello-ok` (re-subscribe, presence): children of the
+    /// session, not loose tasks.
+    let children = OwnedTaskGroup()
     var closeHandlers: [@Sendable (Int) async -> Void] = []
     nonisolated let triggers = LatestValueBroadcast<[String]>()
     nonisolated let routing = LatestValueBroadcast<VoiceWakeRouting>()
@@ -176,7 +179,7 @@ public actor NodeSession {
     private func connected(epoch: Int) {
         let sessions = chatSessions.sorted()
         let presence = sendsPresenceOnConnect
-        Task {
+        children.spawn {
             for sessionKey in sessions {
                 do {
                     try await self.sendEvent(.chatSubscribe(sessionKey: sessionKey), timeout: nil, epoch: epoch)

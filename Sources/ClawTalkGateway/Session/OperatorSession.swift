@@ -35,38 +35,41 @@ public actor OperatorSession {
             GatewayEventName.voiceWakeChanged.rawValue, GatewayEventName.voiceWakeRoutingChanged.rawValue,
         ]
         fanout.start()
-        for await event in await connection.subscribe(events: nil) {
-            defer { fanout.forward(event) }
-            switch event {
-            case .event(_, let frame) where !names.contains(frame.event):
-                break
-            case .connected(let epoch, let hello):
-                self.hello = hello
-                self.epoch = epoch
-                disabled = [:]
-                // Methods the granted scopes do not cover are not called on this socket.
-                let missing = OperatorScopes.notGranted(by: hello.auth?.scopes)
-                for (method, scope) in missing.sorted(by: { $0.key.rawValue < $1.key.rawValue })
-                where hello.supports(method: method.rawValue) {
-                    disabled[method.rawValue] = scope
-                    logger.warning(
-                        "operator.method.not_granted",
-                        ["method": .string(method.rawValue), "missingScope": .string(scope)])
-                }
-                Task {
-                    await self.fetchTriggers(epoch: epoch)
-                    await self.fetchRouting(epoch: epoch)
-                }
-            case .event(_, let frame) where frame.name == .voiceWakeRoutingChanged:
-                publishRouting(frame.payload, source: GatewayEventName.voiceWakeRoutingChanged.rawValue)
-            case .event(_, let frame):
-                if let triggers = try? VoiceWakeTriggers(json: frame.payload).triggers {
-                    publish(triggers, source: "voicewake.changed")
-                }
-            case .disconnected(let epoch, _):
-                if self.epoch == epoch {
-                    self.epoch = nil
-                    hello = nil
+        // Work started on a `hello-ok` (the trigger and routing reads) is a child of this run.
+        await withDiscardingTaskGroup { group in
+            for await event in await connection.subscribe(events: nil) {
+                defer { fanout.forward(event) }
+                switch event {
+                case .event(_, let frame) where !names.contains(frame.event):
+                    break
+                case .connected(let epoch, let hello):
+                    self.hello = hello
+                    self.epoch = epoch
+                    disabled = [:]
+                    // Methods the granted scopes do not cover are not called on this socket.
+                    let missing = OperatorScopes.notGranted(by: hello.auth?.scopes)
+                    for (method, scope) in missing.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+                    where hello.supports(method: method.rawValue) {
+                        disabled[method.rawValue] = scope
+                        logger.warning(
+                            "operator.method.not_granted",
+                            ["method": .string(method.rawValue), "missingScope": .string(scope)])
+                    }
+                    group.addTask {
+                        await self.fetchTriggers(epoch: epoch)
+                        await self.fetchRouting(epoch: epoch)
+                    }
+                case .event(_, let frame) where frame.name == .voiceWakeRoutingChanged:
+                    publishRouting(frame.payload, source: GatewayEventName.voiceWakeRoutingChanged.rawValue)
+                case .event(_, let frame):
+                    if let triggers = try? VoiceWakeTriggers(json: frame.payload).triggers {
+                        publish(triggers, source: "voicewake.changed")
+                    }
+                case .disconnected(let epoch, _):
+                    if self.epoch == epoch {
+                        self.epoch = nil
+                        hello = nil
+                    }
                 }
             }
         }

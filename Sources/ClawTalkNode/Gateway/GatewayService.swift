@@ -38,6 +38,10 @@ package actor GatewayService {
     private var reloadAgain = false
     /// The reloads `SIGHUP` starts, as children of ``run()``.
     private let children = ChildTaskQueue()
+    /// Desktop notifications: children of the service but not of ``run()``, since the
+    /// notifier's D-Bus call blocks (up to D-Bus's timeout when the notification server hangs)
+    /// and a stop must not wait for it.
+    private let notifications = OwnedTaskGroup()
     /// ``statusUpdates()``: the newest 32 unread snapshots per reader.
     private let statusBroadcast = EventBroadcast<ServiceStatus>(bufferingNewest: 32)
     private var lastLevelPublish = ContinuousClock.now - .seconds(1)
@@ -324,14 +328,12 @@ package actor GatewayService {
             if let notifier {
                 let notification = DesktopNotification.pairingRequired(
                     requestId: request.requestId, approvalCommand: request.approvalCommand)
-                // Loose on purpose: the notifier's D-Bus call blocks (up to D-Bus's timeout when
-                // the notification server hangs), and a stop must not wait for it.
-                Task { await notifier.notify(notification) }
+                notifications.spawn { await notifier.notify(notification) }
             }
         } else if let pause = next.pause, pause != previous.pause, let notifier {
             let notification = DesktopNotification.error(
                 "\(role.rawValue) connection paused: \(pause.message). \(pause.nextStep)")
-            Task { await notifier.notify(notification) }
+            notifications.spawn { await notifier.notify(notification) }
         }
         if role == .node { status.node = next } else { status.operator = next }
         publish()

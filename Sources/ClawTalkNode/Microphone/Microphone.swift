@@ -26,6 +26,8 @@ package actor Microphone: UtteranceCapturing {
     private let logger: Logger
     let frontEnd: AudioFrontEnd?
     let levels: VoiceStatusTap?
+    /// The wake subscriptions' frame pumps: children of the microphone, not loose tasks.
+    private nonisolated let pumps = OwnedTaskGroup()
     /// Who listens: Talk mode and push-to-talk claim the microphone here.
     nonisolated let claims: MicrophoneClaims
     /// What the health log said last (``watchHealth(logger:)``).
@@ -98,7 +100,7 @@ package actor Microphone: UtteranceCapturing {
             _ = try await runningEngine()
             let echoControlled = frontEnd.echoControlled
             let levels = self.levels
-            Task.detached {
+            pumps.spawn {
                 for await frame in source {
                     levels?.record(rms: frame.rms)
                     continuation.yield(
@@ -112,11 +114,12 @@ package actor Microphone: UtteranceCapturing {
         }
         let engine = try await runningEngine()
         let source = engine.frames()
-        Task.detached {
+        let levels = self.levels
+        pumps.spawn {
             var gate = EnergyGate()
             for await frame in source {
                 let decision = gate.process(frame.samples)
-                self.levels?.record(rms: decision.rms)
+                levels?.record(rms: decision.rms)
                 continuation.yield(WakeAudioFrame(wake: frame.samples, isSpeech: decision.isSpeech))
             }
             continuation.finish()

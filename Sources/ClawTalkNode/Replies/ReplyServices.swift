@@ -102,6 +102,7 @@ package final class ReplyServices: GatewaySessionObserver {
 
     /// Reads `talk.config` (8 s, without secrets) after every operator `hello-ok` (talk.md §5.7).
     private func syncTalkConfig(_ session: OperatorSession) -> Task<Void, Never> {
+        // Unstructured on purpose: the caller keeps the handle and cancels it with the session.
         Task {
             for await event in await session.subscribe(events: []) {
                 guard case .connected = event else { continue }

@@ -137,6 +137,7 @@ public struct ServiceRunner: Sendable {
     /// first (the task goes on).
     private static func outcome(of task: Task<Void, any Error>) async -> Outcome? {
         let result = try? await awaitDetached { finish in
+            // Unstructured on purpose: it outlives a cancelled caller ("the task goes on").
             Task { finish(.success(await task.result)) }
         }
         switch result {

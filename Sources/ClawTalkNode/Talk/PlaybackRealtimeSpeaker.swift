@@ -59,6 +59,8 @@ final class PlaybackRealtimeSpeaker: RealtimeSpeaker, Sendable {
 
     private let controller: PlaybackController
     private let state = Mutex(State())
+    /// The pump feeding the backlog to the stream: a child of the speaker, not a loose task.
+    private let pump = OwnedTaskGroup()
 
     init(controller: PlaybackController) {
         self.controller = controller
@@ -75,7 +77,7 @@ final class PlaybackRealtimeSpeaker: RealtimeSpeaker, Sendable {
         // Fed at once when the stream has room: the first chunk of a reply starts without waiting.
         _ = service()
         if startPump {
-            Task { [self] in
+            pump.spawn { [self] in
                 repeat {
                     try? await Task.sleep(for: .milliseconds(10))
                 } while service()

@@ -21,6 +21,9 @@ package final class TalkModeService: GatewaySessionObserver {
     private let logger: Logger
     /// Realtime Talk over the relay, when the user opted in (talk.md §9.2).
     private let realtime: RealtimeTalkRunner?
+    /// Entries started from a wake command (``enterLater(firstTranscript:)``): children of the
+    /// service, not loose tasks.
+    private let children = OwnedTaskGroup()
 
     /// The service for `settings`. `echoControlled` is the front end's (AEC active or output
     /// isolated); `pauseReply` pauses playback for the barge-in fast path (resumed when the check finds no interruption)
@@ -65,6 +68,12 @@ package final class TalkModeService: GatewaySessionObserver {
         await controller.enter(source: firstTranscript == nil ? .local : .wake, firstTranscript: firstTranscript)
     }
 
+    /// Turns Talk mode on beside the caller, not in its call: voice wake's command hook, since
+    /// entering Talk suspends wake.
+    func enterLater(firstTranscript: String) {
+        children.spawn { await self.enter(firstTranscript: firstTranscript) }
+    }
+
     /// Answers a `talk.*` control-socket request with the resulting state.
     package func handle(_ command: ControlRequest.Command) async -> ControlResponse {
         switch command {
@@ -81,12 +90,13 @@ package final class TalkModeService: GatewaySessionObserver {
 
     /// Follows `replies` (speaking phases, echo guard) until cancelled, then ends Talk mode.
     package func run(replies: ReplyServices) async {
-        let entries = Task { await onEntry { await replies.refreshTalkConfig() } }
-        let realtime = Task { await self.realtime?.run() }
-        await controller.follow(speaker: replies.speaker, tracker: replies.tracker)
-        entries.cancel()
-        realtime.cancel()
-        await controller.shutdown()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.onEntry { await replies.refreshTalkConfig() } }
+            group.addTask { await self.realtime?.run() }
+            await controller.follow(speaker: replies.speaker, tracker: replies.tracker)
+            group.cancelAll()
+            await controller.shutdown()
+        }
     }
 
     /// Runs `action` each time Talk mode is entered (from off to on, whoever turned it on: the

@@ -174,6 +174,7 @@ package actor VoiceWakeService: GatewaySessionObserver, WakeListening {
     // MARK: - Private
 
     private func follow(_ lists: AsyncStream<[String]>, source: String) {
+        // Unstructured on purpose: the handle is kept in `followers`, cancelled on detach.
         followers.append(
             Task { [weak self] in
                 for await list in lists {

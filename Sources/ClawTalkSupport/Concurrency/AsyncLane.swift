@@ -18,6 +18,7 @@ public final class AsyncLane: Sendable {
     public init() {
         let (items, queue) = AsyncStream<Item>.makeStream()
         self.queue = queue
+        // The lane's one unstructured task: its worker, which ends when the lane is released.
         Task {
             for await item in items {
                 switch item {

@@ -21,6 +21,12 @@ public final class ChildTaskQueue: Sendable {
         input.yield(work)
     }
 
+    /// Takes no more work: ``run()`` returns once the children running now have ended (they are
+    /// not cancelled). Work spawned later is dropped.
+    public func finish() {
+        input.finish()
+    }
+
     /// Starts the queued work, and what is spawned later, as child tasks until the calling task
     /// is cancelled; returns when every child has ended. Call it once.
     public func run() async {

@@ -18,6 +18,7 @@ extension TranscriptDelivery {
 
     /// Applies every routing `stream` yields until it ends or the task is cancelled.
     func followWakeRouting(_ stream: AsyncStream<VoiceWakeRouting>) -> Task<Void, Never> {
+        // Unstructured on purpose: the caller keeps the handle and cancels it with the session.
         Task { [weak self] in
             for await routing in stream {
                 await self?.applyWakeRouting(routing)

@@ -203,6 +203,7 @@ public actor TranscriptDelivery: TranscriptDelivering {
 
     /// Kicks a flush whenever `connection` (re)connects.
     private func watch(_ events: AsyncStream<ConnectionEvent>) -> Task<Void, Never> {
+        // Unstructured on purpose: the caller keeps the handle and cancels it with the session.
         Task { [weak self] in
             for await event in events {
                 if case .connected = event { await self?.connectionCameUp() }

@@ -318,10 +318,11 @@ extension PTTController {
         let delivery = delivery
         let clock = clock
         let logger = logger
+        // Unstructured on purpose: the delivery carries on when the budget runs out first.
         let work = Task { await delivery.deliver(transcript, source: .pushToTalk) }
-        Task {
+        children.spawn {
             let event = await Self.outcome(of: work, within: budget, clock: clock, logger: logger, id: id)
-            self.apply(event)
+            await self.apply(event)
         }
     }
 
@@ -342,6 +343,8 @@ extension PTTController {
                 logger.notice("ptt.deliver.slow", ["captureId": .string(id), "afterS": .double(budget.inSeconds)])
                 once.resume(returning: slow)
             }
+            // Unstructured on purpose: it resumes the race's continuation when the delivery ends,
+            // which may be long after the budget answered.
             Task {
                 let receipt = await work.value
                 timer.cancel()

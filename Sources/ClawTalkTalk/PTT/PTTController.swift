@@ -40,6 +40,8 @@ public actor PTTController {
     var pending: [PTTStateMachine.RequestID: Pending] = [:]
     var nextRequest = 1
     let lane = AsyncLane()
+    /// Deliveries waiting for their outcome: children of the controller, not loose tasks.
+    let children = OwnedTaskGroup()
     var opening: [String: Task<Void, Never>] = [:]
     var active: [String: ActiveCapture] = [:]
     var finalizing: [String: Task<Void, Never>] = [:]
@@ -148,6 +150,8 @@ public actor PTTController {
                 if Task.isCancelled { apply(.abandoned(id)) }
             }
         } onCancel: {
+            // Unstructured on purpose: a cancellation handler is synchronous and cannot await
+            // the actor; the task only hops onto it.
             Task { await self.abandon(id) }
         }
     }

@@ -178,6 +178,8 @@ public actor ReplyTracker {
     private func startTimers(_ id: Int) {
         let clock = clock
         let timing = timing
+        // Unstructured on purpose: each timer's handle is kept in `timers` and cancelled when
+        // the turn settles.
         timers.append(
             Task { [weak self] in
                 guard (try? await clock.sleep(for: timing.deadline)) != nil else { return }

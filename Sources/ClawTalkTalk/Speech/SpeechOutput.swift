@@ -142,6 +142,8 @@ public actor SpeechOutput: SpeechStopping {
         let played = await withTaskCancellationHandler {
             await player.value
         } onCancel: {
+            // Unstructured on purpose: a cancellation handler is synchronous and cannot await
+            // the actor; the task only hops onto it.
             Task { await self.stop(session: id) }
         }
         gate.close()

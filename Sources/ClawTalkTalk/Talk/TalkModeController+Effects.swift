@@ -87,6 +87,8 @@ extension TalkModeController {
 
     /// Feeds the frames of capture `generation` to the machine.
     private func monitor(_ frames: AsyncStream<UtteranceFrame>, generation: Int) -> Task<Void, Never> {
+        // Unstructured on purpose: its handle is the capture's (`OpenCapture.monitor`), cancelled
+        // when the capture closes.
         Task {
             var previous: Double?
             for await frame in frames {
@@ -192,7 +194,7 @@ extension TalkModeController {
         let limit = baseConfiguration.transcriptionTimeout
         let logger = logger
         let speculation = open.speculation
-        Task {
+        children.spawn {
             let captured = await running.finish()
             // Nothing but silence came after the speculation's audio: its transcript is the turn's.
             // Used when the engine judges turns (clawtalk-speech); others transcribe the turn as
@@ -205,12 +207,12 @@ extension TalkModeController {
                         "audioS": .double(transcript.audioSeconds), "seconds": .double(transcript.processingSeconds),
                         "transcript": .string(transcript.text),
                     ])
-                self.transcribed(transcript.text, turn: id)
+                await self.transcribed(transcript.text, turn: id)
                 return
             }
             let audio = Self.trim(captured, from: start, to: end)
             let text = await Self.transcribe(audio, transcriber, options, limit: limit, logger: logger, what: "turn")
-            self.transcribed(text, turn: id)
+            await self.transcribed(text, turn: id)
         }
     }
 
@@ -314,7 +316,7 @@ extension TalkModeController {
     private func send(_ transcript: String) {
         let delivery = delivery
         let logger = logger
-        Task {
+        children.spawn {
             let receipt = await delivery.deliver(transcript, source: .talkMode)
             let expectsReply: Bool
             switch receipt.outcome {
@@ -328,7 +330,7 @@ extension TalkModeController {
                 logger.warning("talk.send.failed", ["error": .string(reason)])
                 expectsReply = false
             }
-            self.apply(.delivered(expectsReply: expectsReply))
+            await self.apply(.delivered(expectsReply: expectsReply))
         }
     }
 

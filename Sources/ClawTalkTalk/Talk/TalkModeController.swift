@@ -16,8 +16,9 @@ public import ClawTalkSupport
 /// - ``follow(speaker:tracker:)`` turns the reply speaker's events into phase changes and the
 ///   tracker's segments into the barge-in echo guard.
 /// - ``attach(operator:)`` applies the gateway's `talk.mode` events and sends reports.
-/// - Side effects run in order on one lane; transcription and delivery run beside it and come
-///   back as events (stale ones are recognised by a capture generation).
+/// - Side effects run in order on one lane; transcription and delivery run beside it, as
+///   children of the controller's task group, and come back as events (stale ones are
+///   recognised by a capture generation).
 public actor TalkModeController: TalkPausing {
     let capturing: any UtteranceCapturing
     let transcriber: any Transcriber
@@ -30,6 +31,8 @@ public actor TalkModeController: TalkPausing {
     var machine: TalkModeStateMachine
     let lane = AsyncLane()
     let reportLane = AsyncLane()
+    /// Transcriptions of turns and deliveries: children of the controller, not loose tasks.
+    let children = OwnedTaskGroup()
     var captures: [Int: OpenCapture] = [:]
     var current: Int?
     var generation = 0

@@ -18,7 +18,7 @@ extension VoiceWakeController {
                 break
             case .playChime(let chime):
                 let play = playChime
-                Task { await play(chime) }
+                children.spawn { await play(chime) }
             case .startCapture(let trigger, let command):
                 startCapture(trigger: trigger, command: command, hit: hit, verifyMilliseconds: verifyMilliseconds)
             case .finishCapture:
@@ -93,7 +93,7 @@ extension VoiceWakeController {
                 // the silence after it.
                 current.lookedAgain = true
                 let id = current.id
-                Task {
+                children.spawn {
                     guard let command = await speculation.value, command.turnComplete != nil,
                         !command.text.isEmpty
                     else { return }
@@ -210,7 +210,7 @@ extension VoiceWakeController {
         let delivery = delivery
         let logger = logger
         // Delivery may wait for the gateway (up to its timeout); the audio loop goes on.
-        Task {
+        children.spawn {
             let sending = ContinuousClock.now
             let receipt = await delivery.deliver(command, source: .voiceWake, trigger: trigger)
             var fields: [String: LogValue] = [

@@ -100,6 +100,9 @@ public actor VoiceWakeController: WakeListening {
     let transcriber: any Transcriber
     let delivery: any TranscriptDelivering
     let playChime: ChimePlayer
+    /// Chimes, command deliveries and speculation follow-ups: children of the controller, not
+    /// loose tasks (the audio loop goes on meanwhile).
+    let children = OwnedTaskGroup()
     let configuration: Configuration
     let logger: Logger
     var commandHook: CommandHook?

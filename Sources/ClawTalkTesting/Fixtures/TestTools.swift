@@ -17,34 +17,6 @@ public final class TempDirectory {
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
-/// A command-line tool exited non-zero.
-public struct ToolError: Error, CustomStringConvertible {
-    /// The command, its status and its stderr.
-    public var description: String
-}
-
-/// Runs a command-line tool found on PATH and fails if it exits non-zero.
-///
-/// stderr goes to a file, not a Pipe: reading a Pipe while the child exits can hit EINTR,
-/// which Foundation's FileHandle turns into a trap.
-public func runTool(_ tool: String, _ arguments: [String]) throws {
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("clawtalk-tool-\(UUID().uuidString).log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: log) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    process.standardError = try FileHandle(forWritingTo: log)
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        let stderr = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw ToolError(
-            description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(stderr)")
-    }
-}
-
 /// Deterministic random numbers (SplitMix64) so failures reproduce.
 public struct SeededGenerator: RandomNumberGenerator {
     /// The generator state.

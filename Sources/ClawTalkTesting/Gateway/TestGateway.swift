@@ -172,6 +172,25 @@ public actor TestGateway {
         return (first..<eventLog.count).map { TimedGatewayEvent(event: eventLog[$0], at: eventTimes[$0]) }
     }
 
+    /// The connection id of the `number`-th (1-based) `hello-ok` sent to a `role` client,
+    /// already sent or within `timeout` (``eventually(within:_:)``).
+    /// - Throws: ``TestGatewayError/timedOut(_:)`` when it is not sent in time.
+    public nonisolated func connection(
+        role: String = "node", number: Int = 1, timeout: Duration = .seconds(30)
+    ) async throws -> Int {
+        var found: Int?
+        _ = await eventually(within: timeout) {
+            let ids = await observedEvents.compactMap { event -> Int? in
+                if case .connected(let id, role, _) = event { return id }
+                return nil
+            }
+            if ids.count >= number { found = ids[number - 1] }
+            return found != nil
+        }
+        guard let found else { throw TestGatewayError.timedOut("\(role) connection \(number)") }
+        return found
+    }
+
     /// The first event (already observed or future) matching `predicate`.
     /// - Throws: ``TestGatewayError/timedOut(_:)`` after `timeout`.
     public func waitForEvent(

@@ -23,7 +23,7 @@ struct StatusVoiceTests {
         let service = GatewayService(factory: factory, statusFile: file, logger: .discarding, reloadSignals: [])
         let task = Task { await service.run() }
         defer { task.cancel() }
-        for _ in 0..<3000 where (try? file.read()) == nil { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await eventually { (try? file.read()) != nil }
         #expect(try file.read()?.voice?.phase == .idle)
 
         await service.setPhase(.listening)
@@ -101,9 +101,9 @@ struct StatusVoiceTests {
             factory: factory, statusFile: nil, logger: .discarding, reloadSignals: [], notifier: notifier)
         let task = Task { await service.run() }
         var calls: [NotificationServerPeer.Call] = []
-        for _ in 0..<1500 where calls.isEmpty {
-            try await Task.sleep(for: .milliseconds(20))
+        _ = await eventually {
             calls = peer.calls
+            return !calls.isEmpty
         }
         task.cancel()
         await task.value

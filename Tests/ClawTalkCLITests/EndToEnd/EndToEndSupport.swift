@@ -47,16 +47,7 @@ enum EndToEnd {
     static func connected(
         _ gateway: TestGateway, role: String = "node", number: Int = 1, timeout: Duration = .seconds(30)
     ) async throws -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let ids = await gateway.observedEvents.compactMap { event -> Int? in
-                if case .connected(let id, role, _) = event { return id }
-                return nil
-            }
-            if ids.count >= number { return ids[number - 1] }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw EndToEndError("no \(number). \(role) connection within \(timeout)")
+        try await gateway.connection(role: role, number: number, timeout: timeout)
     }
 
     /// The close the gateway saw for `connection`.
@@ -117,27 +108,11 @@ enum EndToEnd {
     static func certificate(in directory: String) throws -> (cert: String, key: String, pin: String) {
         let cert = directory + "/cert.pem"
         let key = directory + "/key.pem"
-        try shell(
+        try shellOutput(
             "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=localhost"
                 + " -addext subjectAltName=IP:127.0.0.1,DNS:localhost -days 1 -keyout \(key) -out \(cert)")
-        let pin = String(try shell("openssl x509 -in \(cert) -outform DER | sha256sum").prefix(64))
+        let pin = String(try shellOutput("openssl x509 -in \(cert) -outform DER | sha256sum").prefix(64))
         return (cert, key, pin)
-    }
-
-    /// Runs `command` with `/bin/sh`; its standard output.
-    @discardableResult
-    static func shell(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw EndToEndError("\(command) failed") }
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

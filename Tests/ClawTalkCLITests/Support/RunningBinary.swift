@@ -1,4 +1,5 @@
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing
@@ -47,15 +48,10 @@ final class RunningBinary: @unchecked Sendable {
     /// Still running.
     var isRunning: Bool { process.isRunning }
 
-    /// Polls `condition` every 20 ms until it holds (true) or `timeout` passes (false). The
+    /// Whether `condition` comes to hold within `timeout` (``eventually(within:_:)``). The
     /// default is generous: a busy machine may be slow to start or stop the binary.
     func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
+        await eventually(within: timeout) { condition() }
     }
 
     /// Waits until standard output or error contains `text`.

@@ -1,6 +1,7 @@
 import ClawTalkAudio
 import ClawTalkDevices
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing
@@ -121,9 +122,7 @@ struct AudioFrontEndTests {
         // Read only after everything was processed and handed to both streams (the frame count
         // goes up before the hand-off; each stream then drops 15 and holds the newest 25). A
         // loaded debug build can need more than a second for the 40 frames of AEC and NS.
-        for _ in 0..<5000 where frontEnd.stats.frames < 40 || frontEnd.stats.streamDrops < 30 {
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        _ = await eventually(within: .seconds(10)) { frontEnd.stats.frames >= 40 && frontEnd.stats.streamDrops >= 30 }
         try #require(frontEnd.stats.frames == 40, "the front end did not process the 40 frames in 10 s")
         var received: [FrontEndFrame] = []
         for await frame in first { received.append(frame) }

@@ -7,6 +7,18 @@ import Testing
 
 @Suite("Gateway connection: live socket", .timeLimit(.minutes(1)))
 struct GatewayConnectionLiveTests {
+    /// A barrier for "nothing was sent": a marker request sent now must be the first thing
+    /// `peer` receives, as frames keep their order on the socket.
+    private static func expectMarkerFirst(
+        _ connection: GatewayConnection, _ peer: ScriptedPeer, _ comment: Comment
+    ) async throws {
+        let marker = Task { try await connection.request(method: "node.event", params: ["event": "marker"]) }
+        let first = try await peer.nextRequest()
+        #expect(first.params?["event"] == "marker", comment)
+        peer.respond(to: first)
+        _ = try await marker.value
+    }
+
     /// A running, connected node connection on a manual clock, its first peer and the clock.
     private func connected(
         hello: WireJSON = TestHello.payload(), logger: Logger = .discarding,
@@ -77,8 +89,7 @@ struct GatewayConnectionLiveTests {
             let next = try await dialer.nextPeer()
             try await next.acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
-            try await Task.sleep(for: .milliseconds(30))
-            #expect(next.inbox.queued.isEmpty)
+            try await Self.expectMarkerFirst(connection, next, "the pending request is not replayed")
         }
     }
 
@@ -104,8 +115,7 @@ struct GatewayConnectionLiveTests {
                 #expect(limit == 300)
                 #expect(bytes > 400)
             }
-            try await Task.sleep(for: .milliseconds(20))
-            #expect(peer.inbox.queued.isEmpty)
+            try await Self.expectMarkerFirst(connection, peer, "the refused request was not sent")
         }
     }
 

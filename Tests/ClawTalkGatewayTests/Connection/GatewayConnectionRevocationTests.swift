@@ -50,13 +50,19 @@ struct GatewayConnectionRevocationTests {
             let first = try await dialer.nextPeer()
             try await first.acceptConnect()
             try await Fixtures.waitForState(connection) { $0.isConnected }
+            // A barrier: the answer to a marker request, sent after the two events, is handled
+            // after them (one socket, in order).
+            let marker = Task { try await connection.request(method: "node.event", params: ["event": "marker"]) }
+            let request = try await first.nextRequest()
             first.sendEvent(
                 "node.pair.resolved", payload: ["requestId": "n-1", "nodeId": "other", "decision": "approved"])
             first.sendEvent(
                 "node.pair.resolved",
                 payload: ["requestId": "n-2", "nodeId": .string(deviceId), "decision": "rejected"])
-            try await Task.sleep(for: .milliseconds(30))
+            first.respond(to: request)
+            _ = try await marker.value
             #expect(await connection.epoch == 1)
+            #expect(await connection.isConnected, "neither event closed the socket")
             first.sendEvent(
                 "node.pair.resolved",
                 payload: ["requestId": "n-3", "nodeId": .string(deviceId), "decision": "approved"])

@@ -166,15 +166,6 @@ struct GatewayConnectionWatchdogTests {
 
     /// The connection id of the `number`-th node `hello-ok` (1-based).
     private static func connected(_ gateway: TestGateway, number: Int) async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            let ids = await gateway.observedEvents.compactMap { event -> Int? in
-                if case .connected(let id, "node", _) = event { return id }
-                return nil
-            }
-            if ids.count >= number { return ids[number - 1] }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TestGatewayError.timedOut("node connection \(number)")
+        try await gateway.connection(number: number)
     }
 }

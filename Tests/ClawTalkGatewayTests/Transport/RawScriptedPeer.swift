@@ -1,4 +1,5 @@
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Glibc
 import Synchronization
@@ -53,12 +54,10 @@ final class RawScriptedPeer: Sendable {
     var frames: [Frame] { state.locked { $0.frames } }
     var isFinished: Bool { state.locked { $0.finished } }
 
-    /// Waits (polling) until the client's side of the conversation is over.
+    /// Waits until the client's side of the conversation is over.
     func waitUntilFinished(timeout: Duration = .seconds(30)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !isFinished {
-            guard ContinuousClock.now < deadline else { throw TimedOutWaiting(what: "the scripted peer") }
-            try await Task.sleep(for: .milliseconds(10))
+        guard await eventually(within: timeout, { isFinished }) else {
+            throw TimedOutWaiting(what: "the scripted peer")
         }
     }
 

@@ -1,5 +1,6 @@
 import ClawTalkGateway
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing
@@ -42,12 +43,8 @@ final class EventRecorder<Event: Sendable>: Sendable {
         for what: String, timeout: Duration = .seconds(30),
         until condition: ([Event], Bool) -> Bool
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if storage.state.locked({ condition($0.events, $0.finished) }) { return }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        throw TimedOutWaiting(what: what)
+        let held = await eventually(within: timeout) { storage.state.locked { condition($0.events, $0.finished) } }
+        guard held else { throw TimedOutWaiting(what: what) }
     }
 
     /// Waits for the `n`-th (1-based) event matching `pick` and returns what it extracts.
@@ -164,23 +161,6 @@ func patternText(count: Int, seed: Int = 7) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// Runs a command line tool and returns its standard output; fails the test on a non-zero exit.
-@discardableResult
-func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "\(executable) \(arguments) failed")
-    return data
-}
-
 /// A self-signed P-256 certificate for CN=localhost in a fresh temporary directory.
 struct SelfSignedCertificate {
     let directory: URL
@@ -195,15 +175,14 @@ struct SelfSignedCertificate {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         certificatePath = directory.appendingPathComponent("c.pem").path
         keyPath = directory.appendingPathComponent("k.pem").path
-        try run(
-            "/usr/bin/openssl",
+        try toolOutput(
+            "openssl",
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                 "-subj", "/CN=localhost", "-days", "1", "-keyout", keyPath, "-out", certificatePath,
             ])
-        let digest = try run(
-            "/bin/sh", ["-c", "openssl x509 -in c.pem -outform DER | sha256sum"], in: directory)
-        sha256 = String(String(decoding: digest, as: UTF8.self).prefix(64))
+        let digest = try shellOutput("openssl x509 -in c.pem -outform DER | sha256sum", in: directory)
+        sha256 = String(digest.prefix(64))
         try #require(sha256.count == 64)
     }
 

@@ -1,4 +1,5 @@
 import ClawTalkGateway
+import ClawTalkTesting
 import Foundation
 import Glibc
 import Testing
@@ -53,11 +54,7 @@ struct WebSocketLifecycleTests {
         let server = try LoopbackServer()
         let client = try ConnectedClient(.init(url: server.url(), pingIntervalSeconds: 1))
         try await client.connect()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while client.client.statistics.pongsReceived == 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(client.client.statistics.pongsReceived >= 1)
+        #expect(await eventually { client.client.statistics.pongsReceived >= 1 })
         #expect(client.client.terminationError == nil)
     }
 

@@ -32,10 +32,10 @@ struct GatewayRelayCompositionTests {
         let speech = Self.tone()
 
         var transcript = try await withLocalFallback.transcribe(speech)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while transcript.engine != "gateway", ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        _ = try await eventually {
+            if transcript.engine == "gateway" { return true }
             transcript = try await withLocalFallback.transcribe(speech)
+            return transcript.engine == "gateway"
         }
         #expect(transcript.engine == "gateway")
         #expect(transcript.text == "turn on the lights")

@@ -1,4 +1,5 @@
 import ClawTalkAudio
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing
@@ -46,10 +47,7 @@ struct LiveUtteranceCaptureTests {
         let capture = Self.capture(source, preRoll: [7, 7, 7])
         for value in Int16(1)...5 { source.continuation.yield(Self.frame(value)) }
         let expected: [Int16] = [7, 7, 7] + (Int16(1)...5).flatMap { Self.frame($0) }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await capture.snapshot().samples.count < expected.count, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually { await capture.snapshot().samples.count >= expected.count }
         let audio = await capture.finish()
         #expect(audio.samples == expected)
         source.continuation.yield(Self.frame(9))
@@ -67,10 +65,10 @@ struct LiveUtteranceCaptureTests {
             let capture = Self.capture(source, preRoll: [])
             source.continuation.yield(Self.frame(1))
             if cancelled { await capture.cancel() } else { _ = await capture.finish() }
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !source.isReleased, ContinuousClock.now < deadline {
+            _ = await eventually {
+                if source.isReleased { return true }
                 source.continuation.yield(Self.frame(2))
-                try await Task.sleep(for: .milliseconds(5))
+                return false
             }
             try #require(source.isReleased, "capture \(attempt): the subscription of an ended capture is let go")
         }

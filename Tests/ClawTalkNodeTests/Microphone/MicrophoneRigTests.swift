@@ -3,6 +3,7 @@ import ClawTalkDevices
 import ClawTalkSupport
 import ClawTalkTalk
 import ClawTalkTestTraits
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -15,41 +16,23 @@ import Testing
     "Live utterance capture (audio rig)", .serialized, .audioRig, .timeLimit(.minutes(1)),
     .enabled(if: ProcessInfo.processInfo.environment["CLAWTALK_DEVICE_TESTS"] == "1"))
 struct MicrophoneRigTests {
-    static func tool(_ name: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw WaitFailure("\(name) \(arguments) failed") }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    struct WaitFailure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     /// Raw capture with the energy gate, and the `run` path through the echo-cancelling front end.
     @Test(arguments: [false, true])
     func speechIntoTheMicrophoneIsCaptured(throughFrontEnd: Bool) async throws {
         let sink = "ct_ptt_\(UInt32.random(in: 0...999_999))"
-        let module = try Self.tool(
+        let module = try toolOutput(
             "pactl",
             [
                 "load-module", "module-null-sink", "sink_name=\(sink)", "rate=16000", "channels=1",
                 "sink_properties=device.description=\(sink)",
-            ])
-        defer { _ = try? Self.tool("pactl", ["unload-module", module]) }
+            ]
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { try? runTool("pactl", ["unload-module", module]) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ct-ptt-rig-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clip = directory + "/speech.wav"
-        _ = try Self.tool("espeak-ng", ["-w", clip, "turn on the kitchen lights please"])
+        try runTool("espeak-ng", ["-w", clip, "turn on the kitchen lights please"])
 
         var mic = MicSettings()
         mic.device = sink + ".monitor"
@@ -58,7 +41,7 @@ struct MicrophoneRigTests {
         let capturing = Microphone(mic: mic, frontEnd: frontEnd, logger: .discarding)
         defer { capturing.stop() }
         let capture = try await capturing.begin()
-        let player = Task.detached { try Self.tool("paplay", ["-d", sink, clip]) }
+        let player = Task.detached { try runTool("paplay", ["-d", sink, clip]) }
         var speechFrames = 0
         let deadline = ContinuousClock.now + .seconds(30)
         for await frame in capture.frames {

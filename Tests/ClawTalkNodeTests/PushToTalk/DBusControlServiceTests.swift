@@ -72,9 +72,7 @@ struct DBusControlServiceTests {
             delivery: delivery, talk: talk)
         let running = Task { await service.run() }
         let client = try Client(address: bus.address)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !client.owned(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(client.owned())
+        #expect(await eventually { client.owned() })
 
         let started = try await client.answer("PttStart")
         #expect(started.ok)
@@ -94,9 +92,7 @@ struct DBusControlServiceTests {
 
         running.cancel()
         await running.value
-        let released = ContinuousClock.now + .seconds(30)
-        while client.owned(), ContinuousClock.now < released { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!client.owned(), "the name goes with the service")
+        #expect(await eventually { !client.owned() }, "the name goes with the service")
         await talk.controller.shutdown()
     }
 }

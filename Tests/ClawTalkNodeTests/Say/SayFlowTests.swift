@@ -155,17 +155,11 @@ struct SayFlowTests {
             repliesTask.cancel()
         }
         // talk.config arrives after the operator's hello-ok and moves the session key.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await replies.delivery.sessionKey != "home", ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(await replies.delivery.sessionKey == "home")
+        #expect(await eventually { await replies.delivery.sessionKey == "home" })
         let receipt = await replies.delivery.deliver("what time is it", source: .pushToTalk)
         #expect(receipt.outcome == .sent(route: .chatSend))
         let lastReply = LastReplyStore(directory: state)
-        while (try? lastReply.load()) == nil, ContinuousClock.now < deadline + .seconds(5) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await eventually { (try? lastReply.load()) != nil }
         #expect(try lastReply.load()?.text == "It is noon.")
         let calls = await gateway.observedEvents.compactMap { event -> (String, WireJSON?)? in
             if case .operatorCall(_, let method, let params) = event { return (method, params) }

@@ -21,12 +21,7 @@ struct TalkConfigRefreshTests {
     }
 
     static func wait(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("timed out waiting for \(what)")
+        if !(await eventually { await condition() }) { Issue.record("timed out waiting for \(what)") }
     }
 
     @Test func enteringTalkReadsTheConfigAgain() async throws {
@@ -43,15 +38,19 @@ struct TalkConfigRefreshTests {
         _ = await talk.handle(.talkOn)
         try await Self.wait("talk.config on entering Talk") { await Self.talkConfigCalls(gateway) == 2 }
         _ = await talk.handle(.talkOff)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(await Self.talkConfigCalls(gateway) == 2, "leaving Talk reads nothing")
+        // A marker: entering again reads once more; a read on leaving would have come before it.
+        _ = await talk.handle(.talkOn)
+        try await Self.wait("talk.config on entering Talk again") { await Self.talkConfigCalls(gateway) >= 3 }
+        #expect(await Self.talkConfigCalls(gateway) == 3, "leaving Talk reads nothing")
+        _ = await talk.handle(.talkOff)
 
         talkTask.cancel()
         serviceTask.cancel()
         await serviceTask.value
+        // run() has returned, and with it the entry watcher (a child of its task group).
+        await talkTask.value
         _ = await talk.handle(.talkOn)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(await Self.talkConfigCalls(gateway) == 2, "without a gateway there is nothing to read")
+        #expect(await Self.talkConfigCalls(gateway) == 3, "once run() has ended, entering Talk reads nothing")
         await talk.controller.shutdown()
     }
 }

@@ -192,12 +192,7 @@ struct VoiceWakeServiceTests {
     }
 
     static func wait(_ what: String, timeout: Duration = .seconds(30), _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw WaitTimedOut(what: what)
+        guard await eventually(within: timeout, condition) else { throw WaitTimedOut(what: what) }
     }
 }
 

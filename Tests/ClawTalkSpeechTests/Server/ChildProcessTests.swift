@@ -1,4 +1,5 @@
 import ClawTalkSupport
+import ClawTalkTesting
 import Foundation
 import Synchronization
 import Testing
@@ -34,17 +35,12 @@ import Testing
             executable: "/bin/sh", arguments: ["-c", "sleep 60 & echo $!; wait"], environment: [],
             onOutput: { line in grandchild.locked { $0 = pid_t(line) } })
         #expect(getpgid(child.pid) == child.pid)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while grandchild.locked({ $0 }) == nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await eventually { grandchild.locked { $0 } != nil }
         let sleeper = try #require(grandchild.locked { $0 })
         #expect(getpgid(sleeper) == child.pid)
         child.terminate(grace: .seconds(20))
         // The sleeper was reparented, so nobody here reaps it: gone means dead or a zombie.
-        let gone = ContinuousClock.now + .seconds(30)
-        while Self.isAlive(sleeper), ContinuousClock.now < gone { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!Self.isAlive(sleeper))
+        #expect(await eventually { !Self.isAlive(sleeper) })
     }
 
     @Test func theChildInheritsNoDescriptorButItsOutput() async throws {

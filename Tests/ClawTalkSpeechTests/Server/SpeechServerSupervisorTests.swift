@@ -73,11 +73,7 @@ struct SpeechServerSupervisorTests {
         #expect(transcript.text == FakeWhisperInstall.defaultText)
         run.cancel()
         await run.value
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ChildProcessTests.isAlive(pid), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(!ChildProcessTests.isAlive(pid))
+        #expect(await eventually { !ChildProcessTests.isAlive(pid) })
     }
 
     @Test func aServerThatDiesIsRestarted() async throws {

@@ -108,17 +108,14 @@ final class GatewayHarness: Sendable {
         }
     }
 
-    /// Waits until `condition` holds (polling every 10 ms); generous by default, since other
-    /// suites may keep a busy machine's cores.
+    /// Waits until `condition` holds (``eventually(within:_:)``); generous by default, since
+    /// other suites may keep a busy machine's cores.
     static func wait(
         _ what: String, timeout: Duration = .seconds(30), _ condition: @Sendable () async -> Bool
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
+        guard await eventually(within: timeout, condition) else {
+            throw HarnessError(description: "timed out waiting for \(what)")
         }
-        throw HarnessError(description: "timed out waiting for \(what)")
     }
 }
 

@@ -1,6 +1,7 @@
 import ClawTalkGateway
 import ClawTalkProtocol
 import ClawTalkSupport
+import ClawTalkTesting
 import Synchronization
 
 @testable import ClawTalkTalk
@@ -66,12 +67,13 @@ final class TalkStack: Sendable {
     func event(
         number: Int = 1, timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (ReplySpeaker.Event) -> Bool
     ) async throws -> ReplySpeaker.Event {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        var found: ReplySpeaker.Event?
+        _ = await eventually(within: timeout) {
             let matches = events.filter(predicate)
-            if matches.count >= number { return matches[number - 1] }
-            try await Task.sleep(for: .milliseconds(10))
+            if matches.count >= number { found = matches[number - 1] }
+            return found != nil
         }
+        if let found { return found }
         throw HarnessError(description: "speaker event \(number) not seen within \(timeout); saw \(events)")
     }
 

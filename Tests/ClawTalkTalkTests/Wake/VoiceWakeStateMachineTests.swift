@@ -1,4 +1,5 @@
 import ClawTalkSpeech
+import ClawTalkTalk
 import Testing
 
 private typealias Machine = VoiceWakeStateMachine

@@ -1,3 +1,5 @@
+public import ClawTalkSpeech
+
 extension VoiceWakeStateMachine {
     /// Durations of talk.md §6.4.
     public struct Timing: Sendable, Hashable {

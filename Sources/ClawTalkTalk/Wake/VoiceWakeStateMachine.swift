@@ -1,3 +1,4 @@
+public import ClawTalkSpeech
 import Foundation
 
 /// The decisions of voice wake after stage 1 (talk.md §6.3–§6.5): verify a hit, capture
