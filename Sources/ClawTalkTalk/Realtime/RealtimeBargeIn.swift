@@ -1,28 +1,48 @@
 /// Realtime barge-in decisions (talk.md §9.2 "Barge-in"), pure: what the onset detector's
 /// observations (``RealtimeOnsetDetector/Observation``) do to the reply.
 ///
-/// - An onset whose speech run already holds ``Settings/cancelEvidence`` of strong evidence (a
-///   voice the echo cannot explain), or ``Settings/levelEvidence`` of level evidence in a row
-///   (``RealtimeOnsetDetector/Observation/level``), cancels at once: output stops and
-///   `cancelOutput` goes out within the 150 ms the issue allows from the speech onset.
-/// - Any other onset pauses output at once. Either evidence within ``Settings/cancelWindow``
-///   after it still cancels. Later, with the paused reply's echo gone
-///   (``Settings/settle``), ``Settings/confirmSpeech`` of speech confirms it (cancel); silence for
+/// - An onset whose speech run already holds enough evidence of a voice the echo cannot explain
+///   cancels at once: output stops and `cancelOutput` goes out within the 150 ms the issue allows
+///   from the speech onset. Enough is ``Settings/cancelEvidence`` of strong frames in the run,
+///   ``Settings/levelEvidence`` of level frames (``RealtimeOnsetDetector/Observation/level``) in
+///   a row or ``Settings/levelInRun`` of them in the run, or ``Settings/overEchoEvidence`` of
+///   frames over the echo (``RealtimeOnsetDetector/Observation/overEcho``) in a row. No single
+///   frame is enough, whatever it shows: in a 30 min bench run one frame of echo alone, 44 × the
+///   residual, ×1.62 over the echo, a band ×8.1 (strong, level and over the echo at once, the
+///   sound of the reply resuming after a gap), cancelled the reply (2026-12-06, load 8–16).
+/// - Any other onset pauses output at once. The same evidence within ``Settings/cancelWindow``
+///   after it still cancels. Later, with the paused reply's echo gone (``Settings/settle``),
+///   ``Settings/confirmSpeech`` of speech confirms it (cancel); silence for
 ///   ``Settings/quietToResume`` after the settle, or ``Settings/confirmWindow`` without a
 ///   confirmation, resumes the reply.
+///
+/// The figures were chosen on the traces (`realtime.onset.frames`) of 81 interruptions and 32
+/// onsets of the node's own echo in three bench runs (2026-12-06): the onset comes 70–165 ms
+/// after the speech starts, so a cancel within 150 ms must come by the onset or one frame after
+/// it. With these rules 52 of the 60 interruptions of the two newest runs would have cancelled
+/// within 150 ms (42 with the former ones: 2 strong frames, or 3 level frames in a row), and no
+/// echo-only onset met any rule, none even with the figures loosened to ×0.75 (levels over the
+/// residual) and −0.1 (input over the echo).
 public struct RealtimeBargeIn: Sendable {
     /// The timings (seconds).
     public struct Settings: Sendable, Hashable {
         /// Strong evidence in the run that cancels at the onset (2 frames).
         public var cancelEvidence = 0.04
-        /// Level evidence in a row that cancels (3 frames): a voice as loud as the echo at the
-        /// microphone (×1.3–1.8 over it, its bands under ×2, so never strong) stands 12–166 × over
-        /// the residual frame after frame; of the onsets of the node's own echo, none had three
-        /// such frames in a row and one (load 11) two (bench, 2026-12-06: 7 of 20 interruptions
-        /// waited ~0.6 s for the confirmation without it, each with 3 such frames by one frame
-        /// after its onset; with it 27 of 30 cancelled at once).
-        public var levelEvidence = 0.06
-        /// How long after the onset either evidence still cancels at once (3 frames).
+        /// Level evidence in a row that cancels (2 frames): a voice as loud as the echo at the
+        /// microphone (×1.3–2.0 over it, its bands under ×2, so often not strong) stands 12–217 ×
+        /// over the residual frame after frame; in the traces of 32 echo-only onsets 2 of 578 speech
+        /// frames were level, never two in a row (the nearest pair reached 0.77 of the figures),
+        /// while 3 in a row (the former rule) made 31 of 81 interruptions wait a frame longer
+        /// (bench, 2026-12-06).
+        public var levelEvidence = 0.04
+        /// Level evidence anywhere in the speech run that cancels (3 frames): one interruption had
+        /// three level frames just before its onset frame (9.9 × the residual) and waited 0.6 s
+        /// for the confirmation; no echo-only onset came nearer than 0.80 of the figures.
+        public var levelInRun = 0.06
+        /// ``RealtimeOnsetDetector/Observation/overEcho`` in a row that cancels (3 frames; see
+        /// ``RealtimeOnsetDetector/overEchoMargin``).
+        public var overEchoEvidence = 0.06
+        /// How long after the onset the evidence still cancels at once (3 frames).
         public var cancelWindow = 0.06
         /// The paused reply's echo dies away at the microphone (native Talk's settle, 0.15 s),
         /// counted from when output actually went silent where the speaker tells: with 0.06 s
@@ -53,14 +73,18 @@ public struct RealtimeBargeIn: Sendable {
 
     /// Why a cancel or resume came (logs, bench).
     public enum Reason: String, Sendable, Hashable {
-        /// Strong evidence by the onset.
+        /// Strong evidence (alone, or with level evidence) by the onset.
         case evidenceAtOnset
         /// Strong evidence just after it.
         case evidenceAfterOnset
-        /// Level evidence in a row by the onset.
+        /// Level evidence (in a row, or in the run) by the onset.
         case levelAtOnset
-        /// Level evidence in a row just after it.
+        /// Level evidence just after it.
         case levelAfterOnset
+        /// Input over the echo in a row by the onset.
+        case overEchoAtOnset
+        /// Input over the echo just after it.
+        case overEchoAfterOnset
         /// Speech over the silenced reply.
         case speechWhilePaused
         /// Silence after the settle.
@@ -78,10 +102,32 @@ public struct RealtimeBargeIn: Sendable {
     /// The settings.
     public let settings: Settings
     private var phase = Phase.idle
-    /// Strong evidence (seconds) in the current speech run.
-    private var strongRun = 0.0
-    /// Level evidence (seconds) in a row, up to the newest frame.
-    private var levelRun = 0.0
+    /// The evidence (seconds) of the current speech run.
+    private var runs = Runs()
+
+    /// The evidence (seconds) of the current speech run.
+    private struct Runs: Sendable, Hashable {
+        /// Strong frames in the run.
+        var strong = 0.0
+        /// Level frames in a row, up to the newest frame.
+        var levelInARow = 0.0
+        /// Level frames in the run.
+        var level = 0.0
+        /// Frames over the echo in a row, up to the newest frame.
+        var overEcho = 0.0
+
+        /// Adds a frame of `seconds` (a frame without speech ends the run).
+        mutating func add(isSpeech: Bool, seconds: Double, _ observation: RealtimeOnsetDetector.Observation) {
+            guard isSpeech else {
+                self = Runs()
+                return
+            }
+            strong += observation.strong ? seconds : 0
+            levelInARow = observation.level ? levelInARow + seconds : 0
+            level += observation.level ? seconds : 0
+            overEcho = observation.overEcho ? overEcho + seconds : 0
+        }
+    }
 
     /// The last decision's reason.
     public private(set) var reason: Reason?
@@ -100,15 +146,13 @@ public struct RealtimeBargeIn: Sendable {
     /// Output started or resumed: watch for onsets.
     public mutating func outputStarted() {
         phase = .watching
-        strongRun = 0
-        levelRun = 0
+        runs = Runs()
     }
 
     /// Output ended or was stopped: nothing to decide.
     public mutating func outputEnded() {
         phase = .idle
-        strongRun = 0
-        levelRun = 0
+        runs = Runs()
     }
 
     /// One frame of `seconds` with the speech decision and the onset detector's observation;
@@ -117,25 +161,21 @@ public struct RealtimeBargeIn: Sendable {
     public mutating func frame(
         isSpeech: Bool, seconds: Double, observation: RealtimeOnsetDetector.Observation, silence: Double? = nil
     ) -> Decision? {
-        strongRun = isSpeech ? strongRun + (observation.strong ? seconds : 0) : 0
-        levelRun = isSpeech && observation.level ? levelRun + seconds : 0
-        let enough = strongRun >= settings.cancelEvidence - 1e-9
-        let loud = levelRun >= settings.levelEvidence - 1e-9
+        runs.add(isSpeech: isSpeech, seconds: seconds, observation)
+        let evidence = self.evidence
         switch phase {
         case .idle:
             return nil
         case .watching:
             guard observation.onset else { return nil }
-            if enough { return cancel(.evidenceAtOnset) }
-            if loud { return cancel(.levelAtOnset) }
+            if let evidence { return cancel(evidence.atOnset) }
             phase = .paused(elapsed: 0, voiced: 0, quiet: 0)
             reason = nil
             return .pause
         case .paused(var elapsed, var voiced, var quiet):
             elapsed += seconds
             if elapsed <= settings.cancelWindow + 1e-9 {
-                if enough { return cancel(.evidenceAfterOnset) }
-                if loud { return cancel(.levelAfterOnset) }
+                if let evidence { return cancel(evidence.afterOnset) }
             }
             if (silence ?? elapsed) > settings.settle + 1e-9 {
                 if isSpeech {
@@ -151,6 +191,38 @@ public struct RealtimeBargeIn: Sendable {
             phase = .paused(elapsed: elapsed, voiced: voiced, quiet: quiet)
             return nil
         }
+    }
+
+    /// The kinds of evidence that cancel at once.
+    private enum Evidence {
+        case strong, level, overEcho
+
+        var atOnset: Reason {
+            switch self {
+            case .strong: .evidenceAtOnset
+            case .level: .levelAtOnset
+            case .overEcho: .overEchoAtOnset
+            }
+        }
+
+        var afterOnset: Reason {
+            switch self {
+            case .strong: .evidenceAfterOnset
+            case .level: .levelAfterOnset
+            case .overEcho: .overEchoAfterOnset
+            }
+        }
+    }
+
+    /// The evidence of the run so far that cancels at once, if any.
+    private var evidence: Evidence? {
+        let epsilon = 1e-9
+        if runs.strong >= settings.cancelEvidence - epsilon { return .strong }
+        if runs.levelInARow >= settings.levelEvidence - epsilon || runs.level >= settings.levelInRun - epsilon {
+            return .level
+        }
+        if runs.overEcho >= settings.overEchoEvidence - epsilon { return .overEcho }
+        return nil
     }
 
     private mutating func cancel(_ why: Reason) -> Decision {

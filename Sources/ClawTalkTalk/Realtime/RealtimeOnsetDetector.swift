@@ -30,12 +30,18 @@ public struct RealtimeOnsetDetector: Sendable {
         /// echo the canceller let through can pass in a frame or two), evidence in a sustained run
         /// (``RealtimeBargeIn/Settings/levelEvidence``).
         public var level = false
+        /// The frame's raw input stands ``overEchoMargin`` over the learned echo with its
+        /// echo-cancelled level ``overEchoLevelFactor`` over the residual (measured, as ``strong``):
+        /// a voice that the canceller took much of but the raw capture still shows, evidence in a
+        /// sustained run (``RealtimeBargeIn/Settings/overEchoEvidence``).
+        public var overEcho = false
 
         /// An observation record.
-        public init(onset: Bool = false, strong: Bool = false, level: Bool = false) {
+        public init(onset: Bool = false, strong: Bool = false, level: Bool = false, overEcho: Bool = false) {
             self.onset = onset
             self.strong = strong
             self.level = level
+            self.overEcho = overEcho
         }
     }
 
@@ -102,6 +108,19 @@ public struct RealtimeOnsetDetector: Sendable {
     /// echo (bench, 2026-12-06).
     public static let strongBandLevelFactor = 8.0
 
+    /// A frame's input this far over the learned echo (×1.5) with its echo-cancelled level
+    /// ``overEchoLevelFactor`` over the residual is ``Observation/overEcho``. Two interruptions
+    /// of 80 logged (bench, 2026-12-06) stood ×1.56–1.90 over the echo in the onset and the two
+    /// frames after it, but under ×12 the residual in some, and waited 0.6 s for the
+    /// confirmation; in the traces of 32 onsets of echo alone, speech frames reached ×1.5 twice,
+    /// singly (×2.1 at 5.3 × the residual, ×1.5 at 2.1 ×): the nearest came to 0.76 of both
+    /// figures.
+    public static let overEchoMargin = 1.5
+
+    /// The level factor of ``overEchoMargin`` (×6 over the residual, 15.6 dB): those frames of
+    /// the two interruptions stood 6.4–17.2 × over it.
+    public static let overEchoLevelFactor = 6.0
+
     /// Frames of echo alone the echo path must have learned from before any frame is strong
     /// evidence (10 s): the learned gain starts low (the first frames of a reply carry the far
     /// end before its sound reaches the microphone) and rises only on frames without speech; in
@@ -109,12 +128,29 @@ public struct RealtimeOnsetDetector: Sendable {
     /// (8 false cancels in the first 45 s of a bench run, 2026-12-06).
     public static let strongAfterFrames = 500
 
+    /// Frames with nothing audible in the reference (``EchoPathEstimate/audibleFarEnd``) that make
+    /// a gap in the reply (2, 40 ms): see ``afterGapFrames``.
+    public static let gapFrames = 2
+
+    /// Audible frames after a gap of ``gapFrames`` that are no evidence (6, 0.12 s): as a reply's
+    /// sound comes back after a gap (its queue ran dry on a loaded machine, or a pause between
+    /// sentences) its echo and its reference do not line up yet. In 30 min of reading alone at
+    /// load 8–16 (bench, 2026-12-06, run I) the node cancelled its own reply four times, each on
+    /// the 1st–6th audible frame after a gap of 2–11 frames (strong by a band ×4–12 or the input
+    /// ×2.1–2.7 over the echo, 12–44 × the residual); of 111 logged interruptions two had their
+    /// evidence there (they wait for the confirmation).
+    public static let afterGapFrames = 6
+
     /// Native Talk's onset decision; its echo path is kept across replies.
     private var detector: BargeInDetector
     private var armed = false
     /// The onset was reported: from there on its frames are judged, as native Talk's pause and
     /// check would (they teach neither the echo path nor the residual level).
     private var reported = false
+    /// Frames in a row with nothing audible in the reference.
+    private var inaudibleFrames = 0
+    /// Audible frames since the last gap (nil: none since output started).
+    private var audibleSinceGap: Int?
 
     /// The run so far (logs).
     public private(set) var evidence = Evidence()
@@ -152,15 +188,17 @@ public struct RealtimeOnsetDetector: Sendable {
         guard armed else { return Observation() }
         let path = detector.echoPath
         var observation = Observation()
+        let afterGap = noteGap(reference)
         if isSpeech {
             let excess = path.excess(reference)
             let bands = path.bandExcess(reference)
-            let mature = path.frames >= Self.strongAfterFrames
+            // Trusted: the echo path has learned long enough, and the reply is not just back from a gap.
+            let trusted = path.frames >= Self.strongAfterFrames && !afterGap
             let silentFarEnd = reference.map { $0.farEnd < EchoPathEstimate.audibleFarEnd } == true
             let residual = detector.residualEchoLevel
             let overResidual = residual > 0 && rms >= Self.strongLevelFactor * residual
             let band = bands?.highest ?? 0
-            let levelEvidence = mature && overResidual && (excess ?? 0) > EchoPathEstimate.margin
+            let levelEvidence = trusted && overResidual && (excess ?? 0) > EchoPathEstimate.margin
             let heard =
                 (residual > 0 && rms >= Self.strongBandLevelFactor * residual)
                 || (excess ?? 0) > EchoPathEstimate.margin
@@ -170,10 +208,13 @@ public struct RealtimeOnsetDetector: Sendable {
             // the residual cancelled a reply while the node read alone (bench, 2026-12-06, load
             // 12; two more in a run at load 19); no interruption of 70 logged ones needed it.
             observation.strong =
-                mature
+                trusted
                 && ((excess ?? 0) >= Self.strongMargin || (band >= EchoPathEstimate.bandMargin && heard)
                     || (levelEvidence && band > Self.strongLevelBandMargin))
             observation.level = levelEvidence
+            observation.overEcho =
+                trusted && residual > 0 && rms >= Self.overEchoLevelFactor * residual
+                && (excess ?? 0) >= Self.overEchoMargin
             if evidence.run == 0 { evidence = Evidence() }
             evidence.run += seconds
             evidence.peak = max(evidence.peak, rms)
@@ -203,5 +244,20 @@ public struct RealtimeOnsetDetector: Sendable {
             observation.onset = true
         }
         return observation
+    }
+
+    /// Counts gaps in the reply's reference; whether this frame is among the first
+    /// ``afterGapFrames`` audible ones after a gap.
+    private mutating func noteGap(_ reference: EchoReference?) -> Bool {
+        guard let reference, reference.farEnd >= EchoPathEstimate.audibleFarEnd else {
+            inaudibleFrames += 1
+            return false
+        }
+        if inaudibleFrames >= Self.gapFrames {
+            audibleSinceGap = 0
+        }
+        inaudibleFrames = 0
+        audibleSinceGap = audibleSinceGap.map { $0 + 1 }
+        return (audibleSinceGap ?? Int.max) <= Self.afterGapFrames
     }
 }

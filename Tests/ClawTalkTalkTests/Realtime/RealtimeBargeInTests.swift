@@ -5,12 +5,14 @@ import Testing
 /// Realtime barge-in decisions (talk.md §9.2 "Barge-in"), table-driven: each case is a script of
 /// 20 ms frames after output started, and the decisions they produce, by frame.
 struct RealtimeBargeInTests {
-    /// One frame: speech, the onset detector's onset, strong evidence, level evidence.
+    /// One frame: speech, the onset detector's onset, strong evidence, level evidence, input over
+    /// the echo.
     struct Frame: Sendable {
         var speech: Bool
         var onset = false
         var strong = false
         var level = false
+        var overEcho = false
 
         static let quiet = Frame(speech: false)
         static let speech = Frame(speech: true)
@@ -19,6 +21,10 @@ struct RealtimeBargeInTests {
         static let strongOnset = Frame(speech: true, onset: true, strong: true)
         static let level = Frame(speech: true, level: true)
         static let levelOnset = Frame(speech: true, onset: true, level: true)
+        static let voice = Frame(speech: true, strong: true, level: true, overEcho: true)
+        static let voiceOnset = Frame(speech: true, onset: true, strong: true, level: true, overEcho: true)
+        static let overEcho = Frame(speech: true, overEcho: true)
+        static let overEchoOnset = Frame(speech: true, onset: true, overEcho: true)
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -62,22 +68,50 @@ struct RealtimeBargeInTests {
             frames: [.speech, .speech, .onset, .speech, .speech, .speech, .strong, .strong] + repeated(.quiet, 20),
             expected: [2: .pause, 17: .resume], reason: .quiet),
         Case(
-            name: "three frames of level evidence in a row by the onset cancel at once",
-            frames: [.speech, .level, .level, .levelOnset], expected: [3: .cancel], reason: .levelAtOnset),
+            name: "one frame strong, level and over the echo at the onset is not enough: pause (logged echo)",
+            frames: [.speech, .speech, .voiceOnset] + repeated(.quiet, 5), expected: [2: .pause]),
         Case(
-            name: "two frames of level evidence are not enough: pause",
-            frames: [.speech, .speech, .level, .levelOnset] + repeated(.quiet, 5), expected: [3: .pause]),
+            name: "one frame strong, level and over the echo just after the onset is not enough",
+            frames: [.speech, .speech, .onset, .voice] + repeated(.quiet, 14), expected: [2: .pause, 15: .resume],
+            reason: .quiet),
         Case(
-            name: "level evidence broken by a frame without it does not add up",
-            frames: [.level, .level, .speech, .levelOnset, .level] + repeated(.quiet, 5), expected: [3: .pause]),
+            name: "two frames of level evidence in a row by the onset cancel at once",
+            frames: [.speech, .level, .levelOnset], expected: [2: .cancel], reason: .levelAtOnset),
+        Case(
+            name: "one frame of level evidence is not enough: pause",
+            frames: [.speech, .speech, .levelOnset] + repeated(.quiet, 5), expected: [2: .pause]),
+        Case(
+            name: "two level frames of the run apart are not enough: pause",
+            frames: [.level, .speech, .levelOnset, .speech] + repeated(.quiet, 5), expected: [2: .pause]),
+        Case(
+            name: "three level frames of the run, not in a row, cancel",
+            frames: [.level, .level, .speech, .levelOnset], expected: [3: .cancel], reason: .levelAtOnset),
+        Case(
+            name: "level frames broken by silence do not add up",
+            frames: [.level, .level, .quiet, .levelOnset, .speech] + repeated(.quiet, 5), expected: [3: .pause]),
         Case(
             name: "level evidence completed just after the onset cancels",
-            frames: [.speech, .level, .levelOnset, .level], expected: [2: .pause, 3: .cancel],
+            frames: [.speech, .speech, .levelOnset, .level], expected: [2: .pause, 3: .cancel],
             reason: .levelAfterOnset),
         Case(
             name: "level evidence completed after the cancel window does not cancel by itself",
-            frames: [.speech, .speech, .onset, .speech, .speech, .level, .level, .level] + repeated(.quiet, 20),
+            frames: [.speech, .speech, .onset, .speech, .speech, .speech, .level, .level] + repeated(.quiet, 20),
             expected: [2: .pause, 17: .resume], reason: .quiet),
+        Case(
+            name: "three frames over the echo in a row by the onset cancel at once",
+            frames: [.speech, .overEcho, .overEcho, .overEchoOnset], expected: [3: .cancel],
+            reason: .overEchoAtOnset),
+        Case(
+            name: "two frames over the echo are not enough: pause",
+            frames: [.speech, .speech, .overEcho, .overEchoOnset] + repeated(.quiet, 5), expected: [3: .pause]),
+        Case(
+            name: "frames over the echo broken by a frame without it do not add up",
+            frames: [.overEcho, .overEcho, .speech, .overEchoOnset, .overEcho] + repeated(.quiet, 5),
+            expected: [3: .pause]),
+        Case(
+            name: "frames over the echo completed after the onset cancel",
+            frames: [.speech, .speech, .overEchoOnset, .overEcho, .overEcho], expected: [2: .pause, 4: .cancel],
+            reason: .overEchoAfterOnset),
         Case(
             name: "level evidence without an onset does nothing",
             frames: repeated(.level, 10) + repeated(.quiet, 10), expected: [:]),
@@ -108,7 +142,7 @@ struct RealtimeBargeInTests {
         var decisions: [Int: RealtimeBargeIn.Decision] = [:]
         for (index, frame) in row.frames.enumerated() {
             let observation = RealtimeOnsetDetector.Observation(
-                onset: frame.onset, strong: frame.strong, level: frame.level)
+                onset: frame.onset, strong: frame.strong, level: frame.level, overEcho: frame.overEcho)
             if let decision = bargeIn.frame(isSpeech: frame.speech, seconds: 0.02, observation: observation) {
                 decisions[index] = decision
             }

@@ -81,17 +81,24 @@ struct RealtimeOnsetDetectorTests {
         var strong: Bool
         /// Level evidence (``RealtimeOnsetDetector/Observation/level``).
         var level = false
+        /// Input over the echo (``RealtimeOnsetDetector/Observation/overEcho``).
+        var overEcho = false
         var testDescription: String { name }
     }
 
     static let strongCases: [StrongCase] = [
         StrongCase(name: "as loud as the echo: echo", input: 0.05, farEnd: 0.1, strong: false),
         StrongCase(
-            name: "×1.5 over the echo (a burst the canceller let through): not strong", input: 0.075, farEnd: 0.1,
+            name: "×1.6 over the echo (a burst the canceller let through), 8 × the residual: not strong, over the echo",
+            input: 0.08, farEnd: 0.1, strong: false, overEcho: true),
+        StrongCase(
+            name: "×1.6 over the echo at 4 × the residual: not over the echo", input: 0.08, farEnd: 0.1, rms: 0.02,
             strong: false),
-        StrongCase(name: "×1.9: not strong", input: 0.095, farEnd: 0.1, strong: false),
-        StrongCase(name: "×2 over the echo: a voice", input: 0.1, farEnd: 0.1, strong: true),
-        StrongCase(name: "×6: a voice", input: 0.3, farEnd: 0.1, strong: true),
+        StrongCase(
+            name: "×1.4 over the echo, 8 × the residual: not over the echo", input: 0.07, farEnd: 0.1, strong: false),
+        StrongCase(name: "×1.9: not strong, over the echo", input: 0.095, farEnd: 0.1, strong: false, overEcho: true),
+        StrongCase(name: "×2 over the echo: a voice", input: 0.1, farEnd: 0.1, strong: true, overEcho: true),
+        StrongCase(name: "×6: a voice", input: 0.3, farEnd: 0.1, strong: true, overEcho: true),
         StrongCase(
             name: "nothing audible in the reference: not strong (a resumed reply's first echo)", input: 0.05,
             farEnd: 0.0001, rms: 0.1, strong: false),
@@ -130,7 +137,31 @@ struct RealtimeOnsetDetectorTests {
             reference: Self.reference(input: row.input, farEnd: row.farEnd, bandInput: row.bandInput))
         #expect(observation.strong == row.strong)
         #expect(observation.level == row.level)
+        #expect(observation.overEcho == row.overEcho)
         #expect(detector.evidence.strongFrames == (row.strong ? 1 : 0))
+    }
+
+    /// Run I (bench, 2026-12-06): four cancels of the node's own reply, each on the 1st–6th
+    /// audible frame after a gap in the reply. After a gap of ``RealtimeOnsetDetector/gapFrames``
+    /// the first ``RealtimeOnsetDetector/afterGapFrames`` audible frames are no evidence; a
+    /// shorter gap withholds nothing.
+    @Test(arguments: [(gap: 2, withheld: 6), (gap: 11, withheld: 6), (gap: 1, withheld: 0)])
+    func framesJustAfterAGapInTheReplyAreNoEvidence(gap: Int, withheld: Int) {
+        var detector = Self.learned()
+        for _ in 0..<gap {
+            _ = detector.frame(
+                isSpeech: false, seconds: 0.02, rms: 0.005, echo: true,
+                reference: Self.reference(input: 0.0001, farEnd: 0.0001))
+        }
+        // A voice ×6 over the echo and 20 × the residual: strong, level and over the echo.
+        var judged: [Bool] = []
+        for _ in 0..<(withheld + 2) {
+            let observation = detector.frame(
+                isSpeech: true, seconds: 0.02, rms: 0.1, echo: true,
+                reference: Self.reference(input: 0.3, farEnd: 0.1))
+            judged.append(observation.strong || observation.level || observation.overEcho)
+        }
+        #expect(judged == Array(repeating: false, count: withheld) + [true, true])
     }
 
     @Test func noStrongEvidenceBeforeTheEchoPathHasLearnedLongEnough() {
