@@ -82,13 +82,17 @@ extension SoakBench {
         BenchCleanup.register(run.processIdentifier)
         rig.run = run
         progress("bench soak: clawtalk run started (pid \(run.processIdentifier)); waiting for it to connect\n")
-        try await waitConnected(rig)
-        let ready = await BenchTool.wait(seconds: 180) {
-            let text = rig.text
-            return BenchTool.speechServersUp(inLog: text)
-        }
-        guard ready, run.isRunning else {
-            throw BenchTool.Failure(description: "clawtalk run did not come up: \(rig.text.suffix(2000))")
+        do {
+            try await waitConnected(rig)
+            let ready = await BenchTool.wait(seconds: 180) { BenchTool.speechServersUp(inLog: rig.text) }
+            guard ready, run.isRunning else {
+                throw BenchTool.Failure(description: "clawtalk run did not come up: \(rig.text.suffix(2000))")
+            }
+        } catch {
+            // A node that never came up is stopped here: the caller has no rig to stop (one such
+            // node, and its wake server, ran on for two hours after a failed `bench turn`).
+            BenchTool.terminate(run)
+            throw error
         }
     }
 
