@@ -10,8 +10,8 @@
 ///   frame is enough, whatever it shows: in a 30 min bench run one frame of echo alone, 44 × the
 ///   residual, ×1.62 over the echo, a band ×8.1 (strong, level and over the echo at once, the
 ///   sound of the reply resuming after a gap), cancelled the reply (2026-12-06, load 8–16).
-/// - Any other onset pauses output at once. The same evidence within ``Settings/cancelWindow``
-///   after it still cancels. Later, with the paused reply's echo gone (``Settings/settle``),
+/// - Any other onset pauses output at once. The same evidence while paused (within
+///   ``Settings/cancelWindow``) still cancels. Later, with the paused reply's echo gone (``Settings/settle``),
 ///   ``Settings/confirmSpeech`` of speech confirms it (cancel); silence for
 ///   ``Settings/quietToResume`` after the settle, or ``Settings/confirmWindow`` without a
 ///   confirmation, resumes the reply.
@@ -42,8 +42,16 @@ public struct RealtimeBargeIn: Sendable {
         /// ``RealtimeOnsetDetector/Observation/overEcho`` in a row that cancels (3 frames; see
         /// ``RealtimeOnsetDetector/overEchoMargin``).
         public var overEchoEvidence = 0.06
-        /// How long after the onset the evidence still cancels at once (3 frames).
-        public var cancelWindow = 0.06
+        /// How long after the onset the evidence still cancels at once: the whole pause
+        /// (``confirmWindow``). In quiet bench runs (2026-12-06, 30 probes each) an onset of the
+        /// reply's own echo paused it just before the user spoke, twice in one run: their
+        /// interruptions showed strong frames 5–10 frames after that onset, but a window of 3–4
+        /// frames had passed, and they waited for the confirmation (cancelled 218 and 341 ms after
+        /// their speech began); another, paused 58 ms after its speech began, had its second strong
+        /// frame 4 frames after the onset (578 ms). While the reply is silenced the echo fades with
+        /// its reference, and no onset of echo alone in those runs' traces met a rule later in its
+        /// pause.
+        public var cancelWindow = 0.8
         /// The paused reply's echo dies away at the microphone (native Talk's settle, 0.15 s),
         /// counted from when output actually went silent where the speaker tells: with 0.06 s
         /// counted from the onset, on a machine at load 14, four pauses of the node's own reply

@@ -175,6 +175,24 @@ public struct RealtimeOnsetDetector: Sendable {
         evidence = Evidence()
     }
 
+    /// Output plays on after a pause whose onset was no voice: watched again at once but for
+    /// ``resumeHoldOff``, with the residual level and the echo path kept (the canceller did not
+    /// lose them in a pause of a few tenths). A fresh start's half-second hold-off there hid the
+    /// user: in a quiet bench run (2026-12-06, 30 probes) a rejected onset of the reply's echo came
+    /// 0.4 s before an interruption, which went unheard until the hold-off ended and was cancelled
+    /// 643 ms after its speech began, the reply audible for 600 ms of it.
+    public mutating func outputResumed() {
+        detector.replyResumed(holdOff: Self.resumeHoldOff)
+        armed = true
+        reported = false
+        evidence = Evidence()
+    }
+
+    /// Captured audio after a resume that starts no onset (0.2 s): the paused reply's sound comes
+    /// back about 50 ms after the resume, and the rest is native Talk's settle (0.15 s); evidence
+    /// waits for ``afterGapFrames`` audible frames besides.
+    public static let resumeHoldOff = 0.2
+
     /// Output ended or was stopped: frames no longer count.
     public mutating func outputEnded() {
         armed = false

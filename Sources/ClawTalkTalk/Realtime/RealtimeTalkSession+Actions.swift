@@ -309,8 +309,8 @@ extension RealtimeTalkSession {
                     "pausedMs": .int(pausedAt.map { Int((now - $0) * 1000) } ?? -1),
                 ])
             pausedAt = nil
-            // The reply plays on after silence: watched again, with the hold-off.
-            if outputTurn != nil { onset.outputStarted() }
+            // The reply plays on after silence: watched again after a short hold-off.
+            if outputTurn != nil { onset.outputResumed() }
         }
     }
 

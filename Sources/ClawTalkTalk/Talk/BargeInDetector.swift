@@ -98,6 +98,8 @@ public struct BargeInDetector: Sendable {
     private var framesTellEcho = false
     /// Seconds since the reply last resumed from a pause.
     private var secondsSinceResume = Double.infinity
+    /// The hold-off after the last resume (``replyResumed(holdOff:)``).
+    private var resumeHoldOff = 0.0
     /// The sum and count of the residual echo's frame levels (``residualEchoLevel``).
     private var residualSum = 0.0
     private var residualFrames = 0
@@ -122,9 +124,11 @@ public struct BargeInDetector: Sendable {
     }
 
     /// The reply resumed from a pause: like a new one, its residual echo starts no onset while the
-    /// canceller re-converges (``TalkModeConfiguration/bargeInHoldOff``).
-    public mutating func replyResumed() {
+    /// canceller re-converges, for `holdOff` seconds of captured audio (nil:
+    /// ``TalkModeConfiguration/bargeInHoldOff``). The residual level and the echo path stay.
+    public mutating func replyResumed(holdOff: Double? = nil) {
         secondsSinceResume = 0
+        resumeHoldOff = holdOff ?? configuration.bargeInHoldOff
     }
 
     /// The current run ends here (its onset was judged): the next speech frame starts a new one.
@@ -176,7 +180,7 @@ public struct BargeInDetector: Sendable {
         }
         // A resumed reply restarts after silence, like a new one: while the canceller
         // re-converges its residual echo starts no onset.
-        if secondsSinceResume <= configuration.bargeInHoldOff + 1e-9 { run.seconds = 0 }
+        if secondsSinceResume <= resumeHoldOff + 1e-9 { run.seconds = 0 }
         guard counted else { return .quiet }
         guard watching else { return .speech }
         return judgeRun(rms)

@@ -33,6 +33,8 @@ struct RealtimeBargeInTests {
         /// Decisions by frame index.
         var expected: [Int: RealtimeBargeIn.Decision]
         var reason: RealtimeBargeIn.Reason?
+        /// The cancel window (nil: the default, the whole pause).
+        var cancelWindow: Double?
         var testDescription: String { name }
     }
 
@@ -64,9 +66,17 @@ struct RealtimeBargeInTests {
             frames: [.speech, .speech, .onset, .speech, .strong, .strong], expected: [2: .pause, 5: .cancel],
             reason: .evidenceAfterOnset),
         Case(
-            name: "strong evidence later than the cancel window does not cancel by itself",
+            name: "strong evidence completed on the fourth frame after the onset still cancels",
+            frames: [.speech, .speech, .onset, .speech, .speech, .strong, .strong], expected: [2: .pause, 6: .cancel],
+            reason: .evidenceAfterOnset),
+        Case(
+            name: "strong evidence later in the pause cancels",
+            frames: [.speech, .speech, .onset] + repeated(.speech, 6) + [.strong, .strong],
+            expected: [2: .pause, 10: .cancel], reason: .evidenceAfterOnset),
+        Case(
+            name: "strong evidence later than a set cancel window does not cancel by itself",
             frames: [.speech, .speech, .onset, .speech, .speech, .speech, .strong, .strong] + repeated(.quiet, 20),
-            expected: [2: .pause, 17: .resume], reason: .quiet),
+            expected: [2: .pause, 17: .resume], reason: .quiet, cancelWindow: 0.06),
         Case(
             name: "one frame strong, level and over the echo at the onset is not enough: pause (logged echo)",
             frames: [.speech, .speech, .voiceOnset] + repeated(.quiet, 5), expected: [2: .pause]),
@@ -94,9 +104,9 @@ struct RealtimeBargeInTests {
             frames: [.speech, .speech, .levelOnset, .level], expected: [2: .pause, 3: .cancel],
             reason: .levelAfterOnset),
         Case(
-            name: "level evidence completed after the cancel window does not cancel by itself",
+            name: "level evidence completed after a set cancel window does not cancel by itself",
             frames: [.speech, .speech, .onset, .speech, .speech, .speech, .level, .level] + repeated(.quiet, 20),
-            expected: [2: .pause, 17: .resume], reason: .quiet),
+            expected: [2: .pause, 17: .resume], reason: .quiet, cancelWindow: 0.06),
         Case(
             name: "three frames over the echo in a row by the onset cancel at once",
             frames: [.speech, .overEcho, .overEcho, .overEchoOnset], expected: [3: .cancel],
@@ -137,7 +147,9 @@ struct RealtimeBargeInTests {
 
     @Test(arguments: cases)
     func decides(_ row: Case) {
-        var bargeIn = RealtimeBargeIn(settings: Self.settings)
+        var settings = Self.settings
+        if let window = row.cancelWindow { settings.cancelWindow = window }
+        var bargeIn = RealtimeBargeIn(settings: settings)
         bargeIn.outputStarted()
         var decisions: [Int: RealtimeBargeIn.Decision] = [:]
         for (index, frame) in row.frames.enumerated() {

@@ -50,6 +50,26 @@ struct RealtimeOnsetDetectorTests {
         #expect(Self.feed(&early, seconds: 1.0, speech: true, rms: 0.3) == nil)
     }
 
+    /// After a rejected onset the output resumes: an onset may come again after
+    /// ``RealtimeOnsetDetector/resumeHoldOff`` (0.2 s), not a fresh start's 0.5 s.
+    @Test func aResumedOutputIsWatchedAgainAfterAShortHoldOff() {
+        var detector = RealtimeOnsetDetector()
+        detector.outputStarted()
+        #expect(Self.feed(&detector, seconds: 1.0, speech: false, rms: 0.01) == nil)
+        #expect(Self.feed(&detector, seconds: 0.4, speech: true, rms: 0.2) != nil)
+        detector.outputResumed()
+        // Speech within the hold-off starts no onset, and its run does not carry past it.
+        #expect(Self.feed(&detector, seconds: 0.2, speech: true, rms: 0.2) == nil)
+        #expect(Self.feed(&detector, seconds: 0.04, speech: false, rms: 0.01) == nil)
+        let onset = Self.feed(&detector, seconds: 0.3, speech: true, rms: 0.2)
+        #expect(onset != nil)
+        #expect((onset ?? 99) <= 10)
+        // A fresh start, by contrast, holds off for 0.5 s.
+        var fresh = detector
+        fresh.outputStarted()
+        #expect(Self.feed(&fresh, seconds: 0.3, speech: true, rms: 0.2) == nil)
+    }
+
     /// A reference frame: raw input `input`, far end `farEnd`; every band of the input at
     /// `bandInput` (nil: as the level) over far-end bands at the far end's level.
     static func reference(input: Double, farEnd: Double, bandInput: Double? = nil) -> EchoReference {
