@@ -32,14 +32,20 @@ import Testing
         let (gateway, _) = Fixture.gateway()
         let before = ContinuousClock.now
         let result = try await connected(gateway)
+        // The gateway publishes `connected` on its own task, possibly after the client has its
+        // hello-ok: the mark is taken once the gateway has published it.
+        _ = try await gateway.waitForEvent(timeout: .seconds(30)) { if case .connected = $0 { true } else { false } }
         let connectedAt = ContinuousClock.now
         result.client.socket.close(code: 1000, reason: "bye")
-        _ = try await gateway.waitForEvent { if case .closed = $0 { true } else { false } }
+        _ = try await gateway.waitForEvent(timeout: .seconds(30)) { if case .closed = $0 { true } else { false } }
         let timed = await gateway.timedEvents()
         #expect(timed.map(\.event) == (await gateway.observedEvents))
         #expect(timed.first.map { $0.at >= before } == true)
         #expect(zip(timed, timed.dropFirst()).allSatisfy { $0.at <= $1.at })
+        // Each carries the instant it was published: opened and connected before the mark, closed
+        // after it (not the instant the list was read).
         #expect(timed.filter { $0.at <= connectedAt }.count >= 2)
+        #expect(timed.last.map { $0.at > connectedAt } == true)
         #expect(await gateway.timedEvents(from: 1).map(\.event) == Array(timed.dropFirst().map(\.event)))
         #expect(await gateway.timedEvents(from: 99).isEmpty)
     }
