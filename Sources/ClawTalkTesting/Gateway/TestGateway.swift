@@ -192,9 +192,11 @@ public actor TestGateway {
     }
 
     /// The first event (already observed or future) matching `predicate`.
-    /// - Throws: ``TestGatewayError/timedOut(_:)`` after `timeout`.
+    /// - Throws: ``TestGatewayError/timedOut(_:)`` after `timeout`: generous (30 s), since a test
+    ///   waits for an outcome and must not fail because the machine was busy (5 s did, once, for a
+    ///   node's reconnect after a revoked token in a fresh-clone CI run, 2026-12-06).
     public func waitForEvent(
-        timeout: Duration = .seconds(5), where predicate: @escaping @Sendable (TestGatewayEvent) -> Bool
+        timeout: Duration = .seconds(30), where predicate: @escaping @Sendable (TestGatewayEvent) -> Bool
     ) async throws -> TestGatewayEvent {
         if let hit = eventLog.first(where: predicate) { return hit }
         let key = nextWaiterKey
