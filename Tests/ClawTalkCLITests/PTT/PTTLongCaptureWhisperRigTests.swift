@@ -58,9 +58,16 @@ struct PTTLongCaptureWhisperRigTests {
             return
         }
         #expect(run.stderr.contains("engine=wyoming"), "\(run.stderr)")
-        let music = transcript.lowercased().components(separatedBy: "music").count - 1
+        // The sentence once, by two of its words: beside the parallel tests Whisper heard "Please,
+        // I'm glad to use it while I work." once (a fresh-clone CI run, 2026-12-06); the doubled
+        // sentence has each of them twice.
+        let text = transcript.lowercased()
+        let music = text.components(separatedBy: "music").count - 1
+        let work = text.components(separatedBy: "work").count - 1
         let pttLog = run.stderr.split(separator: "\n").filter { $0.contains("ptt.") || $0.contains("capture") }
-        #expect(music == 1, "the sentence once: \(transcript)\n\(pttLog.joined(separator: "\n"))")
+        #expect(
+            music <= 1 && work <= 1 && music + work >= 1,
+            "the sentence once: \(transcript)\n\(pttLog.joined(separator: "\n"))")
 
         run.send(SIGTERM)
         #expect(await run.waitForExit() == 0)
