@@ -30,6 +30,21 @@ struct BenchSmokeTests {
             "\(name) \(condition) missing")
     }
 
+    /// Runs `clawtalk <arguments> --output <dir> --cache <dir>/cache` over an audio rig of its own
+    /// (``PrivateAudioRig``); `check` reads the output folder before it is removed.
+    static func runOverPrivateRig(
+        _ arguments: [String], check: (ClawTalkBinary.Result, URL) throws -> Void
+    ) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rig = try await PrivateAudioRig.start()
+        defer { rig.stop() }
+        let result = try await ClawTalkBinary.runInBackground(
+            arguments + ["--output", directory.path, "--cache", directory.appendingPathComponent("cache").path],
+            environment: rig.environment)
+        try check(result, directory)
+    }
+
     // The runs below are awaited on a thread of their own (`runInBackground`), not run where the
     // test runs: a synchronous run holds one of the cooperative pool's threads (two on a 2-core
     // machine) for its whole length, and a parallel run's other tests stalled behind it (a
@@ -92,17 +107,14 @@ extension BenchSmokeTests {
             .needsAudioRig,
             .timeLimit(.minutes(5)))
         func smokeRunOverTheRigWritesAPlausibleReport() async throws {
-            let directory = try BenchSmokeTests.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let rig = try await PrivateAudioRig.start()
-            defer { rig.stop() }
-            let result = try await ClawTalkBinary.runInBackground(
-                [
-                    "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
-                    "--only", "capture,playback,eou,tts,wake,turn.talk,turn.ptt_stop", "--output",
-                    directory.path, "--cache",
-                    directory.appendingPathComponent("cache").path,
-                ], environment: rig.environment)
+            try await BenchSmokeTests.runOverPrivateRig([
+                "bench", "all", "--quick", "--probes", "1", "--exposure", "1", "--skip", "wake", "--skip", "cpu",
+                "--only", "capture,playback,eou,tts,wake,turn.talk,turn.ptt_stop",
+            ]) { result, directory in try Self.checkSmokeReport(result, in: directory) }
+        }
+
+        /// The smoke run's report: shape, plausible latencies, what `--only` and `--skip` left out.
+        static func checkSmokeReport(_ result: ClawTalkBinary.Result, in directory: URL) throws {
             #expect(result.status == 0, "\(result.error)")
             #expect(result.error.contains("bench all: loopback (2/4)"))
             #expect(result.error.contains("bench all: turn (4/4)"))
@@ -154,23 +166,18 @@ extension BenchSmokeTests {
             .needsAudioRig,
             .timeLimit(.minutes(5)))
         func bargeInProbeOverTheRig() async throws {
-            let directory = try BenchSmokeTests.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let rig = try await PrivateAudioRig.start()
-            defer { rig.stop() }
-            let result = try await ClawTalkBinary.runInBackground(
-                [
-                    "bench", "loopback", "--quick", "--probes", "1", "--exposure", "1", "--only", "bargein",
-                    "--output", directory.path, "--cache", directory.appendingPathComponent("cache").path,
-                ], environment: rig.environment)
-            #expect(result.status == 0, "\(result.error)")
-            let metrics = try BenchSmokeTests.metrics(in: directory)
-            let pause = try BenchSmokeTests.first("bargein.pause", in: metrics, where: "echo path −6 dB")
-            let value = try #require(pause["value"] as? Double, "bargein.pause not measured: \(pause)")
-            #expect((0...5_000).contains(value), "bargein.pause: \(value) ms")
-            #expect((pause["n"] as? Int ?? 0) >= 1)
-            let tts = try BenchSmokeTests.first("tts.ttfa.gateway", in: metrics)
-            #expect(tts["reason"] as? String == "not selected (--only)")
+            try await BenchSmokeTests.runOverPrivateRig([
+                "bench", "loopback", "--quick", "--probes", "1", "--exposure", "1", "--only", "bargein",
+            ]) { result, directory in
+                #expect(result.status == 0, "\(result.error)")
+                let metrics = try BenchSmokeTests.metrics(in: directory)
+                let pause = try BenchSmokeTests.first("bargein.pause", in: metrics, where: "echo path −6 dB")
+                let value = try #require(pause["value"] as? Double, "bargein.pause not measured: \(pause)")
+                #expect((0...5_000).contains(value), "bargein.pause: \(value) ms")
+                #expect((pause["n"] as? Int ?? 0) >= 1)
+                let tts = try BenchSmokeTests.first("tts.ttfa.gateway", in: metrics)
+                #expect(tts["reason"] as? String == "not selected (--only)")
+            }
         }
     }
 }

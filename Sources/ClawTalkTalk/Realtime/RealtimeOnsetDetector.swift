@@ -170,9 +170,7 @@ public struct RealtimeOnsetDetector: Sendable {
     /// first frame with echo); the echo path learned so far stays.
     public mutating func outputStarted() {
         detector.replyStarted()
-        armed = true
-        reported = false
-        evidence = Evidence()
+        watch()
     }
 
     /// Output plays on after a pause whose onset was no voice: watched again at once but for
@@ -183,6 +181,11 @@ public struct RealtimeOnsetDetector: Sendable {
     /// 643 ms after its speech began, the reply audible for 600 ms of it.
     public mutating func outputResumed() {
         detector.replyResumed(holdOff: Self.resumeHoldOff)
+        watch()
+    }
+
+    /// Watches from the next frame for an onset, with a fresh run's evidence.
+    private mutating func watch() {
         armed = true
         reported = false
         evidence = Evidence()
