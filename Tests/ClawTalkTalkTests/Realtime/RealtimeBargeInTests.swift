@@ -58,6 +58,19 @@ struct RealtimeBargeInTests {
             name: "one strong frame is not enough: pause",
             frames: [.speech, .speech, .strongOnset] + repeated(.quiet, 5), expected: [2: .pause]),
         Case(
+            name: "a strong frame beside a frame over the echo by the onset cancels at once",
+            frames: [.speech, .overEcho, .strongOnset], expected: [2: .cancel], reason: .evidenceAtOnset),
+        Case(
+            name: "a strong frame beside a level frame is not enough: pause (logged echo)",
+            frames: [.speech, .speech, .strongOnset, .level] + repeated(.quiet, 5), expected: [2: .pause]),
+        Case(
+            name: "a strong onset and a frame over the echo just after it cancel",
+            frames: [.speech, .speech, .strongOnset, .overEcho], expected: [2: .pause, 3: .cancel],
+            reason: .evidenceAfterOnset),
+        Case(
+            name: "a frame over the echo and a strong frame broken by silence do not add up",
+            frames: [.overEcho, .quiet, .strongOnset, .speech] + repeated(.quiet, 5), expected: [2: .pause]),
+        Case(
             name: "strong evidence in the two frames after the onset cancels",
             frames: [.speech, .speech, .onset, .strong, .strong], expected: [2: .pause, 4: .cancel],
             reason: .evidenceAfterOnset),
