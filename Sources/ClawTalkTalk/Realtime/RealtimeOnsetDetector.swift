@@ -141,6 +141,15 @@ public struct RealtimeOnsetDetector: Sendable {
     /// evidence there (they wait for the confirmation).
     public static let afterGapFrames = 6
 
+    /// A frame's raw input below this (RMS, full scale 1) while the reply is audible is digital
+    /// silence: the capture dropped out (below one least significant bit in a 20 ms frame). The
+    /// audible frames after it are no evidence either (``afterGapFrames``), however short the
+    /// dropout: in 31 min of reading alone (bench, 2026-12-06, load 1.5–2) the capture gave five
+    /// frames of zeros while the reply played, and the next audible frames stood ×5.9 over the
+    /// echo with a band ×4.8 (strong, twice): the reply was cancelled. A single frame of zeros
+    /// preceded two band-strong frames at load 12 the same way.
+    public static let deadInput = 1e-6
+
     /// Native Talk's onset decision; its echo path is kept across replies.
     private var detector: BargeInDetector
     private var armed = false
@@ -151,6 +160,8 @@ public struct RealtimeOnsetDetector: Sendable {
     private var inaudibleFrames = 0
     /// Audible frames since the last gap (nil: none since output started).
     private var audibleSinceGap: Int?
+    /// The capture gave digital silence (``deadInput``) since the last audible frame.
+    private var captureDropped = false
 
     /// The run so far (logs).
     public private(set) var evidence = Evidence()
@@ -257,8 +268,10 @@ public struct RealtimeOnsetDetector: Sendable {
         evidence.residual = detector.residualEchoLevel
         evidence.echoGain = path.gain
         evidence.echoFrames = path.frames
+        // A frame of digital silence teaches the echo path nothing (it would read as no echo).
+        let measurable = (reference?.input ?? 1) < Self.deadInput ? nil : reference
         let verdict = detector.frame(
-            isSpeech: isSpeech, seconds: seconds, rms: rms, echo: echo, reference: reference, judging: reported,
+            isSpeech: isSpeech, seconds: seconds, rms: rms, echo: echo, reference: measurable, judging: reported,
             watching: !reported)
         if !reported, verdict == .onset {
             reported = true
@@ -267,17 +280,23 @@ public struct RealtimeOnsetDetector: Sendable {
         return observation
     }
 
-    /// Counts gaps in the reply's reference; whether this frame is among the first
-    /// ``afterGapFrames`` audible ones after a gap.
+    /// Counts gaps in the reply's reference and dropouts of the capture; whether this frame is
+    /// among the first ``afterGapFrames`` audible ones after either.
     private mutating func noteGap(_ reference: EchoReference?) -> Bool {
         guard let reference, reference.farEnd >= EchoPathEstimate.audibleFarEnd else {
             inaudibleFrames += 1
             return false
         }
-        if inaudibleFrames >= Self.gapFrames {
+        guard reference.input >= Self.deadInput else {
+            // A silent frame is no evidence of its own.
+            captureDropped = true
+            return false
+        }
+        if inaudibleFrames >= Self.gapFrames || captureDropped {
             audibleSinceGap = 0
         }
         inaudibleFrames = 0
+        captureDropped = false
         audibleSinceGap = audibleSinceGap.map { $0 + 1 }
         return (audibleSinceGap ?? Int.max) <= Self.afterGapFrames
     }

@@ -184,6 +184,27 @@ struct RealtimeOnsetDetectorTests {
         #expect(judged == Array(repeating: false, count: withheld) + [true, true])
     }
 
+    /// A bench run of 31 min reading alone (2026-12-06): the capture gave five frames of digital
+    /// silence while the reply played, then two strong frames cancelled the reply. However short
+    /// the dropout, the first ``RealtimeOnsetDetector/afterGapFrames`` audible frames after it
+    /// are no evidence.
+    @Test(arguments: [1, 5])
+    func framesJustAfterTheCaptureDroppedOutAreNoEvidence(dropped: Int) {
+        var detector = Self.learned()
+        for _ in 0..<dropped {
+            _ = detector.frame(
+                isSpeech: false, seconds: 0.02, rms: 0, echo: true, reference: Self.reference(input: 0, farEnd: 0.1))
+        }
+        var judged: [Bool] = []
+        for _ in 0..<8 {
+            let observation = detector.frame(
+                isSpeech: true, seconds: 0.02, rms: 0.1, echo: true,
+                reference: Self.reference(input: 0.3, farEnd: 0.1))
+            judged.append(observation.strong || observation.level || observation.overEcho)
+        }
+        #expect(judged == Array(repeating: false, count: RealtimeOnsetDetector.afterGapFrames) + [true, true])
+    }
+
     @Test func noStrongEvidenceBeforeTheEchoPathHasLearnedLongEnough() {
         var young = Self.learned(frames: RealtimeOnsetDetector.strongAfterFrames - 1)
         let observation = young.frame(
