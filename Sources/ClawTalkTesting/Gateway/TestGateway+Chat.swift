@@ -1,4 +1,5 @@
 import ClawTalkProtocol
+import ClawTalkSupport
 
 /// Scripted chat runs (talk.md §4, §11.2–§11.3): `chat` events go to operators and to
 /// nodes subscribed to the session (only after `chat.subscribe`); `agent` events go to
@@ -9,7 +10,7 @@ extension TestGateway {
     func startChatRun(sessionKey: String, runId: String, userText: String) {
         let steps = queuedChatRuns.isEmpty ? script.chatRun : queuedChatRuns.removeFirst()
         appendHistory(sessionKey, role: "user", text: userText)
-        Task { await self.playChatRun(runId: runId, sessionKey: sessionKey, steps: steps) }
+        children.spawn { await self.playChatRun(runId: runId, sessionKey: sessionKey, steps: steps) }
     }
 
     func playChatRun(runId: String, sessionKey: String, steps: [ChatScriptStep]) async {

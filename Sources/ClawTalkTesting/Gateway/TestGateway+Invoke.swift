@@ -1,4 +1,5 @@
 public import ClawTalkProtocol
+import ClawTalkSupport
 import Foundation
 
 /// `paramsJSON` of a `node.invoke.request`.
@@ -67,9 +68,9 @@ extension TestGateway {
             pendingInvokes[invokeId] = PendingInvoke(
                 connection: connection.id, nodeId: nodeId, command: command, continuation: continuation)
             sendEvent(connection.id, "node.invoke.request", .object(payload))
-            Task {
+            children.spawn {
                 try? await Task.sleep(for: .milliseconds(deadline))
-                self.finishInvoke(invokeId, .timeout)
+                await self.finishInvoke(invokeId, .timeout)
             }
         }
     }

@@ -1,4 +1,5 @@
 public import ClawTalkProtocol
+import ClawTalkSupport
 import Foundation
 
 /// Operator methods of protocol.md §14 and talk.md §11 (checklist 40–43): feature
@@ -213,9 +214,9 @@ extension TestGateway {
         case .noReply:
             break
         case .delayed(let ms, let inner):
-            Task {
+            children.spawn {
                 try? await Task.sleep(for: .milliseconds(ms))
-                self.deliver(inner, to: id, requestId: requestId)
+                await self.deliver(inner, to: id, requestId: requestId)
             }
         }
     }

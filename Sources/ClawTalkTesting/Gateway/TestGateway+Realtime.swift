@@ -1,4 +1,5 @@
 public import ClawTalkProtocol
+import ClawTalkSupport
 import Foundation
 
 /// The emulated realtime provider of the relay (talk.md §9.2, §11 item 9):
@@ -140,11 +141,15 @@ extension TestGateway {
         realtimeSessions[sessionId] = session
         for _ in 0..<turnsEnded { startRealtimeTurn(sessionId) }
         let delay = script.realtime.appendDelayMs
-        Task {
+        children.spawn {
             if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
-            self.realtimeSessions[sessionId]?.inFlight -= 1
-            self.respond(id, requestId, ["ok": true])
+            await self.finishRealtimeAppend(id, requestId, sessionId: sessionId)
         }
+    }
+
+    private func finishRealtimeAppend(_ id: Int, _ requestId: String, sessionId: String) {
+        realtimeSessions[sessionId]?.inFlight -= 1
+        respond(id, requestId, ["ok": true])
     }
 
     /// The server VAD ended a user turn: the transcript, then the reply.
@@ -167,29 +172,36 @@ extension TestGateway {
         let pace = script.realtime.chunkPaceMs
         let markEvery = max(script.realtime.markEveryChunks, 1)
         let text = script.realtime.assistantTranscript
-        Task {
-            let started = ContinuousClock.now
-            var chunk = 0
-            var offset = 0
-            while offset < reply.count {
-                guard self.realtimeSessions[sessionId]?.activeTurn == turnId else { return }
-                let end = min(offset + 480, reply.count)
-                self.sendRealtimeAudio(sessionId, turnId: turnId, samples: Array(reply[offset..<end]))
-                chunk += 1
-                offset = end
-                if chunk % markEvery == 0 || offset == reply.count {
-                    self.sendRealtimeMark(
-                        sessionId, turnId: turnId, index: chunk, audioMs: offset / 24, started: started)
-                }
-                // On a schedule from the first chunk, so that a long reply keeps its pace.
-                if pace > 0 { try? await Task.sleep(until: started + .milliseconds(pace * chunk)) }
-            }
-            guard self.realtimeSessions[sessionId]?.activeTurn == turnId else { return }
-            self.realtimeSessions[sessionId]?.activeTurn = nil
-            self.sendRealtimeEvent(sessionId, ["type": "audioDone", "turnId": .string(turnId)])
-            self.sendRealtimeEvent(
-                sessionId, ["type": "transcript", "role": "assistant", "text": .string(text), "final": true])
+        children.spawn {
+            await self.playRealtimeReply(
+                reply, sessionId: sessionId, turnId: turnId, pace: pace, markEvery: markEvery, text: text)
         }
+    }
+
+    /// Plays `reply` in 20 ms chunks paced `pace` ms apart, with a mark every `markEvery` chunks,
+    /// then `audioDone` and the assistant transcript `text`, unless another turn replaces it.
+    private func playRealtimeReply(
+        _ reply: [Int16], sessionId: String, turnId: String, pace: Int, markEvery: Int, text: String
+    ) async {
+        let started = ContinuousClock.now
+        var chunk = 0
+        var offset = 0
+        while offset < reply.count {
+            guard realtimeSessions[sessionId]?.activeTurn == turnId else { return }
+            let end = min(offset + 480, reply.count)
+            sendRealtimeAudio(sessionId, turnId: turnId, samples: Array(reply[offset..<end]))
+            chunk += 1
+            offset = end
+            if chunk % markEvery == 0 || offset == reply.count {
+                sendRealtimeMark(sessionId, turnId: turnId, index: chunk, audioMs: offset / 24, started: started)
+            }
+            // On a schedule from the first chunk, so that a long reply keeps its pace.
+            if pace > 0 { try? await Task.sleep(until: started + .milliseconds(pace * chunk)) }
+        }
+        guard realtimeSessions[sessionId]?.activeTurn == turnId else { return }
+        realtimeSessions[sessionId]?.activeTurn = nil
+        sendRealtimeEvent(sessionId, ["type": "audioDone", "turnId": .string(turnId)])
+        sendRealtimeEvent(sessionId, ["type": "transcript", "role": "assistant", "text": .string(text), "final": true])
     }
 
     private func sendRealtimeAudio(_ sessionId: String, turnId: String, samples: [Int16]) {

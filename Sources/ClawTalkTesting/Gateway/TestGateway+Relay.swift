@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkProtocol
+import ClawTalkSupport
 import Foundation
 
 /// The emulated transcription relay (talk.md §9.1, §11 item 8), in the script's
@@ -154,9 +155,9 @@ extension TestGateway {
         }
         let delay = script.relayAppendDelayMs
         let byteLength = bytes.count
-        Task {
+        children.spawn {
             if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
-            self.finishAppend(id, requestId, sessionId: sessionId, byteLength: byteLength)
+            await self.finishAppend(id, requestId, sessionId: sessionId, byteLength: byteLength)
         }
     }
 
@@ -175,9 +176,9 @@ extension TestGateway {
     private func transcribeRelaySegment(_ segment: [Int16], sessionId: String, connection id: Int) {
         let transcriber = script.relayTranscriber
         let fallback = script.relayTranscript
-        Task {
+        children.spawn {
             let heard = await transcriber(segment, 24_000)
-            self.sendRelayTranscript(heard.isEmpty ? fallback : heard, sessionId: sessionId, connection: id)
+            await self.sendRelayTranscript(heard.isEmpty ? fallback : heard, sessionId: sessionId, connection: id)
         }
     }
 
@@ -186,11 +187,11 @@ extension TestGateway {
         let transcriber = script.relayTranscriber
         let fallback = script.relayTranscript
         let delay = script.relayDrainDelayMs
-        Task {
+        children.spawn {
             if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
             for segment in segments {
                 let heard = await transcriber(segment, 8_000)
-                self.sendCurrentTranscript(heard.isEmpty ? fallback : heard, sessionId: sessionId, connection: id)
+                await self.sendCurrentTranscript(heard.isEmpty ? fallback : heard, sessionId: sessionId, connection: id)
             }
         }
     }

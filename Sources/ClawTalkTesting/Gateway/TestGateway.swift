@@ -1,5 +1,6 @@
 import ClawTalkGateway
 import ClawTalkProtocol
+import ClawTalkSupport
 public import Foundation
 
 /// The project's own OpenClaw Gateway peer for tests: it speaks the real frames, enforces the
@@ -57,6 +58,9 @@ public actor TestGateway {
     var voiceWakeRouting: WireJSON
     var dialRequests: [GatewayDialRequest] = []
     var listener: TestGatewayListener?
+    /// The gateway's own work: each connection's reader, paced replies, delayed answers and
+    /// timers run as children of this group, not as loose tasks.
+    let children = OwnedTaskGroup()
     /// Join codes served at `/j/<code>` on the listening port (read on the server's thread).
     public nonisolated let joinCodes: TestJoinCodes
 
@@ -101,9 +105,9 @@ public actor TestGateway {
         connections[id] = GatewayConnection(id: id, link: link, nonce: nonce, challengeTs: ts)
         emit(.opened(connection: id))
         sendEvent(id, "connect.challenge", ["nonce": .string(nonce), "ts": .integer(ts)])
-        Task {
-            for await event in link.inbound { self.receive(id, event) }
-            self.linkEnded(id)
+        children.spawn {
+            for await event in link.inbound { await self.receive(id, event) }
+            await self.linkEnded(id)
         }
         return id
     }
@@ -203,9 +207,9 @@ public actor TestGateway {
         nextWaiterKey += 1
         return try await withCheckedThrowingContinuation { continuation in
             waiters[key] = EventWaiter(predicate: predicate, continuation: continuation)
-            Task {
+            children.spawn {
                 try? await Task.sleep(for: timeout)
-                self.expireWaiter(key)
+                await self.expireWaiter(key)
             }
         }
     }

@@ -103,7 +103,7 @@ extension TestGateway {
         let started = TestGatewayListener(
             server: server, url: "\(tls == nil ? "ws" : "wss")://127.0.0.1:\(server.port)")
         listener = started
-        Task { await started.run(self) }
+        children.spawn { await started.run(self) }
         return started.url
     }
 
