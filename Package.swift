@@ -184,7 +184,8 @@ let package = Package(
         .executableTarget(name: "clawtalk-bench", dependencies: ["ClawTalkBench"], swiftSettings: strict),
 
         // ---- Tests: one target per module ----
-        .testTarget(name: "ClawTalkSupportTests", dependencies: ["ClawTalkSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ClawTalkSupportTests", dependencies: ["ClawTalkSupport", "ClawTalkTesting"], swiftSettings: strict),
         .testTarget(
             name: "ClawTalkProtocolTests", dependencies: ["ClawTalkProtocol", "ClawTalkSupport"],
             resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import ClawTalkTesting
 import Synchronization
 import Testing
 
@@ -121,8 +122,8 @@ struct ConcurrencyTests {
                 log.locked { $0.append("second") }; return 2
             }
         }
-        // A run that overtook the gated work would have logged "second" by now.
-        try? await Task.sleep(for: .milliseconds(50))
+        // The barrier: the run's work is queued behind the gated work (which the worker took).
+        #expect(await eventually { lane.queuedCount == 1 })
         #expect(log.locked { $0 } == [])
         open.yield()
         #expect(await second.value == 2)
@@ -141,8 +142,9 @@ struct ConcurrencyTests {
             await lane.drained()
             return done.load(ordering: .sequentiallyConsistent)
         }
-        // A lane that did not wait would report false here (the gate opens later).
-        try? await Task.sleep(for: .milliseconds(50))
+        // The barrier: the drain's marker is queued behind the gated work. A lane that did not
+        // wait would report false (the gate opens only now).
+        #expect(await eventually { lane.queuedCount == 1 })
         open.yield()
         #expect(await drained.value)
     }

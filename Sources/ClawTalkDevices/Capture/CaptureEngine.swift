@@ -207,6 +207,12 @@ public final class CaptureEngine: Sendable {
         )
     }
 
+    /// Whether the capture thread still runs: after ``stop()`` gave up waiting for it, until it
+    /// returns (tests: the barrier after which no frame can be counted).
+    var isCaptureThreadRunning: Bool {
+        shared.captureThreadRunning.load(ordering: .sequentiallyConsistent)
+    }
+
     /// A snapshot of the counters and state.
     public var stats: CaptureStats {
         let status = shared.status.locked { $0 }
@@ -239,6 +245,7 @@ public final class CaptureEngine: Sendable {
         }
         thread.name = "clawtalk.capture"
         thread.stackSize = 1 << 20
+        shared.captureThreadRunning.store(true, ordering: .sequentiallyConsistent)
         thread.start()
         let (seconds, attoseconds) = configuration.startTimeout.components
         let timeout = max(Double(seconds) + Double(attoseconds) / 1e18, 0.1)

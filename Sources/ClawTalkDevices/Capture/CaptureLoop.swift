@@ -66,6 +66,7 @@ struct CaptureLoop {
     mutating func run() {
         defer {
             closeStream()
+            shared.captureThreadRunning.store(false, ordering: .sequentiallyConsistent)
             shared.threadFinished.signal()
         }
         do {

@@ -31,6 +31,8 @@ final class CaptureShared: Sendable {
     let firstOpenSignal = DispatchSemaphore(value: 0)
     /// Signalled once when the capture thread has closed its stream and returned.
     let threadFinished = DispatchSemaphore(value: 0)
+    /// Whether a capture thread runs (set before it starts, cleared as it returns).
+    let captureThreadRunning = Atomic<Bool>(false)
     /// Signalled by the capture thread after each frame it writes to the ring (and by stop): the
     /// drain thread sleeps on it instead of polling. A signal without a waiter is an atomic add.
     let framesReady = DispatchSemaphore(value: 0)

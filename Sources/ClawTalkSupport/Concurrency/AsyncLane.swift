@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs async work one item at a time, in the order it was queued: the side effects of a state
 /// machine, which must not overtake each other (a release never before the acquisition it
 /// ends). One worker task owned by the lane reads the queue; queuing never suspends, so an actor
@@ -12,15 +14,23 @@ public final class AsyncLane: Sendable {
         case marker(CheckedContinuation<Void, Never>)
     }
 
+    /// Items queued and not yet taken by the worker (shared with it).
+    private final class Backlog: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
     private let queue: AsyncStream<Item>.Continuation
+    private let backlog = Backlog()
 
     /// A lane with its worker started.
     public init() {
         let (items, queue) = AsyncStream<Item>.makeStream()
         self.queue = queue
+        let backlog = backlog
         // The lane's one unstructured task: its worker, which ends when the lane is released.
         Task {
             for await item in items {
+                backlog.count.subtract(1, ordering: .sequentiallyConsistent)
                 switch item {
                 case .work(let work): await work()
                 case .marker(let reached): reached.resume()
@@ -35,8 +45,13 @@ public final class AsyncLane: Sendable {
 
     /// Queues `work` behind everything queued before it.
     public func enqueue(_ work: @escaping @Sendable () async -> Void) {
+        backlog.count.add(1, ordering: .sequentiallyConsistent)
         queue.yield(.work(work))
     }
+
+    /// Items queued that the worker has not started yet (tests: the barrier that a call queued
+    /// its work).
+    var queuedCount: Int { backlog.count.load(ordering: .sequentiallyConsistent) }
 
     /// Runs `work` behind everything queued before it and returns its result: a critical
     /// section of an actor whose steps suspend (the actor's other calls go on meanwhile, and
@@ -52,7 +67,11 @@ public final class AsyncLane: Sendable {
     /// is not waited for).
     public func drained() async {
         await withCheckedContinuation { (reached: CheckedContinuation<Void, Never>) in
-            if case .terminated = queue.yield(.marker(reached)) { reached.resume() }
+            backlog.count.add(1, ordering: .sequentiallyConsistent)
+            if case .terminated = queue.yield(.marker(reached)) {
+                backlog.count.subtract(1, ordering: .sequentiallyConsistent)
+                reached.resume()
+            }
         }
     }
 }

@@ -62,6 +62,14 @@ public struct TemporaryHome: Sendable {
     /// The node's own speech server socket in this home (``sttPort`` nil).
     public var speechSocket: String { runtime + "/clawtalk/speech.sock" }
 
+    /// The transcript outbox files in this home's state directory (`*.outbox`; one per gateway
+    /// with transcripts waiting, removed once they were all sent).
+    public var outboxFiles: [String] {
+        let directory = state + "/clawtalk"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".outbox") }.sorted()
+    }
+
     /// Writes the user config file.
     public func writeConfig(_ text: String) throws {
         try FileManager.default.createDirectory(atPath: config + "/clawtalk", withIntermediateDirectories: true)

@@ -102,9 +102,8 @@ struct SpeechServerSupervisionTests {
         defer { kill(external.processIdentifier, SIGKILL) }
         // Started only once the external server listens: before that, run would start its own,
         // which could bind first and leave the external one to die on a taken port (seen in CI).
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !loopbackPortAccepts(port), external.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        _ = await eventually(within: .seconds(60), every: .milliseconds(20)) {
+            loopbackPortAccepts(port) || !external.isRunning
         }
         try #require(loopbackPortAccepts(port), "the external server never listened")
         let run = try RunningBinary(["run"], environment: setup.environment)

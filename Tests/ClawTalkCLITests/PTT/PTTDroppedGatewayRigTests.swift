@@ -70,11 +70,10 @@ struct PTTDroppedGatewayRigTests {
         try await gateway.listen(port: port)
         let second = try await EndToEnd.connected(gateway, number: 2)
         #expect(second != first)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await Self.transcripts(gateway).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(await eventually(within: .seconds(30)) { await !Self.transcripts(gateway).isEmpty }, "\(run.stderr)")
+        // The barrier: the outbox is empty (its file removed once the transcript was sent); nothing
+        // is left to send again.
+        #expect(await eventually(within: .seconds(30)) { home.outboxFiles.isEmpty }, "\(home.outboxFiles)")
         #expect(await Self.transcripts(gateway) == [transcript], "\(run.stderr)")
 
         run.send(SIGTERM)

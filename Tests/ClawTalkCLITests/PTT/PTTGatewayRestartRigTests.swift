@@ -67,9 +67,7 @@ struct PTTGatewayRestartRigTests {
         let second = try await EndToEnd.connected(gateway, number: 2, timeout: .seconds(60))
         let reconnected = ContinuousClock.now
         #expect(second != first)
-        while await Self.transcripts(gateway).isEmpty, ContinuousClock.now < reconnected + .seconds(15) {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        _ = await eventually(within: .seconds(15)) { await !Self.transcripts(gateway).isEmpty }
         let arrived = ContinuousClock.now - reconnected
         let delivered = await Self.transcripts(gateway)
         #expect(delivered.count == 1, "\(delivered)\n\(run.stderr)")
@@ -87,7 +85,9 @@ struct PTTGatewayRestartRigTests {
         let transcript = try #require(delivered.first)
         #expect(!transcript.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
         #expect(answer["transcript"]?.stringValue == transcript)
-        try await Task.sleep(for: .seconds(1))
+        // The barrier: the outbox is empty (its file removed once the transcript was sent); nothing
+        // is left to send again.
+        #expect(await eventually { home.outboxFiles.isEmpty }, "\(home.outboxFiles)")
         #expect(await Self.transcripts(gateway) == [transcript], "exactly once\n\(run.stderr)")
 
         run.send(SIGTERM)

@@ -110,12 +110,7 @@ struct TalkModeRigTests {
     static func waitForStatus(
         _ wanted: String, _ environment: [String: String], timeout: Duration = .seconds(60)
     ) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await talkStatus(environment) == wanted { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
+        try await eventually(within: timeout, every: .milliseconds(100)) { try await talkStatus(environment) == wanted }
     }
 
     static func chatSends(_ gateway: TestGateway) async -> [String] {
@@ -128,12 +123,7 @@ struct TalkModeRigTests {
     static func waitForChatSends(_ count: Int, _ gateway: TestGateway, timeout: Duration = .seconds(60)) async
         -> [String]
     {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let sends = await chatSends(gateway)
-            if sends.count >= count { return sends }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
+        _ = await eventually(within: timeout, every: .milliseconds(50)) { await chatSends(gateway).count >= count }
         return await chatSends(gateway)
     }
 

@@ -38,9 +38,8 @@ struct KeywordScorerWakeRigTests {
         #expect(await run.waitForOutput("stt.server.ready", timeout: .seconds(120)), "\(run.stderr)")
 
         try runTool("paplay", ["-d", "vspk", clip])
-        let deadline = ContinuousClock.now + .seconds(60)
-        while await VoiceWakeEndToEndTests.commands(gateway).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
+        _ = await eventually(within: .seconds(60), every: .milliseconds(100)) {
+            await !VoiceWakeEndToEndTests.commands(gateway).isEmpty
         }
         try await Task.sleep(for: .seconds(2))
         let sends = await VoiceWakeEndToEndTests.commands(gateway)

@@ -73,10 +73,7 @@ struct VoiceWakeEndToEndTests {
             await run.waitUntil { run.stderr.contains("triggers=openclaw,computer") }, "\(run.stderr)")
         await gateway.enqueueChatRun([.final("It is noon.")])
         try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip])
-        let deadline = ContinuousClock.now + .seconds(60)
-        while await Self.commands(gateway).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        _ = await eventually(within: .seconds(60), every: .milliseconds(100)) { await !Self.commands(gateway).isEmpty }
         // Late duplicates would come within the cooldown; wait past it.
         try await Task.sleep(for: .seconds(2))
         let sends = await Self.commands(gateway)
@@ -99,10 +96,7 @@ struct VoiceWakeEndToEndTests {
                     return nil
                 }
             }
-            let spoken = ContinuousClock.now + .seconds(30)
-            while await speaks().isEmpty, ContinuousClock.now < spoken {
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            _ = await eventually(every: .milliseconds(100)) { await !speaks().isEmpty }
             #expect(await speaks() == ["It is noon."], "\(run.stderr)")
         }
         print(run.stderr.split(separator: "\n").filter { $0.contains("wake.") }.joined(separator: "\n"))

@@ -1,10 +1,11 @@
 import ClawTalkAudio
-import ClawTalkDevices
 import ClawTalkSupport
 import ClawTalkTestTraits
 import ClawTalkTesting
 import Foundation
 import Testing
+
+@testable import ClawTalkDevices
 
 /// CaptureEngine against the audio rig's PulseAudio server (`scripts/audio-rig start`).
 ///
@@ -311,7 +312,8 @@ struct CaptureEngineRigTests {
         let framesAtStop = engine.stats.frames
         await collector.waitUntilFinished()
         #expect(collector.frames.allSatisfy { $0.timestampNanoseconds < stoppedAt })
-        try await Task.sleep(for: .milliseconds(200))
+        // The barrier: the capture thread has returned; nothing is left to count a frame.
+        #expect(await eventually { !engine.isCaptureThreadRunning })
         #expect(engine.stats.frames == framesAtStop)
         #expect(engine.state == .stopped)
     }

@@ -337,7 +337,8 @@ struct CaptureEngineTests {
         let framesAtStop = engine.stats.frames
         await collector.waitUntilFinished()
         #expect(collector.frames.allSatisfy { $0.timestampNanoseconds < stoppedAt })
-        try await Task.sleep(for: .milliseconds(100))
+        // The barrier: the capture thread has returned; nothing is left to count a frame.
+        #expect(await eventually { !engine.isCaptureThreadRunning })
         #expect(engine.stats.frames == framesAtStop)
         #expect(engine.state == .stopped)
         #expect(backend.openStreams == 0)

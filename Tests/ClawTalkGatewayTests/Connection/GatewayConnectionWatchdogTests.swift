@@ -87,8 +87,9 @@ struct GatewayConnectionWatchdogTests {
         try await Fixtures.waitForState(connection) { $0.isConnected }
         try await Fixtures.expireWatchdog(after: .seconds(4), on: clock)
         try #require(await eventually { socket.closes == [4000] })
-        // While the peer has not answered, the socket is neither dropped nor replaced.
-        try await Task.sleep(for: .milliseconds(50))
+        // While the peer has not answered, the socket is neither dropped nor replaced. The barrier:
+        // the connection sleeps out its close grace (1 s, to 5 s), waiting for the answer.
+        try await clock.waitForSleeper(until: .seconds(5))
         #expect(socket.recorded == [.close(code: 4000, reason: "tick timeout")])
         #expect(dialer.sockets.queued.isEmpty)
 

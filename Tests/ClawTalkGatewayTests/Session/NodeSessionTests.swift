@@ -16,6 +16,8 @@ struct NodeSessionTests {
         let nodeId: String
         /// Drives the connection's and the session's timers.
         let clock: ManualClock
+        /// The session's log.
+        let log: RecordingLogSink
     }
 
     /// A running node connection + session on one manual clock, connected to a first peer, with
@@ -29,7 +31,10 @@ struct NodeSessionTests {
         let dialer = ScriptedDialer()
         let clock = ManualClock()
         let connection = try Fixtures.connection(dialer: dialer, store: store, clock: clock)
-        let session = NodeSession(connection: connection, clock: clock, sendsPresenceOnConnect: presence)
+        let log = RecordingLogSink()
+        let session = NodeSession(
+            connection: connection, clock: clock, logger: Logger(category: "test", minimumLevel: .debug, sink: log),
+            sendsPresenceOnConnect: presence)
         await register(session)
         let sessionTask = Task { await session.run() }
         defer { sessionTask.cancel() }
@@ -39,7 +44,7 @@ struct NodeSessionTests {
             #expect(await eventually { await session.isConnected })
             let setup = Setup(
                 connection: connection, session: session, dialer: dialer, store: store,
-                nodeId: try Fixtures.identity().deviceId, clock: clock)
+                nodeId: try Fixtures.identity().deviceId, clock: clock, log: log)
             try await body(setup, peer)
         }
     }
@@ -151,13 +156,17 @@ struct NodeSessionTests {
                 }
                 return .null
             }
+            await session.register("talk.ptt.stop") { _ in .null }
         }) { setup, peer in
             invoke(peer, id: "slow", nodeId: setup.nodeId, timeoutMs: 1_000)
             try await setup.clock.advanceToSleeper(in: .seconds(1))
             let params = try await result(peer)
             #expect(params["error"] == ["code": "UNAVAILABLE", "message": "UNAVAILABLE: node invoke timed out"])
             #expect(await eventually { gate.count("cancelled") == 1 })
-            try await Task.sleep(for: .milliseconds(30))
+            // The barrier: a quick invoke after the cancelled handler ended. A second result for
+            // "slow" would come before its result.
+            invoke(peer, id: "barrier", nodeId: setup.nodeId, command: "talk.ptt.stop")
+            #expect(try await result(peer)["id"] == "barrier")
             #expect(!peer.inbox.queued.contains { if case .message = $0 { return true } else { return false } })
         }
     }
@@ -202,8 +211,11 @@ struct NodeSessionTests {
             #expect(await eventually { await setup.connection.epoch == 2 })
             #expect(await eventually { await setup.connection.isConnected })
             gate.open()
-            #expect(await eventually { gate.count("finished") == 1 })
-            try await Task.sleep(for: .milliseconds(50))
+            // The barrier: the session refused the old socket's result (it logs the drop).
+            #expect(
+                await eventually {
+                    setup.log.records.contains { $0.event == "invoke.result.dropped" && $0.fields["id"] == "old" }
+                })
             #expect(next.inbox.queued.isEmpty)
         }
     }

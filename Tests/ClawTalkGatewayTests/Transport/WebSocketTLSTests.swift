@@ -50,9 +50,14 @@ struct WebSocketTLSTests {
             return
         }
         #expect(message.hasPrefix("pin mismatch: expected \(wrong), got \(certificate.sha256)"))
-        // The server never saw an upgraded connection.
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(!server.recorder.events.contains { if case .opened = $0 { true } else { false } })
+        // The server never saw an upgraded connection. The barrier: a client with the right pin,
+        // after it; its connection is the server's first to open.
+        let good = try ConnectedClient(.init(url: server.url(secure: true), tlsPinSHA256: certificate.sha256))
+        try await good.connect()
+        _ = try await server.opened(1)
+        #expect(server.recorder.events.filter { if case .opened = $0 { true } else { false } }.count == 1)
+        good.client.close()
+        _ = try await good.closed()
     }
 
     @Test func noPinFailsBecauseTheSelfSignedCertificateIsUntrusted() async throws {

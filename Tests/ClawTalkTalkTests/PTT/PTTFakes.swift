@@ -55,21 +55,27 @@ struct CaptureScript: Sendable {
 /// A running fake capture: plays its frames, returns 1 s of samples on finish.
 final class FakeCapture: UtteranceCapture, Sendable {
     let frames: AsyncStream<UtteranceFrame>
-    private let continuation: AsyncStream<UtteranceFrame>.Continuation
+    private let feed = FrameFeed()
     private let ended = Mutex<String?>(nil)
     let samples: [Int16]
 
     init(script: CaptureScript, samples: [Int16]) {
-        (frames, continuation) = AsyncStream.makeStream(of: UtteranceFrame.self)
+        let feed = feed
+        frames = AsyncStream(unfolding: { await feed.next() })
         self.samples = samples
-        for frame in script.frames { continuation.yield(frame) }
-        if script.endsStream { continuation.finish() }
+        self.feed(script)
     }
 
     /// Plays more frames into the open stream.
     func feed(_ script: CaptureScript) {
-        for frame in script.frames { continuation.yield(frame) }
-        if script.endsStream { continuation.finish() }
+        feed.yield(script.frames)
+        if script.endsStream { feed.finish() }
+    }
+
+    /// Returns once the reader has handled every frame played so far and asks for the next (or
+    /// the stream ended): the barrier after which a test may expect that nothing more happens.
+    func read() async {
+        await feed.drained()
     }
 
     func snapshot() async -> PCMBuffer {
@@ -78,17 +84,94 @@ final class FakeCapture: UtteranceCapture, Sendable {
 
     func finish() async -> PCMBuffer {
         ended.locked { $0 = $0 ?? "finished" }
-        continuation.finish()
+        feed.finish()
         return PCMBuffer(format: .speech, samples: samples)
     }
 
     func cancel() async {
         ended.locked { $0 = $0 ?? "cancelled" }
-        continuation.finish()
+        feed.finish()
     }
 
     /// `finished`, `cancelled` or nil while running.
     var outcome: String? { ended.locked { $0 } }
+}
+
+/// The frames of a ``FakeCapture``, handed to its one reader a frame at a time. The reader asking
+/// for the next frame tells that it handled the ones before (``drained()``).
+final class FrameFeed: Sendable {
+    private struct State {
+        var queue: [UtteranceFrame] = []
+        var finished = false
+        var reader: CheckedContinuation<UtteranceFrame?, Never>?
+        var idle: [CheckedContinuation<Void, Never>] = []
+
+        /// Whether the reader took everything and waits for more, or the feed ended.
+        var isDrained: Bool { finished || (queue.isEmpty && reader != nil) }
+
+        mutating func takeIdle() -> [CheckedContinuation<Void, Never>] {
+            defer { idle = [] }
+            return isDrained ? idle : []
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Queues `frames` (a waiting reader gets the first at once).
+    func yield(_ frames: [UtteranceFrame]) {
+        guard !frames.isEmpty else { return }
+        let (reader, frame) = state.locked { state -> (CheckedContinuation<UtteranceFrame?, Never>?, UtteranceFrame?) in
+            guard !state.finished else { return (nil, nil) }
+            state.queue += frames
+            guard let reader = state.reader else { return (nil, nil) }
+            state.reader = nil
+            return (reader, state.queue.removeFirst())
+        }
+        reader?.resume(returning: frame)
+    }
+
+    /// Ends the feed: frames already queued are still read, then nil.
+    func finish() {
+        let (reader, idle) = state.locked { state in
+            state.finished = true
+            let reader = state.reader
+            state.reader = nil
+            return (reader, state.takeIdle())
+        }
+        reader?.resume(returning: nil)
+        for waiter in idle { waiter.resume() }
+    }
+
+    /// The next frame, nil once the feed ended (or the reader's task is cancelled).
+    func next() async -> UtteranceFrame? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (reader: CheckedContinuation<UtteranceFrame?, Never>) in
+                let (ready, idle) = state.locked { state -> (UtteranceFrame??, [CheckedContinuation<Void, Never>]) in
+                    if !state.queue.isEmpty { return (.some(state.queue.removeFirst()), []) }
+                    if state.finished || Task.isCancelled { return (.some(nil), []) }
+                    state.reader = reader
+                    return (nil, state.takeIdle())
+                }
+                if let ready { reader.resume(returning: ready) }
+                for waiter in idle { waiter.resume() }
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    /// Returns once the reader has taken every frame queued so far and asks for the next one, or
+    /// the feed ended.
+    func drained() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let now = state.locked { state in
+                if state.isDrained { return true }
+                state.idle.append(waiter)
+                return false
+            }
+            if now { waiter.resume() }
+        }
+    }
 }
 
 /// Opens fake captures from a queue of scripts; can fail or hold the open until released.

@@ -99,7 +99,10 @@ struct TalkModeControllerTests {
         await rig.controller.settle()
         #expect(rig.stack.audio.stops >= 1, "playback stopped")
         rig.capturing.captures[1].feed(.silence(1.5).later(by: 2.5))
-        try await Task.sleep(for: .milliseconds(300))
+        // The barrier: the machine handled the silence (an utterance would have ended in it) and
+        // its effects ran.
+        await rig.capturing.captures[1].read()
+        await rig.controller.settle()
         #expect(await rig.sentMessages().count == 1, "the stop phrase is not a turn")
         #expect(await rig.controller.phase == .listening)
 
