@@ -141,8 +141,12 @@ extension TestGateway {
         realtimeSessions[sessionId] = session
         for _ in 0..<turnsEnded { startRealtimeTurn(sessionId) }
         let delay = script.realtime.appendDelayMs
+        guard delay > 0 else {
+            finishRealtimeAppend(id, requestId, sessionId: sessionId)
+            return
+        }
         children.spawn {
-            if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+            try? await Task.sleep(for: .milliseconds(delay))
             await self.finishRealtimeAppend(id, requestId, sessionId: sessionId)
         }
     }

@@ -155,8 +155,14 @@ extension TestGateway {
         }
         let delay = script.relayAppendDelayMs
         let byteLength = bytes.count
+        // Answered at once unless the script delays it: the answer then goes before the
+        // transcript of a segment it ended (that runs as a child, later on this actor).
+        guard delay > 0 else {
+            finishAppend(id, requestId, sessionId: sessionId, byteLength: byteLength)
+            return
+        }
         children.spawn {
-            if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+            try? await Task.sleep(for: .milliseconds(delay))
             await self.finishAppend(id, requestId, sessionId: sessionId, byteLength: byteLength)
         }
     }

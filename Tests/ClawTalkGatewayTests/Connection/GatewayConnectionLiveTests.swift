@@ -184,8 +184,14 @@ struct GatewayConnectionLiveTests {
         // later time, so only three ticks in a row still unread 30 s on could let the watchdog fire.
         try await connected(hello: TestHello.payload(tickIntervalMs: 20_000)) { connection, _, peer, clock in
             try await clock.waitForSleeper(until: .milliseconds(250))
+            // Ticks reach no subscriber: a marker event after each is the barrier that the
+            // connection read it before the clock moves on (on a busy machine a tick read after
+            // the advance counted late, and the watchdog fired).
+            var markers = await connection.events(named: ["presence"]).makeAsyncIterator()
             for sequence in 0..<10 {
-                peer.sendEvent("tick", payload: ["ts": .integer(Int64(sequence))], seq: sequence)
+                peer.sendEvent("tick", payload: ["ts": .integer(Int64(sequence))], seq: 2 * sequence)
+                peer.sendEvent("presence", payload: [:], seq: 2 * sequence + 1)
+                #expect(await markers.next()?.seq == 2 * sequence + 1)
                 #expect(await connection.isConnected)
                 clock.advance(by: .seconds(10))
             }
