@@ -141,13 +141,17 @@ public struct RealtimeOnsetDetector: Sendable {
     /// evidence there (they wait for the confirmation).
     public static let afterGapFrames = 6
 
-    /// A frame's raw input below this (RMS, full scale 1) while the reply is audible is digital
-    /// silence: the capture dropped out (below one least significant bit in a 20 ms frame). The
-    /// audible frames after it are no evidence either (``afterGapFrames``), however short the
-    /// dropout: in 31 min of reading alone (bench, 2026-12-06, load 1.5–2) the capture gave five
-    /// frames of zeros while the reply played, and the next audible frames stood ×5.9 over the
-    /// echo with a band ×4.8 (strong, twice): the reply was cancelled. A single frame of zeros
-    /// preceded two band-strong frames at load 12 the same way.
+    /// A frame's raw input below this (RMS, full scale 1) while the reference holds the reply is
+    /// digital silence: the reply's sound did not reach the microphone (the capture dropped out,
+    /// or the output skipped), below one least significant bit in a 20 ms frame. While the reply
+    /// plays, the audible frames after it are no evidence either (``afterGapFrames``), however
+    /// short: in a bench run reading alone (2026-12-06, load 1.5–2) five frames of zeros came while
+    /// the reply played, and the next audible frames stood ×5.9 over the echo with a band ×4.8
+    /// (strong, twice): the reply was cancelled. A single frame of zeros preceded two band-strong
+    /// frames at load 12 the same way. Not while paused (from the onset on): the silenced reply's
+    /// echo stops at once while its reference still holds it for a few frames, and a voice there is
+    /// what the pause is for (counted then, a voice in such a pause had its strong frames withheld
+    /// and waited for the confirmation: cancelled 238 ms after it began).
     public static let deadInput = 1e-6
 
     /// Native Talk's onset decision; its echo path is kept across replies.
@@ -276,6 +280,8 @@ public struct RealtimeOnsetDetector: Sendable {
         if !reported, verdict == .onset {
             reported = true
             observation.onset = true
+            // Paused from here: the silenced reply's echo stops before its reference does.
+            captureDropped = false
         }
         return observation
     }
@@ -289,7 +295,7 @@ public struct RealtimeOnsetDetector: Sendable {
         }
         guard reference.input >= Self.deadInput else {
             // A silent frame is no evidence of its own.
-            captureDropped = true
+            if !reported { captureDropped = true }
             return false
         }
         if inaudibleFrames >= Self.gapFrames || captureDropped {

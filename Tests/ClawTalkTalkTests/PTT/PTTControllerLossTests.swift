@@ -76,7 +76,9 @@ struct PTTControllerLossTests {
         await rig.controller.connectionClosed(connection: 1)
         try await rig.clock.waitForSleeper(until: .seconds(10))
         rig.clock.advance(by: .milliseconds(9_990))
-        try await Task.sleep(for: .milliseconds(20))
+        // The barriers: the controller has read every frame, and the cap still sleeps.
+        await capture.read()
+        #expect(rig.clock.sleeperDeadlines.contains(.seconds(10)))
         #expect(PTTControllerTests.capturing(await rig.state()), "not before the cap")
         rig.clock.advance(by: .milliseconds(10))
         #expect(await eventually { rig.delivery.texts == [Self.text] })

@@ -155,7 +155,9 @@ struct PTTControllerTests {
         let once = Task { await rig.controller.perform(.once, timeout: .seconds(15)) }
         try await rig.clock.waitForSleeper(until: .seconds(12))
         rig.clock.advance(by: .milliseconds(11_990))
-        try await Task.sleep(for: .milliseconds(20))
+        // The barriers: the controller has read every frame of silence, and the cap still sleeps.
+        await rig.capturing.captures.first?.read()
+        #expect(rig.clock.sleeperDeadlines.contains(.seconds(12)))
         #expect(Self.capturing(await rig.state()), "silence alone does not end a once before the cap")
         rig.clock.advance(by: .milliseconds(10))
         let result = await once.value

@@ -205,6 +205,26 @@ struct RealtimeOnsetDetectorTests {
         #expect(judged == Array(repeating: false, count: RealtimeOnsetDetector.afterGapFrames) + [true, true])
     }
 
+    /// Paused (from the onset on), the microphone's silence is the silenced reply: a voice after
+    /// it is evidence at once.
+    @Test func silenceWhilePausedWithholdsNothing() {
+        var detector = Self.learned()
+        var onset = false
+        for _ in 0..<10 where !onset {
+            onset = detector.frame(
+                isSpeech: true, seconds: 0.02, rms: 0.1, echo: true, reference: Self.reference(input: 0.3, farEnd: 0.1)
+            ).onset
+        }
+        #expect(onset)
+        for _ in 0..<3 {
+            _ = detector.frame(
+                isSpeech: false, seconds: 0.02, rms: 0, echo: true, reference: Self.reference(input: 0, farEnd: 0.1))
+        }
+        let voice = detector.frame(
+            isSpeech: true, seconds: 0.02, rms: 0.1, echo: true, reference: Self.reference(input: 0.3, farEnd: 0.1))
+        #expect(voice.strong)
+    }
+
     @Test func noStrongEvidenceBeforeTheEchoPathHasLearnedLongEnough() {
         var young = Self.learned(frames: RealtimeOnsetDetector.strongAfterFrames - 1)
         let observation = young.frame(
