@@ -211,9 +211,11 @@ struct RealtimeOnsetDetectorTests {
         var detector = Self.learned()
         var onset = false
         for _ in 0..<10 where !onset {
-            onset = detector.frame(
-                isSpeech: true, seconds: 0.02, rms: 0.1, echo: true, reference: Self.reference(input: 0.3, farEnd: 0.1)
-            ).onset
+            onset =
+                detector.frame(
+                    isSpeech: true, seconds: 0.02, rms: 0.1, echo: true,
+                    reference: Self.reference(input: 0.3, farEnd: 0.1)
+                ).onset
         }
         #expect(onset)
         for _ in 0..<3 {
