@@ -205,6 +205,29 @@ struct RealtimeOnsetDetectorTests {
         #expect(judged == Array(repeating: false, count: RealtimeOnsetDetector.afterGapFrames) + [true, true])
     }
 
+    /// A frame of digital silence that the voice detector still calls speech (its hangover) is
+    /// no evidence of a voice: it is measured against the echo (nothing over it), not taken for a
+    /// frame with no test. Here a loud burst that the echo explains, then such frames: no onset.
+    @Test func silentSpeechFramesAreNoEvidenceOfAVoice() {
+        var detector = Self.learned()
+        var onsets = 0
+        for _ in 0..<2 {
+            onsets +=
+                detector.frame(
+                    isSpeech: true, seconds: 0.02, rms: 0.03, echo: true,
+                    reference: Self.reference(input: 0.05, farEnd: 0.1)
+                ).onset ? 1 : 0
+        }
+        for _ in 0..<3 {
+            onsets +=
+                detector.frame(
+                    isSpeech: true, seconds: 0.02, rms: 0.001, echo: true,
+                    reference: Self.reference(input: 0, farEnd: 0.1)
+                ).onset ? 1 : 0
+        }
+        #expect(onsets == 0)
+    }
+
     /// Paused (from the onset on), the microphone's silence is the silenced reply: a voice after
     /// it is evidence at once.
     @Test func silenceWhilePausedWithholdsNothing() {
