@@ -210,20 +210,16 @@ struct RealtimeOnsetDetectorTests {
     /// frame with no test. Here a loud burst that the echo explains, then such frames: no onset.
     @Test func silentSpeechFramesAreNoEvidenceOfAVoice() {
         var detector = Self.learned()
+        // (frames, echo-cancelled RMS, raw input): a burst the echo explains, then silent speech.
+        let script: [(count: Int, rms: Double, input: Double)] = [(2, 0.03, 0.05), (3, 0.001, 0)]
         var onsets = 0
-        for _ in 0..<2 {
-            onsets +=
-                detector.frame(
-                    isSpeech: true, seconds: 0.02, rms: 0.03, echo: true,
-                    reference: Self.reference(input: 0.05, farEnd: 0.1)
-                ).onset ? 1 : 0
-        }
-        for _ in 0..<3 {
-            onsets +=
-                detector.frame(
-                    isSpeech: true, seconds: 0.02, rms: 0.001, echo: true,
-                    reference: Self.reference(input: 0, farEnd: 0.1)
-                ).onset ? 1 : 0
+        for (count, rms, input) in script {
+            for _ in 0..<count {
+                let observation = detector.frame(
+                    isSpeech: true, seconds: 0.02, rms: rms, echo: true,
+                    reference: Self.reference(input: input, farEnd: 0.1))
+                onsets += observation.onset ? 1 : 0
+            }
         }
         #expect(onsets == 0)
     }
