@@ -227,17 +227,21 @@ struct TalkModeRigTests {
             "\(run.stderr)")
         #expect(try await Self.waitForStatus("on listening", environment), "\(run.stderr)")
         // parec receives the monitor in fragments of up to ≈ 2 s: give the reply's end time to
-        // arrive before stopping it (also time for the node's own reply to start a turn, if it did).
+        // arrive before stopping it.
         try await Task.sleep(for: .seconds(3))
         recorder.stop()
         let heard = Self.loudSeconds(recording)
         print("talk rig: the speaker monitor had \(heard) s of sound")
         #expect(heard > 2.5, "the question (≈ 1.5 s) and the spoken reply (≈ 2 s) are on the speaker")
-        #expect(await Self.chatSends(gateway).count == 1, "the node's own reply did not start a turn")
 
-        // 2. A long reply, interrupted by speech that is not its echo.
+        // 2. A long reply, interrupted by speech that is not its echo. The story is the barrier for
+        // the first reply: had the node's own reply started a turn, its text would be the second.
         try await Self.play(story)
-        #expect(await Self.waitForChatSends(2, gateway).count == 2, "\(run.stderr)")
+        let second = await Self.waitForChatSends(2, gateway)
+        #expect(second.count == 2, "\(run.stderr)")
+        // Whisper's words for the story's request vary ("Tell me I saw it."); the reply's do not.
+        let words = Set((second.last ?? "").lowercased().split { !$0.isLetter }.map(String.init))
+        #expect(words.isDisjoint(with: ["paris", "capital", "france"]), "the node's own reply made a turn: \(second)")
         #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
         // Interrupt well into the reply (≥ 5 s of its ≈ 24 s), so that a turn taken from an onset
         // in the reply's echo is clearly longer than the interrupting speech (see below).
@@ -331,7 +335,8 @@ struct TalkModeRigTests {
         #expect(
             try await Self.waitForStatus("on listening", node.environment, timeout: .seconds(120)),
             "\(node.run.stderr)")
-        try await Task.sleep(for: .seconds(2))
+        // The reply's own account of its end, whether it came before the phase changed or after.
+        #expect(await node.run.waitUntil { node.run.stderr.contains("outcome=finished") }, "\(node.run.stderr)")
         let log = node.run.stderr
         node.printTalkLog()
         let pauses = log.split(separator: "\n").filter { $0.contains("talk.pause") }
@@ -366,13 +371,14 @@ struct TalkModeRigTests {
         try await Self.play(interruption)
         #expect(try await Self.talkStatus(node.environment) == "on speaking", "speech during playback is ignored")
         #expect(try await Self.waitForStatus("on listening", node.environment), "\(node.run.stderr)")
-        try await Task.sleep(for: .seconds(1))
-        #expect(await Self.chatSends(node.gateway).count == 1, "neither the reply nor the speech over it was sent")
-        #expect(!node.run.stderr.contains("talk.pause"), "half-duplex never pauses")
-        #expect(node.run.stderr.contains("outcome=finished"), "the reply played to its end")
+        // The question is the barrier: had the speech over the reply been sent, it would be the
+        // second message, and the question a third.
         try await Self.play(question)
         let sends = await Self.waitForChatSends(2, node.gateway)
         #expect(sends.count == 2)
+        #expect(sends.last?.lowercased().contains("stop") == false, "the speech over the reply was sent: \(sends)")
+        #expect(!node.run.stderr.contains("talk.pause"), "half-duplex never pauses")
+        #expect(node.run.stderr.contains("outcome=finished"), "the reply played to its end")
         #expect(
             sends.last.map { Self.turnTranscripts(node.run.stderr).contains($0) } == true,
             "\(sends)\n\(node.run.stderr)")

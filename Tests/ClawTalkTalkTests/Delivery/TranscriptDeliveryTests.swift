@@ -101,8 +101,11 @@ struct TranscriptDeliveryTests {
         let stack = await TalkStack(harness: harness, delivery: .init(requestTimeout: .milliseconds(300)))
         let receipt = await stack.delivery.deliver("are you there", source: .pushToTalk)
         #expect(receipt.outcome == .sent(route: .chatSend))
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(await harness.operatorCalls("chat.send").count == 1)
+        // The barrier: a second transcript, answered; a resend of the first would go before it.
+        let next = await stack.delivery.deliver("and now", source: .pushToTalk)
+        #expect(next.outcome == .sent(route: .chatSend))
+        #expect(
+            await harness.operatorCalls("chat.send").map { $0["message"]?.stringValue } == ["are you there", "and now"])
         #expect(await harness.nodeEvents("voice.transcript").isEmpty)
         #expect(await stack.delivery.queued.isEmpty)
         await stack.stop()

@@ -116,11 +116,17 @@ struct PTTControllerLossTests {
         try await Self.speak(rig, capture, until: 1)
         capture.feed(CaptureScript.silence(2).later(by: 1))
         await rig.controller.connectionClosed(connection: 1)
-        rig.clock.advance(by: .seconds(11))
-        try await Task.sleep(for: .milliseconds(50))
+        // The barrier: the side effects of the close have run, and no loss timer was started.
+        await rig.controller.settle()
+        #expect(await !rig.controller.hasLossTimer(captureId))
         #expect(PTTControllerTests.capturing(await rig.state()), "its controller is still there")
         #expect(rig.delivery.texts.isEmpty)
         let stop = await rig.controller.perform(.stop)
         #expect(stop == .finished(TalkPTTResult(captureId: captureId, transcript: Self.text, status: .offline)))
     }
+}
+
+extension PTTController {
+    /// Whether the capture `id` waits on a loss timer (its gateway controller is gone).
+    fileprivate func hasLossTimer(_ id: String) -> Bool { active[id]?.lossTimer != nil }
 }

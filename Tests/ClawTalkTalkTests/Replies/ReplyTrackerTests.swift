@@ -110,8 +110,18 @@ struct ReplyTrackerTests {
         #expect(first == .failed(turn: 1, .superseded))
         let second = try await stack.event(number: 2, Self.ended)
         #expect(Self.isFinished(second))
-        try await Task.sleep(for: .milliseconds(800))
-        #expect(await harness.operatorCalls("talk.speak").map { $0["text"]?.stringValue } == ["Hello there."])
+        // The first run's final ("Too late.") comes after the second's. A third question, answered
+        // on the same socket after it, is the barrier: by its end the late final has been read.
+        try await GatewayHarness.wait("the first run's late final") {
+            await harness.gateway.history(sessionKey: "main").filter { $0["role"]?.stringValue == "assistant" }.count
+                == 2
+        }
+        _ = await stack.delivery.deliver("third question", source: .pushToTalk)
+        let third = try await stack.event(number: 3, Self.ended)
+        #expect(Self.isFinished(third))
+        #expect(
+            await harness.operatorCalls("talk.speak").map { $0["text"]?.stringValue }
+                == ["Hello there.", "Hello there."])
         await stack.stop()
     }
 
@@ -159,13 +169,23 @@ struct ReplyTrackerTests {
         guard case .spoke(let turn, let result) = ended else { return }
         #expect(result.outcome == .interrupted)
         #expect(await stack.tracker.currentTurn != turn)
-        try await Task.sleep(for: .milliseconds(1500))
-        // "Two." came after the stop: never spoken.
-        #expect(await harness.operatorCalls("talk.speak").count == 1)
+        // The run's final comes after the stop; the next question, answered on the same socket
+        // after it, is the barrier: by its end the final has been read.
+        try await GatewayHarness.wait("the run's final") {
+            await harness.gateway.history(sessionKey: "main").contains { $0["role"]?.stringValue == "assistant" }
+        }
         _ = await stack.delivery.deliver("wait", source: .talkMode)
         let tenths = Int((heard * 10).rounded())
         let note = "(The user interrupted your previous spoken reply after \(tenths / 10).\(tenths % 10) s.)\nwait"
         #expect(await harness.operatorCalls("chat.send").last?["message"]?.stringValue == note)
+        let next = try await stack.event(number: 2) {
+            if case .spoke = $0 { return true }; return false
+        }
+        #expect(Self.isFinished(next))
+        // "Two." came after the stop: never spoken.
+        #expect(
+            await harness.operatorCalls("talk.speak").map { $0["text"]?.stringValue }
+                == ["One long sentence.", "Hello there."])
         await stack.stop()
     }
 

@@ -1,5 +1,6 @@
 import ClawTalkAudio
 import ClawTalkProtocol
+import ClawTalkSupport
 import ClawTalkTesting
 import Testing
 
@@ -155,7 +156,8 @@ struct TalkModeControllerTests {
     }
 
     @Test func theGatewaysToggleIsObeyedAndNotEchoed() async throws {
-        let rig = try await TalkRig(.silence(0.2), .silence(0.2))
+        let log = RecordingLogSink()
+        let rig = try await TalkRig(.silence(0.2), .silence(0.2), logger: Logger(category: "test", sink: log))
         await rig.harness.gateway.setTalkMode(enabled: true)
         try await rig.wait("on") { $0.phase == .listening }
         #expect(await rig.wakeCalls() == ["suspend"])
@@ -167,7 +169,13 @@ struct TalkModeControllerTests {
         // Requests keep their order on the socket: a report echoing the gateway's toggle would
         // have been received before this one.
         #expect(await rig.talkModeRequests() == 1, "nothing sent back")
-        try await Task.sleep(for: .milliseconds(100))
+        // The gateway's two toggles and the broadcast of our own report, each applied; then any
+        // report they caused has been sent.
+        try await GatewayHarness.wait("the broadcast of our report") {
+            log.events.filter { $0 == "talk.mode.received" }.count == 3
+        }
+        await rig.controller.settle()
+        await rig.controller.reportLane.drained()
         #expect(await rig.controller.phase == .listening, "the broadcast of our own report does not toggle")
         #expect(await rig.talkModeRequests() == 1)
         await rig.stop()

@@ -25,7 +25,8 @@ final class TalkRig: Sendable {
     init(
         _ scripts: CaptureScript..., transcriber: FakeTranscriber = FakeTranscriber(),
         configuration: TalkModeConfiguration = TalkModeConfiguration(), script: OperatorScript = OperatorScript(),
-        sampleSeconds: Double = 1, gateway configure: @Sendable (inout TestGatewayConfiguration) -> Void = { _ in }
+        sampleSeconds: Double = 1, logger: Logger = .discarding,
+        gateway configure: @Sendable (inout TestGatewayConfiguration) -> Void = { _ in }
     ) async throws {
         harness = try GatewayHarness(script: script, configure: configure)
         try await harness.startBoth()
@@ -46,7 +47,7 @@ final class TalkRig: Sendable {
         configuration.speculateAfter = nil
         let controller = TalkModeController(
             capturing: capturing, transcriber: transcriber, delivery: stack.delivery, speech: stack.speech,
-            hooks: hooks, configuration: configuration)
+            hooks: hooks, configuration: configuration, logger: logger)
         self.controller = controller
         await microphone.attach(wake: RecordingWake(calls: wake), talk: controller)
         await controller.attach(operator: harness.operatorSession)
