@@ -17,6 +17,21 @@ _ = mallopt(mallocArenaMax, 2)
 let mallocMmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
 _ = mallopt(mallocMmapThreshold, 128 * 1024)
 
+// A stop signal the process inherited as ignored (a parent that ignores SIGTERM; SIGINT in a
+// shell's background job) gets its default action back. `clawtalk run`'s signal sources take
+// these signals once they are registered, whatever the disposition was; before that, during the
+// start, an ignored SIGTERM was discarded and the service ran on (a stop that never came).
+for number in [SIGTERM, SIGINT] {
+    var current = sigaction()
+    if sigaction(number, nil, &current) == 0,
+        unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
+    {
+        var fallback = sigaction()  // SIG_DFL: a nil handler, no flags
+        sigemptyset(&fallback.sa_mask)
+        _ = sigaction(number, &fallback, nil)
+    }
+}
+
 let code = await ClawTalk.main(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
 // `clawtalk run` may return while work it abandoned on a stop (a model load in a C library)
 // still runs on its own thread; C++ static destructors run by exit() could race it. Flush

@@ -19,9 +19,15 @@ final class RunningBinary: @unchecked Sendable {
     private let outPipe = Pipe()
     private let errPipe = Pipe()
 
-    /// Starts `clawtalk arguments…` with `environment` added to a stable environment.
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// Starts `clawtalk arguments…` with `environment` added to a stable environment;
+    /// `ignoringStopSignals`: through `sh`, which ignores SIGTERM and SIGINT and then becomes
+    /// clawtalk, so that it starts with them ignored (as under a parent that ignores them).
+    init(_ arguments: [String], environment: [String: String], ignoringStopSignals: Bool = false) throws {
         process = try ClawTalkBinary.process(arguments, environment: environment)
+        if ignoringStopSignals, let binary = process.executableURL?.path {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"trap '' TERM INT; exec "$0" "$@""#, binary] + arguments
+        }
         process.standardOutput = outPipe
         process.standardError = errPipe
         outPipe.fileHandleForReading.readabilityHandler = { [out] handle in
@@ -57,6 +63,12 @@ final class RunningBinary: @unchecked Sendable {
     /// Waits until standard output or error contains `text`.
     func waitForOutput(_ text: String, timeout: Duration = .seconds(30)) async -> Bool {
         await waitUntil(timeout: timeout) { stdout.contains(text) || stderr.contains(text) }
+    }
+
+    /// The process's command name (`/proc/<pid>/comm`), nil once it is gone.
+    var command: String? {
+        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Sends `signal`.

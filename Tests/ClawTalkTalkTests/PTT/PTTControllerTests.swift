@@ -61,6 +61,10 @@ struct PTTControllerTests {
         let captureId = try #require(start.captureId)
         #expect(start == .started(captureId: captureId))
         #expect(await rig.controller.perform(.start) == .started(captureId: captureId), "idempotent")
+        // The key is released once the controller has read the whole utterance (on a busy machine
+        // it had read 0.94 s of it, and the audio sent was cut there).
+        #expect(await eventually { !rig.capturing.captures.isEmpty })
+        await rig.capturing.captures.first?.read()
         let stop = await rig.controller.perform(.stop, timeout: .seconds(15))
         #expect(
             stop == .finished(TalkPTTResult(captureId: captureId, transcript: "what's on my calendar", status: .queued))
@@ -156,6 +160,7 @@ struct PTTControllerTests {
         try await rig.clock.waitForSleeper(until: .seconds(12))
         rig.clock.advance(by: .milliseconds(11_990))
         // The barriers: the controller has read every frame of silence, and the cap still sleeps.
+        #expect(await eventually { !rig.capturing.captures.isEmpty })
         await rig.capturing.captures.first?.read()
         #expect(rig.clock.sleeperDeadlines.contains(.seconds(12)))
         #expect(Self.capturing(await rig.state()), "silence alone does not end a once before the cap")
