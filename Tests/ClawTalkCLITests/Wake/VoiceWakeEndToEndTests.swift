@@ -21,8 +21,6 @@ import Testing
     .enabled(if: WakeWhisper.isInstalled, "needs the venv and the Whisper base model"))
 struct VoiceWakeEndToEndTests {
     static let phrase = #"computer <break time="800ms"/> what time is it"#
-    /// The trigger the gateway adds live, and its command.
-    static let addedPhrase = #"claude <break time="800ms"/> turn on the lights"#
 
     /// Full mode (`wake.route` chat-send: one operator `chat.send`, the reply spoken by
     /// `talk.speak`) and node-only mode (the default route: one `voice.transcript`; trigger lists
@@ -35,15 +33,13 @@ struct VoiceWakeEndToEndTests {
         defer { server.stop() }
         let directory = try TempDirectory(prefix: "wake-e2e")
         let clip = try SpokenClip.wav(Self.phrase, padBefore: 0.5, padAfter: 0.5, in: directory)
-        let added = try SpokenClip.wav(
-            Self.addedPhrase, padBefore: 0.5, padAfter: 0.5, name: "added.wav", in: directory)
         var home = try TemporaryHome()
         home.sttPort = server.address.port
         defer { home.remove() }
         try home.writeConfig(
             """
             { wake: { engine: "pocketsphinx", route: "\(operatorEnabled ? "chat-send" : "voice-transcript")",
-                      thresholds: { computer: 1e-30, claude: 1e-30 } },
+                      thresholds: { computer: 1e-30 } },
               stt: { engine: "wyoming" },
               gateway: { operator: { enabled: \(operatorEnabled) } } }
             """)
@@ -52,8 +48,8 @@ struct VoiceWakeEndToEndTests {
             configuration.autoApproveLoopback = true
         }
         defer { Task { await gateway.stopListening() } }
-        // The gateway's list leaves "claude" out at first.
-        await gateway.setVoiceWakeTriggers(["computer"])
+        // The gateway's list leaves "computer" out at first.
+        await gateway.setVoiceWakeTriggers(["openclaw"])
         var environment = home.environment
         environment["CLAWTALK_GATEWAY_URL"] = url
         environment["CLAWTALK_GATEWAY_TOKEN"] = "s3cret"
@@ -65,27 +61,38 @@ struct VoiceWakeEndToEndTests {
         #expect(await run.waitUntil { run.stderr.contains("wake.triggers.changed") }, "\(run.stderr)")
         #expect(!run.stderr.contains("wake.unavailable"), "\(run.stderr)")
 
-        // "Claude" is not a trigger: its command is not sent. The barrier is the "computer" clip
-        // played after it: the wake pipeline judges audio in order, so its command is the first.
+        // "computer" is not a trigger: nothing is sent. A wait, not a barrier: no other trigger
+        // is heard reliably from espeak-ng through Whisper base to serve as one (a later "claude"
+        // clip was written "Clod" and refused, "alexa" "Okay, so"; "computer" then follows a
+        // trigger change, which could race the judging of this clip).
+        try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip])
+        try await Task.sleep(for: .seconds(3))
+        #expect(await Self.commands(gateway).isEmpty, "\(run.stderr)")
+        #expect(!run.stderr.contains("wake.accepted"))
+
+        // The gateway adds it back; no restart.
+        await gateway.setVoiceWakeTriggers(["openclaw", "computer"])
+        #expect(
+            await run.waitUntil { run.stderr.contains("triggers=openclaw,computer") }, "\(run.stderr)")
         await gateway.enqueueChatRun([.final("It is noon.")])
-        try runTool("paplay", ["-s", rig.server, "-d", "vspk", added])
         try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip])
         _ = await eventually(within: .seconds(60), every: .milliseconds(100)) { await !Self.commands(gateway).isEmpty }
-        let first = await Self.commands(gateway)
-        #expect(first.count == 1, "\(first)\n\(run.stderr)")
-        #expect(first.allSatisfy { $0.route == (operatorEnabled ? "chat.send" : "voice.transcript") })
+        // Late duplicates would come within the cooldown; wait past it.
+        try await Task.sleep(for: .seconds(2))
+        let sends = await Self.commands(gateway)
+        #expect(sends.count == 1, "\(sends)\n\(run.stderr)")
+        #expect(sends.allSatisfy { $0.route == (operatorEnabled ? "chat.send" : "voice.transcript") })
+        let message = try #require(sends.first?.text, "\(run.stderr)").lowercased()
         // Whisper's wording of espeak-ng speech heard through the rig varies, more so on a busy
         // machine ("what i'm in it" once): the command must be the spoken one (one of its words),
         // without the trigger, not an exact transcription.
-        let message = try #require(first.first?.text, "\(run.stderr)").lowercased()
-        #expect(!Self.words(message).isDisjoint(with: ["what", "time", "is", "it"]), "\(message)")
-        #expect(Self.words(message).isDisjoint(with: ["turn", "lights"]), "the command of a non-trigger: \(message)")
+        let words = Set(message.split { !($0.isLetter || $0.isNumber) }.map(String.init))
+        #expect(!words.isDisjoint(with: ["what", "time", "is", "it"]), "\(message)")
         #expect(!message.contains("computer"), "\(message)")
         #expect(run.stderr.contains("wake.accepted"))
         #expect(run.stderr.contains("wake.sent"))
         if operatorEnabled {
-            // The reply is spoken (gateway speech on the operator connection), to its end before
-            // the next clip.
+            // The reply is spoken (gateway speech on the operator connection).
             let speaks = { @Sendable in
                 await gateway.observedEvents.compactMap { event -> String? in
                     if case .operatorCall(_, "talk.speak", let params) = event { return params?["text"]?.stringValue }
@@ -94,23 +101,7 @@ struct VoiceWakeEndToEndTests {
             }
             _ = await eventually(every: .milliseconds(100)) { await !speaks().isEmpty }
             #expect(await speaks() == ["It is noon."], "\(run.stderr)")
-            #expect(await run.waitUntil { run.stderr.contains("tts.spoken") }, "\(run.stderr)")
         }
-
-        // The gateway adds "claude"; no restart.
-        await gateway.setVoiceWakeTriggers(["computer", "claude"])
-        #expect(await run.waitUntil { run.stderr.contains("triggers=computer,claude") }, "\(run.stderr)")
-        try runTool("paplay", ["-s", rig.server, "-d", "vspk", added])
-        _ = await eventually(within: .seconds(60), every: .milliseconds(100)) {
-            await Self.commands(gateway).count >= 2
-        }
-        // A late duplicate of the first command would have come before this one.
-        let sends = await Self.commands(gateway)
-        #expect(sends.count == 2, "\(sends)\n\(run.stderr)")
-        let second = try #require(sends.dropFirst().first?.text, "\(run.stderr)").lowercased()
-        #expect(!Self.words(second).isDisjoint(with: ["turn", "on", "the", "lights"]), "\(second)")
-        #expect(Self.words(second).isDisjoint(with: ["what", "time"]), "a duplicate of the first: \(second)")
-        #expect(!second.contains("claude"), "\(second)")
         print(run.stderr.split(separator: "\n").filter { $0.contains("wake.") }.joined(separator: "\n"))
 
         run.send(SIGTERM)
