@@ -240,7 +240,7 @@ struct TalkModeRigTests {
         let second = await Self.waitForChatSends(2, gateway)
         #expect(second.count == 2, "\(run.stderr)")
         // Whisper's words for the story's request vary ("Tell me I saw it."); the reply's do not.
-        let words = Set((second.last ?? "").lowercased().split { !$0.isLetter }.map(String.init))
+        let words = VoiceWakeEndToEndTests.words(second.last ?? "")
         #expect(words.isDisjoint(with: ["paris", "capital", "france"]), "the node's own reply made a turn: \(second)")
         #expect(try await Self.waitForStatus("on speaking", environment), "\(run.stderr)")
         // Interrupt well into the reply (≥ 5 s of its ≈ 24 s), so that a turn taken from an onset

@@ -53,7 +53,7 @@ struct KeywordScorerWakeRigTests {
         let sends = await VoiceWakeEndToEndTests.commands(gateway)
         #expect(sends.count == 2, "\(sends)\n\(run.stderr)")
         let message = try #require(sends.first?.text, "\(run.stderr)").lowercased()
-        let words = Set(message.split { !($0.isLetter || $0.isNumber) }.map(String.init))
+        let words = VoiceWakeEndToEndTests.words(message)
         #expect(!words.isDisjoint(with: ["what", "time", "is", "it"]), "\(message)")
         #expect(!message.contains("computer"), "\(message)")
         let second = try #require(sends.last?.text, "\(run.stderr)").lowercased()

@@ -86,7 +86,7 @@ struct VoiceWakeEndToEndTests {
         // Whisper's wording of espeak-ng speech heard through the rig varies, more so on a busy
         // machine ("what i'm in it" once): the command must be the spoken one (one of its words),
         // without the trigger, not an exact transcription.
-        let words = Set(message.split { !($0.isLetter || $0.isNumber) }.map(String.init))
+        let words = Self.words(message)
         #expect(!words.isDisjoint(with: ["what", "time", "is", "it"]), "\(message)")
         #expect(!message.contains("computer"), "\(message)")
         #expect(run.stderr.contains("wake.accepted"))
