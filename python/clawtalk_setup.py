@@ -34,7 +34,9 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAUNCHERS = ("clawtalk-wake", "clawtalk-speech")
-SERVER_MODULES = ("clawtalk_wake.py", "clawtalk_speech.py", "clawtalk_onnx.py")
+SERVER_MODULES = (
+    "clawtalk_wake.py", "clawtalk_speech.py", "clawtalk_onnx.py", "clawtalk_wake_head.py", "clawtalk_wake_heads.json",
+)
 STAMP = ".clawtalk-lock"
 MB = 1_000_000
 

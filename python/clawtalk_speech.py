@@ -567,7 +567,7 @@ class Service:
         shared = self.transcriber.tokenizer if os.path.realpath(args.wake_model) == os.path.realpath(args.asr_model) else None
         scorer = wake.KeywordScorer(
             args.wake_model, args.wake_threads, model=wake_model, features=self.features, lead_ins=wake.lead_ins(args),
-            tokenizer=shared, prompting=args.trigger_prompt,
+            tokenizer=shared, prompting=args.trigger_prompt, heads=wake.heads(args),
         )
         args.model = args.wake_model
         self.wake = wake.Service(args, scorer=scorer, worker=self.worker)

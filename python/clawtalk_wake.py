@@ -200,6 +200,8 @@ def pass_due(count: int, scored_until: int, first: int, interval: int, early: in
 # A segment's start is ruled out once no trigger's first tokens reach this share of its threshold:
 # its end is then keyword-scored for the trigger at its very start only (no lead-in decodes).
 START_MARGIN = 0.1
+# A segment's early passes go on while an acoustic head's logit is within this of its threshold.
+HEAD_OPEN_MARGIN = 2.0
 # A segment's later early passes are left out once no trigger's first tokens reach this share of
 # its threshold (START_MARGIN where a trigger has none here). The brand triggers' thresholds are a
 # third of "computer"'s, and their first tokens (" Open", and the lead-ins "Hi", "OK" that every
@@ -288,6 +290,9 @@ class Scores:
     # False when no trigger's first token reached START_MARGIN: the segment's end is then scored
     # without lead-in decodes. (None: as start_open.)
     lead_ins_open: Optional[bool] = None
+    # The acoustic heads' logits by trigger (clawtalk_wake_head.py), for the triggers that have
+    # one.
+    acoustic: Dict[str, float] = field(default_factory=dict)
 
     def end_lead_ins(self) -> bool:
         """Whether the segment's end is still scored with lead-in decodes after this pass."""
@@ -303,7 +308,7 @@ class KeywordScorer:
 
     def __init__(
         self, model_dir: str, threads: int, model=None, features=None, lead_ins: Sequence[str] = LEAD_IN_WORDS,
-        tokenizer=None, prompting: bool = False,
+        tokenizer=None, prompting: bool = False, heads: Optional[dict] = None,
     ) -> None:
         """`model`: an already loaded ctranslate2 Whisper of `model_dir` to share; `features`: a
         log-mel function called as `features(samples, padding=0)` (default: faster-whisper's
@@ -325,6 +330,7 @@ class KeywordScorer:
 
             features = FeatureExtractor(feature_size=self.model.n_mels)
         self.features = features
+        self.heads = heads or {}
         token = self.tokenizer.token_to_id
         self.sot = token("<|startoftranscript|>")
         self.no_timestamps = token("<|notimestamps|>")
@@ -417,6 +423,7 @@ class KeywordScorer:
         mel = np.ascontiguousarray(mel[None], dtype=np.float32)
         encoded = self.model.encode(self._ct2.StorageView.from_array(mel), to_cpu=False)
         frames = max(1, min(WINDOW_FRAMES, count // HOP))
+        acoustic = self.acoustic(encoded, count, triggers)
         seconds = count / SAMPLE_RATE
         longest = max((len(seq) for t in triggers for seq in t.spellings), default=1)
         reach = longest + self.lead_in_tokens
@@ -430,7 +437,7 @@ class KeywordScorer:
         if text_only:
             ids = [t for t in path if t < self.eot]
             text = self.tokenizer.decode(ids).strip()
-            return Scores({}, text, time.perf_counter() - started, len(ids) < tokens, start_open=False)
+            return Scores({}, text, time.perf_counter() - started, len(ids) < tokens, start_open=False, acoustic=acoustic)
         # A step keeps the probabilities of the tokens a score can ask for (a whole softmax over
         # the vocabulary would be 415 KB).
         self.interest = self._np.asarray(sorted(
@@ -441,7 +448,7 @@ class KeywordScorer:
         complete = len(ids) < tokens
         keyword: Dict[str, float] = {}
         if not triggers:
-            return Scores(keyword, text, time.perf_counter() - started, complete)
+            return Scores(keyword, text, time.perf_counter() - started, complete, acoustic=acoustic)
         logits = result.logits[0][:reach]
         first = self._probabilities(logits[0]) if len(logits) else None
         scored_lead_ins = self.lead_ins if lead_ins else []
@@ -450,8 +457,11 @@ class KeywordScorer:
         ):
             # No trigger can start the transcript, after a lead-in or not: every score is below
             # a tenth of its threshold, so no lead-in decode or forced spelling is needed.
-            start_open = only_lead_ins(text, self.lead_in_words)
-            return Scores({t.name: 0.0 for t in triggers}, text, time.perf_counter() - started, complete, start_open)
+            start_open = only_lead_ins(text, self.lead_in_words) or self.heads_open(acoustic)
+            return Scores(
+                {t.name: 0.0 for t in triggers}, text, time.perf_counter() - started, complete, start_open,
+                acoustic=acoustic,
+            )
         # Only the steps a sequence can reach: each is a softmax over the whole vocabulary.
         steps = [first] + [self._probabilities(step) for step in logits[1:]]
         decoding = _Decoding(self, encoded, frames, longest, prefix)
@@ -461,9 +471,25 @@ class KeywordScorer:
             keyword[trigger.name] = decoding.trigger_score(trigger, contexts)
         bounds = [(t, decoding.start_bound(t, contexts)) for t in triggers]
         led = only_lead_ins(text, self.lead_in_words)
-        start_open = led or any(bound >= early_pass_margin(t) * t.threshold for t, bound in bounds)
+        start_open = (
+            led or any(bound >= early_pass_margin(t) * t.threshold for t, bound in bounds) or self.heads_open(acoustic)
+        )
         lead_ins_open = led or any(bound >= START_MARGIN * t.threshold for t, bound in bounds)
-        return Scores(keyword, text, time.perf_counter() - started, complete, start_open, lead_ins_open)
+        return Scores(keyword, text, time.perf_counter() - started, complete, start_open, lead_ins_open, acoustic)
+
+    def acoustic(self, encoded, count: int, triggers: List[TriggerSpec]) -> Dict[str, float]:
+        """The acoustic heads' logits for the triggers that have one, on the encoder frames that
+        hold audio (one per 320 samples; the rest of the window is padding)."""
+        chosen = [self.heads[t.name] for t in triggers if t.name in self.heads]
+        if not chosen:
+            return {}
+        frames = self._np.asarray(encoded)[0]
+        valid = max(1, min(len(frames), count // (2 * HOP) + 1))
+        return {head.name: head.logit(self._np, frames[:valid]) for head in chosen}
+
+    def heads_open(self, acoustic: Dict[str, float]) -> bool:
+        """Whether a head is near enough its threshold that the segment's start stays open."""
+        return any(logit >= self.heads[name].threshold - HEAD_OPEN_MARGIN for name, logit in acoustic.items())
 
     def first_step_bound(self, trigger: TriggerSpec, first, lead_ins=None) -> float:
         """An upper bound of the trigger's keyword score from the first decoding step alone:
@@ -713,6 +739,7 @@ class Trace:
             "segment": segment.number, "start_ms": segment.start_ms, "until_ms": until * 1000 // SAMPLE_RATE,
             "whole": whole, "final": final, "keyword": {k: round(v, 6) for k, v in scores.keyword.items()},
             "text": scores.text, "start_open": scores.start_open, "fired": sorted(segment.fired),
+            "acoustic": {k: round(v, 3) for k, v in scores.acoustic.items()},
         }
         self.stream.write(json.dumps(record) + "\n")
         self.stream.flush()
@@ -725,7 +752,8 @@ class Service:
         """`scorer` and `worker` (an executor) are given when another server shares them."""
         self.args = args
         self.scorer = scorer or KeywordScorer(
-            args.model, args.threads, lead_ins=lead_ins(args), prompting=getattr(args, "trigger_prompt", False)
+            args.model, args.threads, lead_ins=lead_ins(args), prompting=getattr(args, "trigger_prompt", False),
+            heads=heads(args),
         )
         self.worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
         self.spec_cache: Dict[tuple, TriggerSpec] = {}
@@ -907,8 +935,14 @@ def make_handler_class():
                     continue
                 score = scores.keyword.get(trigger.name, 0.0) if whole else 0.0
                 method = None
+                logit = scores.acoustic.get(trigger.name)
                 if score >= trigger.threshold:
                     method = "keyword"
+                elif whole and logit is not None and logit >= self.service.scorer.heads[trigger.name].threshold:
+                    # The head reads the encoder's frames: a brand word that the decoder wrote
+                    # as another word ("Lord", "Open floor") in noise. Whole windows only: a
+                    # window cut out of running speech has no pause before the trigger.
+                    method = "acoustic"
                 elif (final or not whole) and text_match(
                     scores.text, trigger.name, at_start=whole, at_end=final, lead_ins=lead_in_words
                 ):
@@ -926,6 +960,8 @@ def make_handler_class():
                 event = Detection(name=trigger.name, timestamp=timestamp).event()
                 event.data["score"] = round(score, 6)
                 event.data["method"] = method
+                if logit is not None:
+                    event.data["logit"] = round(logit, 3)
                 event.data["compute_ms"] = int(scores.seconds * 1000)
                 LOGGER.info(
                     "detection trigger=%s method=%s score=%.4g audio_ms=%d compute_ms=%d",
@@ -974,6 +1010,25 @@ def default_threshold(trigger: str, given: Optional[float] = None) -> float:
     return TRIGGER_THRESHOLDS.get("".join(trigger_words(trigger)), DEFAULT_THRESHOLD)
 
 
+def heads(args: argparse.Namespace) -> dict:
+    """The acoustic keyword heads that --wake-heads names (none with --no-wake-heads). A file that
+    cannot be read is logged, and the scorer runs on its decoder alone."""
+    if getattr(args, "no_wake_heads", False):
+        return {}
+    import numpy  # noqa: PLC0415
+
+    from clawtalk_wake_head import HEADS_FILE, HeadFileError, load_heads  # noqa: PLC0415
+
+    path = getattr(args, "wake_heads", None) or HEADS_FILE
+    try:
+        loaded = load_heads(numpy, path)
+    except HeadFileError as error:
+        LOGGER.warning("acoustic heads not loaded (%s); the brand triggers are scored by the decoder alone", error)
+        return {}
+    LOGGER.info("acoustic heads loaded path=%s triggers=%s", path, ",".join(sorted(loaded)))
+    return loaded
+
+
 def lead_ins(args: argparse.Namespace) -> List[str]:
     """The lead-in words the options ask for (--lead-in, --no-lead-ins)."""
     if getattr(args, "no_lead_ins", False):
@@ -1003,6 +1058,11 @@ def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
         help="decode with the brand triggers in Whisper's prompt (" + ", ".join(PROMPTED.values())
         + "): hears them better in noise, costs near-miss accepts and CPU",
     )
+    parser.add_argument(
+        "--wake-heads", metavar="FILE",
+        help="acoustic keyword heads for the brand triggers (default: clawtalk_wake_heads.json beside this file)",
+    )
+    parser.add_argument("--no-wake-heads", action="store_true", help="score with the decoder alone")
     parser.add_argument("--segment-ms", type=int, default=5000, help="longest segment scored whole (default %(default)s)")
     parser.add_argument("--window-ms", type=int, default=3000, help="window of a longer segment (default %(default)s)")
     parser.add_argument(

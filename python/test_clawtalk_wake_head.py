@@ -1,0 +1,146 @@
+"""Tests of the acoustic keyword heads (clawtalk_wake_head.py): the shipped file, malformed files,
+the window arithmetic, and the heads on real audio through tiny.en (which needs the model and
+espeak-ng: without them the last test fails, unless CLAWTALK_SPEECH_TESTS_NO_MODELS=1)."""
+
+import argparse
+import json
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import numpy as np
+
+import clawtalk_wake as wake
+import clawtalk_wake_head as head
+
+
+def tiny_head(**changes):
+    """A head on 2-dim frames whose part j reads the frame's dimension j: a window of two parts
+    of one frame each scores x[t][0] + x[t + 1][1]."""
+    values = dict(
+        name="t", w1=np.eye(2, dtype=np.float32), b1=np.zeros(2, np.float32), w2=np.eye(2, dtype=np.float32),
+        c=np.zeros(2, np.float32), b2=0.0, mean=np.zeros(2, np.float32), scale=np.ones(2, np.float32), parts=2,
+        part_frames=1, sharpness=50.0, threshold=0.0,
+    )
+    values.update(changes)
+    return head.KeywordHead(**values)
+
+
+class ShippedHeadsTests(unittest.TestCase):
+    def test_the_shipped_file_has_both_brand_triggers_on_tiny_en_frames(self):
+        heads = head.load_heads(np)
+        self.assertEqual(sorted(heads), ["claude", "openclaw"])
+        for item in heads.values():
+            self.assertEqual(item.w1.shape[0], 384)
+            self.assertEqual(item.mean.shape, (384,))
+            self.assertEqual(item.w2.shape, (item.w1.shape[1], item.parts))
+            self.assertTrue(np.isfinite(item.threshold))
+
+    def test_silence_is_far_below_every_threshold(self):
+        for item in head.load_heads(np).values():
+            self.assertLess(item.logit(np, np.zeros((50, 384), np.float32)), item.threshold)
+
+
+class HeadFileTests(unittest.TestCase):
+    def write(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def good(self):
+        with open(head.HEADS_FILE, encoding="utf-8") as f:
+            return json.load(f)
+
+    def test_malformed_files_are_refused_with_their_reason(self):
+        missing = os.path.join(tempfile.gettempdir(), "clawtalk-no-such-heads.json")
+        document = self.good()
+        document["heads"]["claude"]["w1"]["f16"] = "not base64!"
+        wrong_shape = self.good()
+        wrong_shape["heads"]["claude"]["w1"]["shape"] = [3, 3]
+        no_key = self.good()
+        del no_key["heads"]["openclaw"]["threshold"]
+        cases = {
+            "missing": missing, "not json": self.write("{"), "other format": self.write('{"format": 2, "heads": {}}'),
+            "bad base64": self.write(json.dumps(document)), "wrong shape": self.write(json.dumps(wrong_shape)),
+            "no threshold": self.write(json.dumps(no_key)),
+        }
+        for label, path in cases.items():
+            with self.assertRaises(head.HeadFileError, msg=label):
+                head.load_heads(np, path)
+
+    def test_arrays_survive_the_files_float16_form(self):
+        values = np.array([[0.5, -1.25], [3.0, 0.001]], np.float32)
+        back = head._array(np, head.encode_array(np, values))  # noqa: SLF001
+        np.testing.assert_allclose(back, values, rtol=1e-3)
+
+    def test_an_unreadable_file_leaves_the_scorer_on_its_decoder(self):
+        args = argparse.Namespace(wake_heads=self.write("{"), no_wake_heads=False)
+        with self.assertLogs("clawtalk_wake", logging.WARNING) as logs:
+            self.assertEqual(wake.heads(args), {})
+        self.assertIn("decoder alone", logs.output[0])
+        self.assertEqual(wake.heads(argparse.Namespace(wake_heads=None, no_wake_heads=True)), {})
+        self.assertEqual(sorted(wake.heads(argparse.Namespace(wake_heads=None, no_wake_heads=False))), ["claude", "openclaw"])
+
+
+class WindowTests(unittest.TestCase):
+    def test_parts_count_in_order(self):
+        item = tiny_head()
+        in_order = np.array([[0, 0], [1, 0], [0, 1], [0, 0]], np.float32)
+        reversed_order = np.array([[0, 0], [0, 1], [1, 0], [0, 0]], np.float32)
+        self.assertAlmostEqual(item.logit(np, in_order), 2.0, delta=0.05)
+        self.assertLess(item.logit(np, reversed_order), 1.1)
+
+    def test_the_logit_is_a_soft_maximum_over_positions(self):
+        item = tiny_head(sharpness=1.0)
+        frames = np.array([[1, 0], [0, 1], [1, 0], [0, 1]], np.float32)
+        # Positions 0..2 score 2, 0 and 2: log(e^2 + e^0 + e^2).
+        self.assertAlmostEqual(item.logit(np, frames), float(np.log(2 * np.exp(2) + 1)), places=5)
+
+    def test_fewer_frames_than_a_window_are_zero_padded(self):
+        item = tiny_head(part_frames=3)
+        short = np.array([[1, 0], [1, 0]], np.float32)
+        padded = np.concatenate([short, np.zeros((4, 2), np.float32)])
+        self.assertAlmostEqual(item.logit(np, short), item.logit(np, padded), places=6)
+
+
+class RealAudioTests(unittest.TestCase):
+    """tiny.en's encoder frames of espeak-ng speech, as the scorer computes them."""
+
+    def test_each_head_hears_its_own_trigger_and_not_the_other_or_plain_speech(self):
+        tiny = os.path.join(os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share")),
+                            "clawtalk", "models", "whisper-tiny-en")
+        if not os.path.isfile(os.path.join(tiny, "model.bin")) or shutil.which("espeak-ng") is None:
+            if os.environ.get("CLAWTALK_SPEECH_TESTS_NO_MODELS") == "1":
+                self.skipTest("tiny.en or espeak-ng missing; CLAWTALK_SPEECH_TESTS_NO_MODELS=1")
+            self.fail("needs models/whisper-tiny-en and espeak-ng (run scripts/setup)")
+        scorer = wake.KeywordScorer(tiny, 1, heads=head.load_heads(np))
+        triggers = [scorer.spec(t, wake.default_threshold(t), []) for t in ("openclaw", "claude", "computer")]
+
+        def acoustic(text):
+            pcm = subprocess.run(["espeak-ng", "-v", "en-us", "--stdout", text], capture_output=True, check=True).stdout
+            samples = np.frombuffer(pcm[44:], dtype="<i2").astype(np.float32) / 32768.0
+            # espeak-ng speaks at 22050 Hz: every 16 kHz sample from the nearest one.
+            samples = samples[(np.arange(int(len(samples) * 16000 / 22050)) * 22050 // 16000)]
+            # The node's segmenter opens a segment 0.4 s before the first speech frame.
+            pre_roll = np.zeros(int(0.4 * 16000), np.float32)
+            return scorer.score(np.concatenate([pre_roll, samples]), triggers).acoustic
+
+        openclaw = acoustic("Open Claw, turn on the lights.")
+        claude = acoustic("Claude, what time is it?")
+        plain = acoustic("The weather this weekend looks fine.")
+        self.assertEqual(sorted(openclaw), ["claude", "openclaw"])
+        self.assertGreaterEqual(openclaw["openclaw"], scorer.heads["openclaw"].threshold)
+        self.assertLess(openclaw["claude"], scorer.heads["claude"].threshold)
+        self.assertGreaterEqual(claude["claude"], scorer.heads["claude"].threshold)
+        self.assertLess(claude["openclaw"], scorer.heads["openclaw"].threshold)
+        for name, logit in plain.items():
+            self.assertLess(logit, scorer.heads[name].threshold, name)
+
+
+if __name__ == "__main__":
+    unittest.main()
