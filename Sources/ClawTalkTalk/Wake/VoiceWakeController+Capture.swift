@@ -55,7 +55,9 @@ extension VoiceWakeController {
         let hit = hit ?? WakeHit(trigger: trigger, engine: "-", atSeconds: Double(position) / 16000, score: 0)
         let held = ring.snapshot()
         let heldStart = position - held.count
-        let hitSample = Int(hit.atSeconds * 16000)
+        // From the end of the audio the engine scored, not from when it answered: the command
+        // spoken while a loaded scorer worked is in the capture.
+        let hitSample = Int(hit.commandStartSeconds * 16000)
         let start = min(max(heldStart, hitSample - Int(configuration.commandPreRoll * 16000)), position)
         nextCaptureId += 1
         capture = Capture(

@@ -22,8 +22,11 @@ struct KeywordScorerWakeRigTests {
         let directory = try TempDirectory(prefix: "scorer-wake")
         let clip = try SpokenClip.wav(
             #"computer <break time="800ms"/> what time is it"#, padBefore: 0.5, padAfter: 0.5, in: directory)
+        // As in the brand-trigger test: the second command starts 1.5 s after the node's spoken
+        // reply to the first (waited for below), out of the echo window where a hit must score
+        // 10 × its threshold.
         let next = try SpokenClip.wav(
-            #"computer <break time="800ms"/> turn on the lights"#, padBefore: 0.5, padAfter: 0.5, name: "next.wav",
+            #"computer <break time="800ms"/> turn on the lights"#, padBefore: 1.5, padAfter: 0.5, name: "next.wav",
             in: directory)
         let (gateway, run) = try await Self.startRun(in: home)
         defer {
@@ -37,6 +40,7 @@ struct KeywordScorerWakeRigTests {
         }
         // Once: a second command is the barrier. The wake pipeline judges audio in order, so a
         // late duplicate of the first would have come before it.
+        #expect(await run.waitForOutput("tts.spoken", timeout: .seconds(60)), "\(run.stderr)")
         try runTool("paplay", ["-d", "vspk", next])
         _ = await eventually(within: .seconds(60), every: .milliseconds(100)) {
             await VoiceWakeEndToEndTests.commands(gateway).count >= 2

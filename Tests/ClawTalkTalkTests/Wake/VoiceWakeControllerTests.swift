@@ -162,6 +162,27 @@ struct VoiceWakeControllerTests {
         await rig.stop()
     }
 
+    @Test func aScorerThatAnswersLateStillCapturesTheCommandSpokenMeanwhile() async throws {
+        // "computer" ends about 1.6 s into the clip and the command by 3.5 s; the scorer had heard
+        // up to 1.7 s but answered at 5 s (a loaded machine). The capture starts from what it had
+        // heard: from its answer, it would hold only the silence after the command.
+        let directory = try TempDirectory(prefix: "wake")
+        let clip = try SpokenClip.wav(Self.phrase, padAfter: 3, in: directory)
+        let engine = OneHitEngine(
+            hit: WakeHit(
+                trigger: "computer", engine: "whisper", atSeconds: 5, score: 0.5, threshold: 0.01,
+                heardUntilSeconds: 1.7))
+        let rig = try await Self.rig(engine: engine, verifier: nil, transcriber: PocketSphinxTranscriber())
+        // The clip, then 10 s of silence as a live microphone goes on giving.
+        let silence = (0..<500).map { _ in WakeAudioFrame(wake: [Int16](repeating: 0, count: 320), isSpeech: false) }
+        await Self.feed(rig.controller, try Self.frames(clip) + silence)
+        try await rig.wait("sent", Self.isSent)
+        let sent = await rig.sent()
+        #expect(sent.count == 1, "\(sent)")
+        #expect(try #require(sent.first).lowercased().contains("time"), "\(sent)")
+        await rig.stop()
+    }
+
     @Test func mutedFramesAreSilenceForSpeechToTextSoNothingIsSent() async throws {
         let directory = try TempDirectory(prefix: "wake")
         let clip = try SpokenClip.wav(Self.phrase, padAfter: 3, in: directory)

@@ -255,7 +255,8 @@ public final class WhisperKeywordEngine: WakeEngine {
         return WakeHit(
             trigger: trigger, engine: Self.engineName,
             atSeconds: Double(detection.timestampMilliseconds + detection.computeMilliseconds) / 1000,
-            score: detection.score, threshold: threshold(for: trigger))
+            score: detection.score, threshold: threshold(for: trigger),
+            heardUntilSeconds: Double(detection.timestampMilliseconds) / 1000)
     }
 
     private func drop(_ error: any Error) {
