@@ -395,7 +395,7 @@ class KeywordScorer:
 
     def score(
         self, samples, triggers: List[TriggerSpec], keyword_only: bool = False, text_only: bool = False,
-        lead_ins: bool = True,
+        lead_ins: bool = True, acoustic: bool = True,
     ) -> Scores:
         """Scores 16 kHz float samples (at most 5 s) for every trigger, and transcribes them.
 
@@ -413,7 +413,7 @@ class KeywordScorer:
         enough steps for the longest sequence (the text is then only its start); `text_only`
         just transcribes (no keyword scores); without `lead_ins` the keyword score counts the
         trigger at the very start only (no lead-in decodes: the end of a segment whose start an
-        early pass ruled out)."""
+        early pass ruled out); without `acoustic` no head is run (Scores.acoustic is empty)."""
         np = self._np
         started = time.perf_counter()
         window = np.zeros(WINDOW_FRAMES * HOP, dtype=np.float32)
@@ -423,7 +423,7 @@ class KeywordScorer:
         mel = np.ascontiguousarray(mel[None], dtype=np.float32)
         encoded = self.model.encode(self._ct2.StorageView.from_array(mel), to_cpu=False)
         frames = max(1, min(WINDOW_FRAMES, count // HOP))
-        acoustic = self.acoustic(encoded, count, triggers)
+        acoustic = self.acoustic(encoded, count, triggers) if acoustic else {}
         seconds = count / SAMPLE_RATE
         longest = max((len(seq) for t in triggers for seq in t.spellings), default=1)
         reach = longest + self.lead_in_tokens
@@ -479,12 +479,14 @@ class KeywordScorer:
 
     def acoustic(self, encoded, count: int, triggers: List[TriggerSpec]) -> Dict[str, float]:
         """The acoustic heads' logits for the triggers that have one, on the encoder frames that
-        hold audio (one per 320 samples; the rest of the window is padding)."""
+        hold audio (one per 320 samples) and the few after them (`head_frames`)."""
         chosen = [self.heads[t.name] for t in triggers if t.name in self.heads]
         if not chosen:
             return {}
         frames = self._np.asarray(encoded)[0]
-        valid = max(1, min(len(frames), count // (2 * HOP) + 1))
+        from clawtalk_wake_head import head_frames  # noqa: PLC0415
+
+        valid = head_frames(count, len(frames))
         return {head.name: head.logit(self._np, frames[:valid]) for head in chosen}
 
     def heads_open(self, acoustic: Dict[str, float]) -> bool:
@@ -810,6 +812,9 @@ def make_handler_class():
             self.service = service
             self.names: List[str] = list(service.args.trigger or DEFAULT_TRIGGERS)
             self.triggers = service.specs(self.names, {}, {})
+            # Whether the acoustic heads may wake this connection's triggers (`detect`'s
+            # "acoustic": false turns them off: wake.acousticHeads).
+            self.acoustic = True
             self.converter = AudioChunkConverter(rate=SAMPLE_RATE, width=2, channels=1)
             self.segment: Optional[Segment] = None
             self.scoring: Optional[asyncio.Task] = None
@@ -841,6 +846,7 @@ def make_handler_class():
             thresholds = data.get("thresholds") or {}
             aliases = data.get("aliases") or {}
             self.triggers = self.service.specs(self.names, thresholds, aliases)
+            self.acoustic = data.get("acoustic", True) is not False
             LOGGER.debug("triggers: %s", ", ".join(t.name for t in self.triggers))
 
         def add(self, audio: bytes) -> None:
@@ -905,7 +911,8 @@ def make_handler_class():
                 # Its keyword score then counts the trigger at the very start only: the lead-in
                 # decodes cost half a pass, and a start of lead-ins stays open anyway.
                 text_only = final and not whole
-                options = {"keyword_only": whole and not final, "text_only": text_only}
+                # The heads only where report() can use them: whole segments.
+                options = {"keyword_only": whole and not final, "text_only": text_only, "acoustic": whole and self.acoustic}
                 if final and segment.lead_ins_ruled_out:
                     options["lead_ins"] = False
                 scores = await loop.run_in_executor(

@@ -24,6 +24,18 @@ from typing import Dict, Optional
 
 HEADS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "clawtalk_wake_heads.json")
 FORMAT = 1
+# Encoder frames past the end of the audio that a head reads (0.4 s of the window's zero padding).
+# Whisper's encoder marks a word's end in the frames after it: a head that stopped at the last
+# frame of audio would judge a trigger at the very end of a segment (the segmenter ends one about
+# 0.2 s after the speech) on half its evidence.
+TAIL_FRAMES = 20
+FRAME_SAMPLES = 320
+
+
+def head_frames(count: int, available: int) -> int:
+    """How many of `available` encoder frames a head reads for `count` samples of audio at the
+    start of the window: those that hold audio, and TAIL_FRAMES more."""
+    return max(1, min(available, count // FRAME_SAMPLES + 1 + TAIL_FRAMES))
 
 
 class HeadFileError(ValueError):
@@ -69,12 +81,12 @@ class KeywordHead:
         return self.parts * self.part_frames
 
     def logit(self, np, frames) -> float:
-        """The head's logit for encoder frames (T x 384, 20 ms each: the valid part of a
-        window). Fewer frames than one window are zero-padded, as in training."""
-        x = np.asarray(frames, dtype=np.float32)
+        """The head's logit for encoder frames (T x 384, 20 ms each: `head_frames` of a window).
+        Fewer frames than one window are padded with the mean frame (zeros after the
+        normalisation), as in training."""
+        x = (np.asarray(frames, dtype=np.float32) - self.mean) / self.scale
         if len(x) < self.frames:
             x = np.concatenate([x, np.zeros((self.frames - len(x), x.shape[1]), np.float32)])
-        x = (x - self.mean) / self.scale
         z = np.maximum(x @ self.w1 + self.b1, 0.0) @ self.w2 + self.c
         sums = np.concatenate([np.zeros((1, self.parts), np.float32), np.cumsum(z, axis=0)])
         positions = len(x) - self.frames + 1

@@ -344,16 +344,22 @@ class FakeService:
         self.trace = None  # a wake.Trace to record passes
         self.start_open = True  # what every pass says of the segment's start
         self.lead_ins_open = None  # and of its end's lead-in decodes (None: as start_open)
+        self.logit = None  # every trigger's acoustic head logit when a pass asks for it (None: no head)
+        self.acoustic_asked = []  # whether each pass asked for the heads
         outer = self
 
         class Scorer:
-            def score(self, audio, triggers, keyword_only=False, text_only=False, lead_ins=True):
+            heads = {"computer": argparse.Namespace(threshold=0.0)}
+
+            def score(self, audio, triggers, keyword_only=False, text_only=False, lead_ins=True, acoustic=True):
                 outer.lengths.append(
                     (len(audio), keyword_only) + (("text only",) if text_only else ()) + (() if lead_ins else ("bare",))
                 )
+                outer.acoustic_asked.append(acoustic)
+                logits = {t.name: outer.logit for t in triggers} if acoustic and outer.logit is not None else {}
                 return wake.Scores(
                     {t.name: 0.0 for t in triggers}, "", 0.001, start_open=outer.start_open,
-                    lead_ins_open=outer.lead_ins_open,
+                    lead_ins_open=outer.lead_ins_open, acoustic=logits,
                 )
 
         self.scorer = Scorer()
@@ -363,18 +369,21 @@ class FakeService:
 
 
 class HandlerScheduleTests(unittest.TestCase):
-    def run_segment(self, seconds, paced, start_open=True, trace=None, lead_ins_open=None):
+    def run_segment(self, seconds, paced, start_open=True, trace=None, lead_ins_open=None, service=None, detect=None):
         """Streams a segment of `seconds` in 100 ms chunks, at once (a file) or letting every
-        pass finish before the next chunk (live); the (length, keyword only) of each pass."""
+        pass finish before the next chunk (live), after `detect` (its data) if given; the
+        (length, keyword only) of each pass, and the events written."""
         try:
             from wyoming.audio import AudioChunk, AudioStart, AudioStop
+            from wyoming.wake import Detect
         except ImportError:
             self.skipTest("wyoming is not installed (scripts/setup installs it in the venv)")
-        service = FakeService()
+        service = service or FakeService()
         service.start_open = start_open
         service.lead_ins_open = lead_ins_open
         service.trace = trace
         written = []
+        self.events = []
 
         async def run():
             handler_class = wake.make_handler_class()
@@ -382,8 +391,13 @@ class HandlerScheduleTests(unittest.TestCase):
 
             async def write_event(event):
                 written.append(event.type)
+                self.events.append(event)
 
             handler.write_event = write_event
+            if detect is not None:
+                event = Detect(names=detect.get("names")).event()
+                event.data.update(detect)
+                await handler.handle_event(event)
             await handler.handle_event(AudioStart(rate=16000, width=2, channels=1, timestamp=0).event())
             chunk = bytes(3200)
             for _ in range(int(seconds * 10)):
@@ -428,6 +442,29 @@ class HandlerScheduleTests(unittest.TestCase):
         lengths, _ = self.run_segment(7, paced=False)
         # Its end is a window cut out of running speech: transcribed only (no start to score).
         self.assertEqual(lengths, [(16000, True), (24000, True), (32000, True), (48000, False, "text only")])
+
+    def test_a_head_over_its_threshold_wakes_on_a_whole_window(self):
+        service = FakeService()
+        service.logit = 1.5
+        _, written = self.run_segment(1.8, paced=False, service=service)
+        self.assertEqual(written, ["detection"])
+        self.assertEqual(self.events[0].data["method"], "acoustic")
+        self.assertEqual(self.events[0].data["logit"], 1.5)
+
+    def test_detect_can_turn_the_heads_off(self):
+        # wake.acousticHeads false: the node's detect says "acoustic": false; no pass runs a head.
+        service = FakeService()
+        service.logit = 1.5
+        _, written = self.run_segment(1.8, paced=False, service=service, detect={"names": ["computer"], "acoustic": False})
+        self.assertEqual(written, ["not-detected"])
+        self.assertEqual(service.acoustic_asked, [False, False, False])
+
+    def test_the_heads_run_only_on_whole_windows(self):
+        # A long segment's end is a window cut out of running speech, where no head may wake.
+        service = FakeService()
+        service.start_open = True
+        self.run_segment(7, paced=False, service=service)
+        self.assertEqual(service.acoustic_asked, [True, True, True, False])
 
     def test_the_trace_numbers_segments_and_records_every_pass(self):
         stream = io.StringIO()

@@ -1,8 +1,11 @@
 """Tests of the acoustic keyword heads (clawtalk_wake_head.py): the shipped file, malformed files,
-the window arithmetic, and the heads on real audio through tiny.en (which needs the model and
-espeak-ng: without them the last test fails, unless CLAWTALK_SPEECH_TESTS_NO_MODELS=1)."""
+the window arithmetic, the trainer's forward pass (scripts/train-wake-heads) against the scorer's,
+and the heads on real audio through tiny.en (which needs the model and espeak-ng: without them the
+last test fails, unless CLAWTALK_SPEECH_TESTS_NO_MODELS=1)."""
 
 import argparse
+import importlib.machinery
+import importlib.util
 import json
 import logging
 import os
@@ -15,6 +18,8 @@ import numpy as np
 
 import clawtalk_wake as wake
 import clawtalk_wake_head as head
+
+TRAINER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "train-wake-heads")
 
 
 def tiny_head(**changes):
@@ -101,11 +106,87 @@ class WindowTests(unittest.TestCase):
         # Positions 0..2 score 2, 0 and 2: log(e^2 + e^0 + e^2).
         self.assertAlmostEqual(item.logit(np, frames), float(np.log(2 * np.exp(2) + 1)), places=5)
 
-    def test_fewer_frames_than_a_window_are_zero_padded(self):
-        item = tiny_head(part_frames=3)
+    def test_fewer_frames_than_a_window_are_padded_with_the_mean_frame(self):
+        mean = np.array([0.5, -0.25], np.float32)
+        item = tiny_head(part_frames=3, mean=mean, scale=np.array([2.0, 4.0], np.float32))
         short = np.array([[1, 0], [1, 0]], np.float32)
-        padded = np.concatenate([short, np.zeros((4, 2), np.float32)])
+        padded = np.concatenate([short, np.repeat(mean[None], 4, axis=0)])
         self.assertAlmostEqual(item.logit(np, short), item.logit(np, padded), places=6)
+        self.assertNotAlmostEqual(
+            item.logit(np, short), item.logit(np, np.concatenate([short, np.zeros((4, 2), np.float32)])), places=3
+        )
+
+    def test_a_head_reads_the_frames_of_its_audio_and_a_tail_after_them(self):
+        self.assertEqual(head.head_frames(16000, 250), 16000 // 320 + 1 + head.TAIL_FRAMES)
+        self.assertEqual(head.head_frames(80000, 250), 250)
+        self.assertEqual(head.head_frames(0, 250), 1 + head.TAIL_FRAMES)
+
+
+def trainer_module():
+    """scripts/train-wake-heads as a module (its file has no .py suffix, so it is loaded by path)."""
+    loader = importlib.machinery.SourceFileLoader("train_wake_heads", TRAINER)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+class TrainerAgreesWithScorerTests(unittest.TestCase):
+    """The trainer scores zero-padded batches of sequences of mixed lengths (Trainer.predict, as it evaluates its
+    heads); each sequence must get the logit that KeywordHead.logit, what the scorer runs, gives it alone (a
+    sequence shorter than one window included: both pad it with the mean frame)."""
+
+    # (dim, hidden, parts, part_frames, sharpness): the shipped heads' shape, and another.
+    SHAPES = [(384, 64, 4, 8, 4.0), (40, 16, 3, 5, 9.0)]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.train = trainer_module()
+
+    def trainer(self, dim, hidden, parts, part_frames, sharpness):
+        """A trainer with random weights and non-zero biases, a normalisation, and float16 sequences (as the
+        features are stored) shorter than one window, of one window, a frame longer, and much longer."""
+        rng = np.random.default_rng(dim)
+        trainer = self.train.Trainer(np, dim, hidden=hidden, parts=parts, part_frames=part_frames, sharpness=sharpness,
+                                     seed=dim)
+        trainer.b1 = rng.normal(0, 0.5, hidden).astype(np.float32)
+        trainer.c = rng.normal(0, 0.5, parts).astype(np.float32)
+        trainer.b2 = np.array(rng.normal(-1, 0.5), np.float32)
+        mean = rng.normal(0.2, 0.5, dim).astype(np.float32)
+        scale = rng.uniform(0.5, 2.0, dim).astype(np.float32)
+        lengths = (80, 5, trainer.width + 1, 150, trainer.width)
+        return trainer, mean, scale, [rng.normal(0.2, 1.0, (n, dim)).astype(np.float16) for n in lengths]
+
+    def assert_agree(self, trainer, item, mean, scale, seqs, delta):
+        logits = trainer.predict(seqs, mean, scale)
+        self.assertGreater(np.ptp(logits), 0.5, "the sequences' logits should differ")
+        for frames, logit in zip(seqs, logits):
+            self.assertAlmostEqual(logit, item.logit(np, frames), delta=delta, msg=f"{len(frames)} frames")
+
+    def test_a_batch_of_mixed_lengths_gives_each_sequence_the_scorers_logit(self):
+        for dim, hidden, parts, part_frames, sharpness in self.SHAPES:
+            with self.subTest(dim=dim, parts=parts, part_frames=part_frames):
+                trainer, mean, scale, seqs = self.trainer(dim, hidden, parts, part_frames, sharpness)
+                item = head.KeywordHead(
+                    name="t", w1=trainer.w1, b1=trainer.b1, w2=trainer.w2, c=trainer.c, b2=float(trainer.b2), mean=mean,
+                    scale=scale, parts=parts, part_frames=part_frames, sharpness=sharpness, threshold=0.0,
+                )
+                self.assert_agree(trainer, item, mean, scale, seqs, delta=1e-4)
+
+    def test_so_does_the_files_float16_form(self):
+        for dim, hidden, parts, part_frames, sharpness in self.SHAPES:
+            with self.subTest(dim=dim, parts=parts, part_frames=part_frames):
+                trainer, mean, scale, seqs = self.trainer(dim, hidden, parts, part_frames, sharpness)
+                # The entry as scripts/train-wake-heads exports it, read back by load_heads.
+                entry = {name: head.encode_array(np, getattr(trainer, name)) for name in ("w1", "b1", "w2", "c")}
+                entry.update(parts=parts, part_frames=part_frames, sharpness=sharpness, threshold=0.0,
+                             b2=float(trainer.b2), mean=head.encode_array(np, mean), scale=head.encode_array(np, scale))
+                with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                    json.dump({"format": head.FORMAT, "heads": {"t": entry}}, f)
+                self.addCleanup(os.unlink, f.name)
+                item = head.load_heads(np, f.name)["t"]
+                for name in ("w1", "b1", "w2", "c"):
+                    setattr(trainer, name, getattr(item, name))
+                self.assert_agree(trainer, item, item.mean, item.scale, seqs, delta=1e-4)
 
 
 class RealAudioTests(unittest.TestCase):

@@ -29,7 +29,8 @@ public struct WakeDetectorFactory {
     ) -> WhisperKeywordEngine.Configuration? {
         guard wake.scorer != .off, selection == .auto else { return nil }
         return WhisperKeywordEngine.Configuration(
-            address: wake.address(paths: paths), thresholds: thresholds, aliases: wake.aliases)
+            address: wake.address(paths: paths), thresholds: thresholds, aliases: wake.aliases,
+            acousticHeads: wake.acousticHeads)
     }
 
     /// Loads the models, the runtime and the pronunciation dictionary. A missing microWakeWord

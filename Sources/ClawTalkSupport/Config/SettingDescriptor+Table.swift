@@ -92,6 +92,10 @@ extension SettingDescriptor {
         .textListMap(
             "wake.aliases", \.wake.aliases, example: "{ openclaw: [\"Open Claw\"] }",
             "More spellings of a trigger for the keyword scorer; case variants and splits are always tried."),
+        .flag(
+            "wake.acousticHeads", \.wake.acousticHeads,
+            "Let the keyword scorer's acoustic heads wake openclaw and claude beside its transcript "
+                + "(false: fewer near-miss wakes, more misses in noise)."),
         .choice(
             "wake.scorer", \.wake.scorer,
             "Who runs the Whisper keyword scorer: auto (run starts its own on a private socket, or uses "

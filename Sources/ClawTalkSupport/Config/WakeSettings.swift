@@ -22,6 +22,10 @@ public struct WakeSettings: Sendable, Equatable {
     /// (`{ openclaw: ["Open Claw"] }`). Default empty: case variants and compound splits are
     /// always tried.
     public var aliases: [String: [String]] = [:]
+    /// Let the keyword scorer's acoustic heads wake the brand triggers (`openclaw`, `claude`)
+    /// beside its transcript. Default true; false scores them by the transcript alone (fewer
+    /// wakes on near misses such as "open cloth", many more misses in noise).
+    public var acousticHeads = true
     /// Who runs the Whisper keyword scorer (`clawtalk-wake`). Default `auto`: `clawtalk run`
     /// starts the installed one on a private Unix socket, or uses the address the user configured.
     public var scorer = SpeechServerMode.auto

@@ -40,8 +40,11 @@ final class WakeScorerLink {
 
     deinit { stream.close() }
 
-    /// `detect` with the triggers, their thresholds and their extra spellings.
-    func detect(_ triggers: [String], thresholds: [String: Double], aliases: [String: [String]]) throws {
+    /// `detect` with the triggers, their thresholds and their extra spellings, and
+    /// `"acoustic": false` when the scorer's acoustic heads may not wake them.
+    func detect(
+        _ triggers: [String], thresholds: [String: Double], aliases: [String: [String]], acousticHeads: Bool = true
+    ) throws {
         var data: JSONObject = ["names": .array(triggers.map { .string($0) })]
         var limits = JSONObject()
         var spellings = JSONObject()
@@ -56,6 +59,7 @@ final class WakeScorerLink {
         }
         if !limits.members.isEmpty { data["thresholds"] = .object(limits) }
         if !spellings.members.isEmpty { data["aliases"] = .object(spellings) }
+        if !acousticHeads { data["acoustic"] = .bool(false) }
         try send(WyomingEvent(type: "detect", data: data))
     }
 

@@ -32,6 +32,8 @@ public final class WhisperKeywordEngine: WakeEngine {
         public var thresholds: [String: Double]
         /// Extra spellings by trigger (`wake.aliases`).
         public var aliases: [String: [String]]
+        /// Whether the scorer's acoustic heads may wake the brand triggers (`wake.acousticHeads`).
+        public var acousticHeads: Bool
         /// Segment timings.
         public var segmenter: SpeechSegmenter.Options
         /// Limit for a connection attempt.
@@ -44,13 +46,15 @@ public final class WhisperKeywordEngine: WakeEngine {
         /// A configuration with the defaults above.
         public init(
             address: WyomingAddress, thresholds: [String: Double] = [:],
-            aliases: [String: [String]] = [:], segmenter: SpeechSegmenter.Options = .init(),
+            aliases: [String: [String]] = [:], acousticHeads: Bool = true,
+            segmenter: SpeechSegmenter.Options = .init(),
             connectTimeout: Duration = .milliseconds(300), retryInterval: Double = 2,
             drainTimeout: Duration = .seconds(30)
         ) {
             self.address = address
             self.thresholds = thresholds
             self.aliases = aliases
+            self.acousticHeads = acousticHeads
             self.segmenter = segmenter
             self.connectTimeout = connectTimeout
             self.retryInterval = retryInterval
@@ -120,7 +124,9 @@ public final class WhisperKeywordEngine: WakeEngine {
         self.triggers = triggers
         guard let link else { return }
         do {
-            try link.detect(triggers, thresholds: configuration.thresholds, aliases: configuration.aliases)
+            try link.detect(
+                triggers, thresholds: configuration.thresholds, aliases: configuration.aliases,
+                acousticHeads: configuration.acousticHeads)
         } catch {
             drop(error)
         }
@@ -230,7 +236,9 @@ public final class WhisperKeywordEngine: WakeEngine {
         nextAttempt = position + Int(configuration.retryInterval * Self.rate)
         do {
             let link = try WakeScorerLink(address: configuration.address, timeout: configuration.connectTimeout)
-            try link.detect(triggers, thresholds: configuration.thresholds, aliases: configuration.aliases)
+            try link.detect(
+                triggers, thresholds: configuration.thresholds, aliases: configuration.aliases,
+                acousticHeads: configuration.acousticHeads)
             self.link = link
             lastLoss = nil
             onLinkChange?(.connected("\(configuration.address)"))

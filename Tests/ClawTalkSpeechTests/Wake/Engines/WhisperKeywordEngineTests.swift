@@ -148,3 +148,33 @@ struct WhisperKeywordEngineTests {
         #expect(hits.map(\.engine) == [WhisperKeywordEngine.engineName])
     }
 }
+
+/// What the engine tells the scorer in `detect`, read by a protocol peer on a real socket.
+@Suite struct WhisperKeywordEngineDetectTests {
+    /// The data of the first event of the engine's first connection to a peer (which answers
+    /// `detect`, an event a transcription server does not know, with `error` and closes).
+    static func firstEvent(_ configuration: (WyomingAddress) -> WhisperKeywordEngine.Configuration) throws
+        -> FakeWyomingServer.Event?
+    {
+        let server = try FakeWyomingServer(behaviour: .silent)
+        defer { server.stop() }
+        let engine = WhisperKeywordEngine(
+            triggers: ["openclaw", "claude"], configuration: configuration(.tcp(host: "127.0.0.1", port: server.port)))
+        let silence = [Int16](repeating: 0, count: 1600)
+        _ = try silence.withUnsafeBufferPointer { try engine.process($0) }
+        return server.waitForSessions(1).first?.events.first
+    }
+
+    @Test func wakeAcousticHeadsOffIsSaidInDetect() throws {
+        let event = try #require(try Self.firstEvent { .init(address: $0, acousticHeads: false) })
+        #expect(event.type == "detect")
+        #expect(event.data.contains("\"acoustic\":false"), "\(event.data)")
+        #expect(event.data.contains("\"names\":[\"openclaw\",\"claude\"]"), "\(event.data)")
+    }
+
+    @Test func byDefaultDetectLeavesTheHeadsToTheScorer() throws {
+        let event = try #require(try Self.firstEvent { .init(address: $0) })
+        #expect(event.type == "detect")
+        #expect(!event.data.contains("acoustic"), "\(event.data)")
+    }
+}
