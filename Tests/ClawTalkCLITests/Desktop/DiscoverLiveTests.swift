@@ -35,6 +35,9 @@ struct DiscoverLiveTests {
             host: host)
         var environment = home.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = avahi.systemBusAddress
+        // The test gateway answers from this busy test process: in a CI run its connect.challenge
+        // came later than the default 10 s (2026-12-07), so the pairing waits as long as allowed.
+        environment["CLAWTALK_GATEWAY_CHALLENGE_TIMEOUT_MS"] = "120000"
 
         var listed = try ClawTalkBinary.run(["discover", "--json", "--timeout", "2"], environment: environment)
         for _ in 0..<5 where !listed.output.contains("Loop Gateway") {
