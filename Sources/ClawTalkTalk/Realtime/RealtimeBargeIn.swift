@@ -5,12 +5,12 @@
 ///   cancels at once: output stops and `cancelOutput` goes out within the 150 ms the issue allows
 ///   from the speech onset. Enough is ``Settings/cancelEvidence`` of strong frames in the run
 ///   (or ``Settings/strongWithOverEcho`` of strong frames and frames over the echo, one strong),
-///   ``Settings/levelEvidence`` of level frames (``RealtimeOnsetDetector/Observation/level``) in
-///   a row or ``Settings/levelInRun`` of them in the run, or ``Settings/overEchoEvidence`` of
-///   frames over the echo (``RealtimeOnsetDetector/Observation/overEcho``) in a row. No single
-///   frame is enough, whatever it shows: in a 30 min bench run one frame of echo alone, 44 × the
-///   residual, ×1.62 over the echo, a band ×8.1 (strong, level and over the echo at once, the
-///   sound of the reply resuming after a gap), cancelled the reply (2026-12-06, load 8–16).
+///   ``Settings/levelInRun`` of level frames (``RealtimeOnsetDetector/Observation/level``) in the
+///   run, or ``Settings/voiceInARow`` of frames in a row each level or over the echo
+///   (``RealtimeOnsetDetector/Observation/overEcho``). No single frame is enough, whatever it
+///   shows: in a 30 min bench run one frame of echo alone, 44 × the residual, ×1.62 over the echo,
+///   a band ×8.1 (strong, level and over the echo at once, the sound of the reply resuming after a
+///   gap), cancelled the reply (2026-12-06, load 8–16).
 /// - Any other onset pauses output at once. The same evidence while paused (within
 ///   ``Settings/cancelWindow``) still cancels. Later, with the paused reply's echo gone (``Settings/settle``),
 ///   ``Settings/confirmSpeech`` of speech confirms it (cancel); silence for
@@ -29,20 +29,21 @@ public struct RealtimeBargeIn: Sendable {
     public struct Settings: Sendable, Hashable {
         /// Strong evidence in the run that cancels at the onset (2 frames).
         public var cancelEvidence = 0.04
-        /// Level evidence in a row that cancels (2 frames): a voice as loud as the echo at the
-        /// microphone (×1.3–2.0 over it, its bands under ×2, so often not strong) stands 12–217 ×
-        /// over the residual frame after frame; in the traces of 32 echo-only onsets 2 of 578 speech
-        /// frames were level, never two in a row (the nearest pair reached 0.77 of the figures),
-        /// while 3 in a row (the former rule) made 31 of 81 interruptions wait a frame longer
-        /// (bench, 2026-12-06).
-        public var levelEvidence = 0.04
+        /// Frames in a row, each level evidence or over the echo, that cancel (2 frames). A voice as
+        /// loud as the echo at the microphone (×1.3–2.0 over it, its bands under ×2, so often not
+        /// strong) stands 6–217 × over the residual frame after frame, level in some frames and
+        /// over the echo in others. In the traces of 90 interruptions and 215 onsets of the reply's
+        /// own echo (bench runs H–J, 2026-12-06, classified by what followed each onset) no echo
+        /// onset had such a pair, none even with the figures loosened to ×0.75 (levels over the
+        /// residual) and −0.1 (input over the echo) but the warm-up's, which the former rules met
+        /// as well. Against the former rules (2 level frames in a row, or 3 over the echo) 11
+        /// interruptions cancel sooner: 9 by a frame, one by two, and one at the second frame after
+        /// its onset instead of by the confirmation 0.5 s later (analysis 2026-12-07).
+        public var voiceInARow = 0.04
         /// Level evidence anywhere in the speech run that cancels (3 frames): one interruption had
         /// three level frames just before its onset frame (9.9 × the residual) and waited 0.6 s
         /// for the confirmation; no echo-only onset came nearer than 0.80 of the figures.
         public var levelInRun = 0.06
-        /// ``RealtimeOnsetDetector/Observation/overEcho`` in a row that cancels (3 frames; see
-        /// ``RealtimeOnsetDetector/overEchoMargin``).
-        public var overEchoEvidence = 0.06
         /// Frames of the run strong or over the echo (``RealtimeOnsetDetector/Observation/overEcho``)
         /// that cancel when one of them is strong (2 frames: a strong frame and another). On the
         /// traces of five quiet bench runs (2026-12-06, 143 interruptions, 65 onsets of the reply's
@@ -95,14 +96,14 @@ public struct RealtimeBargeIn: Sendable {
         case evidenceAtOnset
         /// Strong evidence just after it.
         case evidenceAfterOnset
-        /// Level evidence (in a row, or in the run) by the onset.
+        /// Level evidence in the run by the onset.
         case levelAtOnset
         /// Level evidence just after it.
         case levelAfterOnset
-        /// Input over the echo in a row by the onset.
-        case overEchoAtOnset
-        /// Input over the echo just after it.
-        case overEchoAfterOnset
+        /// Frames in a row, each level or over the echo, by the onset.
+        case voiceInARowAtOnset
+        /// Such frames just after it.
+        case voiceInARowAfterOnset
         /// Speech over the silenced reply.
         case speechWhilePaused
         /// Silence after the settle.
@@ -127,12 +128,10 @@ public struct RealtimeBargeIn: Sendable {
     private struct Runs: Sendable, Hashable {
         /// Strong frames in the run.
         var strong = 0.0
-        /// Level frames in a row, up to the newest frame.
-        var levelInARow = 0.0
+        /// Frames in a row, each level or over the echo, up to the newest frame.
+        var voiceInARow = 0.0
         /// Level frames in the run.
         var level = 0.0
-        /// Frames over the echo in a row, up to the newest frame.
-        var overEcho = 0.0
         /// Frames strong or over the echo in the run.
         var strongOrOverEcho = 0.0
 
@@ -143,9 +142,8 @@ public struct RealtimeBargeIn: Sendable {
                 return
             }
             strong += observation.strong ? seconds : 0
-            levelInARow = observation.level ? levelInARow + seconds : 0
+            voiceInARow = observation.level || observation.overEcho ? voiceInARow + seconds : 0
             level += observation.level ? seconds : 0
-            overEcho = observation.overEcho ? overEcho + seconds : 0
             strongOrOverEcho += observation.strong || observation.overEcho ? seconds : 0
         }
     }
@@ -216,21 +214,21 @@ public struct RealtimeBargeIn: Sendable {
 
     /// The kinds of evidence that cancel at once.
     private enum Evidence {
-        case strong, level, overEcho
+        case strong, voiceInARow, level
 
         var atOnset: Reason {
             switch self {
             case .strong: .evidenceAtOnset
+            case .voiceInARow: .voiceInARowAtOnset
             case .level: .levelAtOnset
-            case .overEcho: .overEchoAtOnset
             }
         }
 
         var afterOnset: Reason {
             switch self {
             case .strong: .evidenceAfterOnset
+            case .voiceInARow: .voiceInARowAfterOnset
             case .level: .levelAfterOnset
-            case .overEcho: .overEchoAfterOnset
             }
         }
     }
@@ -240,10 +238,8 @@ public struct RealtimeBargeIn: Sendable {
         let epsilon = 1e-9
         if runs.strong >= settings.cancelEvidence - epsilon { return .strong }
         if runs.strong > 0, runs.strongOrOverEcho >= settings.strongWithOverEcho - epsilon { return .strong }
-        if runs.levelInARow >= settings.levelEvidence - epsilon || runs.level >= settings.levelInRun - epsilon {
-            return .level
-        }
-        if runs.overEcho >= settings.overEchoEvidence - epsilon { return .overEcho }
+        if runs.voiceInARow >= settings.voiceInARow - epsilon { return .voiceInARow }
+        if runs.level >= settings.levelInRun - epsilon { return .level }
         return nil
     }
 

@@ -28,12 +28,12 @@ public struct RealtimeOnsetDetector: Sendable {
         /// (``strongLevelFactor`` over the residual, the input ``EchoPathEstimate/margin`` over the
         /// learned echo; measured, as ``strong``): weaker than ``strong`` frame by frame (a burst of
         /// echo the canceller let through can pass in a frame or two), evidence in a sustained run
-        /// (``RealtimeBargeIn/Settings/levelEvidence``).
+        /// (``RealtimeBargeIn/Settings/voiceInARow``, ``RealtimeBargeIn/Settings/levelInRun``).
         public var level = false
         /// The frame's raw input stands ``overEchoMargin`` over the learned echo with its
         /// echo-cancelled level ``overEchoLevelFactor`` over the residual (measured, as ``strong``):
         /// a voice that the canceller took much of but the raw capture still shows, evidence in a
-        /// sustained run (``RealtimeBargeIn/Settings/overEchoEvidence``).
+        /// sustained run (``RealtimeBargeIn/Settings/voiceInARow``).
         public var overEcho = false
 
         /// An observation record.

@@ -225,6 +225,9 @@ extension RealtimeTalkSession {
             let decision = bargeIn.frame(
                 isSpeech: frame.isSpeech, seconds: seconds, observation: observation, silence: silence(at: frame))
         {
+            decisionFrameAgeMs = frame.timestampNanoseconds.map {
+                Double(MonotonicTime.nanoseconds() &- $0) / 1_000_000
+            }
             decided(decision, onsetFrame: observation.onset)
         }
         guard machine.phase == .live, let current else { return nil }
@@ -281,7 +284,7 @@ extension RealtimeTalkSession {
                 "residualRms": .double(evidence.residual), "excess": .double(evidence.excess),
                 "bandExcess": .double(evidence.bandExcess), "strongFrames": .int(evidence.strongFrames),
                 "measuredFrames": .int(evidence.measuredFrames), "inputRms": .double(evidence.input),
-                "farEndRms": .double(evidence.farEnd),
+                "farEndRms": .double(evidence.farEnd), "frameAgeMs": .double(decisionFrameAgeMs ?? -1),
             ]
             if let gain = evidence.echoGain { fields["echoGain"] = .double(gain) }
             fields["echoFrames"] = .int(evidence.echoFrames)

@@ -75,6 +75,9 @@ public actor RealtimeTalkSession {
     var traceSinceOnset: Int?
     /// When the current reply's first chunk arrived and when the onset stopped it (logs).
     var replyStartedAt: ContinuousClock.Instant?
+    /// How long the frame of the last barge-in decision took from its capture read to its decision,
+    /// in milliseconds (nil: the frame carried no timestamp; logs).
+    var decisionFrameAgeMs: Double?
 
     /// A run over `session` with the given audio seams.
     public init(
@@ -199,6 +202,7 @@ public actor RealtimeTalkSession {
                     [
                         "turnId": .string(turn ?? "-"), "reason": .string(bargeIn.reason?.rawValue ?? "-"),
                         "replyMs": .int(replyStartedAt.map { Int(($0.duration(to: .now)).inSeconds * 1000) } ?? -1),
+                        "frameAgeMs": .double(decisionFrameAgeMs ?? -1),
                     ])
             }
             perform(actions)

@@ -95,13 +95,13 @@ struct RealtimeBargeInLoggedTests {
             """,
             cancelAt: 1),
         Logged(
-            "o-verify turn-49 (probe 18, cancelOutput 626 ms): cancels 2 frame(s) after the onset",
+            "o-verify turn-49 (probe 18, cancelOutput 626 ms): cancels 1 frame after the onset (2 before 2026-12-07)",
             """
             s:1.1:0.54:0.39 s:0.8:0.17:0.24 s:0.6:0.12:0.17 -:0.3:0.13:0.22 -:0.1:0.13:0.14 -:0.1:0.24:0.21
             s:0.6:0.44:0.30 s:1.2:0.56:0.46 s:1.7:0.70:0.63 s:1.9:0.59:0.38 s:1.2:0.60:0.52 s:1.3:0.69:0.70
             s:3.7:0.98:1.17 s:10.7:1.19:1.29 sO:17.2:1.56:1.42 s:9.4:1.81:1.91 s:7.8:1.62:2.07
             """,
-            cancelAt: 2),
+            cancelAt: 1),
         Logged(
             "o-verify turn-57 (echo alone, quiet)",
             """
@@ -113,13 +113,13 @@ struct RealtimeBargeInLoggedTests {
             """,
             cancelAt: nil),
         Logged(
-            "o-verify turn-59 (probe 28, cancelOutput 163 ms): cancels 1 frame(s) after the onset",
+            "o-verify turn-59 (probe 28, cancelOutput 163 ms): cancels at the onset (1 frame after it before 2026-12-07)",
             """
             -:0.0:0.10:0.68 -:0.0:0.09:0.78 -:0.0:0.07:0.64 -:0.0:0.02:0.15 -:0.0:0.00:0.00 -:0.1:0.23:0.93
             -:0.1:0.71:0.68 -:0.1:0.76:0.86 -:0.0:0.41:0.29 -:0.0:0.28:0.23 -:0.0:0.59:0.56 -:0.2:1.19:1.30
             s:3.7:1.42:0.94 s:11.6:1.79:0.98 sO:17.4:1.66:1.24 s:23.4:1.70:1.15
             """,
-            cancelAt: 1),
+            cancelAt: 0),
         Logged(
             "o-verify turn-60 (echo alone, quiet)",
             """
@@ -255,13 +255,13 @@ struct RealtimeBargeInLoggedTests {
             """,
             cancelAt: 0),
         Logged(
-            "o-long2 turn-45 (probe 14, cancelOutput 636 ms): cancels 2 frame(s) after the onset",
+            "o-long2 turn-45 (probe 14, cancelOutput 636 ms): cancels at the onset (2 frames after it before 2026-12-07)",
             """
             -:0.0:0.47:0.28 -:0.0:1.05:0.70 -:0.0:1.19:0.71 -:0.0:0.68:0.42 -:0.0:0.46:0.34 -:0.0:0.35:0.21
             -:0.0:0.00:0.00 -:0.0:0.02:0.00 -:0.0:0.09:0.78 -:0.0:0.18:1.07 s:2.1:0.32:0.63 s:6.6:0.54:0.93
             s:15.6:1.00:1.86 s:21.8:1.34:1.90 sO:10.0:1.90:2.23 s:6.4:1.72:2.64 s:11.0:1.82:2.82
             """,
-            cancelAt: 2),
+            cancelAt: 0),
         Logged(
             "o-long2 turn-50 (echo alone, quiet)",
             """

@@ -99,7 +99,7 @@ struct RealtimeBargeInTests {
             reason: .quiet),
         Case(
             name: "two frames of level evidence in a row by the onset cancel at once",
-            frames: [.speech, .level, .levelOnset], expected: [2: .cancel], reason: .levelAtOnset),
+            frames: [.speech, .level, .levelOnset], expected: [2: .cancel], reason: .voiceInARowAtOnset),
         Case(
             name: "one frame of level evidence is not enough: pause",
             frames: [.speech, .speech, .levelOnset] + repeated(.quiet, 5), expected: [2: .pause]),
@@ -115,26 +115,32 @@ struct RealtimeBargeInTests {
         Case(
             name: "level evidence completed just after the onset cancels",
             frames: [.speech, .speech, .levelOnset, .level], expected: [2: .pause, 3: .cancel],
-            reason: .levelAfterOnset),
+            reason: .voiceInARowAfterOnset),
         Case(
             name: "level evidence completed after a set cancel window does not cancel by itself",
             frames: [.speech, .speech, .onset, .speech, .speech, .speech, .level, .level] + repeated(.quiet, 20),
             expected: [2: .pause, 17: .resume], reason: .quiet, cancelWindow: 0.06),
         Case(
-            name: "three frames over the echo in a row by the onset cancel at once",
-            frames: [.speech, .overEcho, .overEcho, .overEchoOnset], expected: [3: .cancel],
-            reason: .overEchoAtOnset),
+            name: "two frames over the echo in a row by the onset cancel at once",
+            frames: [.speech, .speech, .overEcho, .overEchoOnset], expected: [3: .cancel],
+            reason: .voiceInARowAtOnset),
         Case(
-            name: "two frames over the echo are not enough: pause",
-            frames: [.speech, .speech, .overEcho, .overEchoOnset] + repeated(.quiet, 5), expected: [3: .pause]),
+            name: "a level frame then one over the echo by the onset cancel at once",
+            frames: [.speech, .level, .overEchoOnset], expected: [2: .cancel], reason: .voiceInARowAtOnset),
+        Case(
+            name: "one frame over the echo is not enough: pause",
+            frames: [.speech, .speech, .overEchoOnset, .speech] + repeated(.quiet, 5), expected: [2: .pause]),
         Case(
             name: "frames over the echo broken by a frame without it do not add up",
-            frames: [.overEcho, .overEcho, .speech, .overEchoOnset, .overEcho] + repeated(.quiet, 5),
-            expected: [3: .pause]),
+            frames: [.overEcho, .speech, .overEchoOnset, .speech, .overEcho] + repeated(.quiet, 5),
+            expected: [2: .pause]),
+        Case(
+            name: "a frame over the echo and a level one broken by silence do not add up",
+            frames: [.overEcho, .quiet, .levelOnset, .speech] + repeated(.quiet, 5), expected: [2: .pause]),
         Case(
             name: "frames over the echo completed after the onset cancel",
-            frames: [.speech, .speech, .overEchoOnset, .overEcho, .overEcho], expected: [2: .pause, 4: .cancel],
-            reason: .overEchoAfterOnset),
+            frames: [.speech, .speech, .overEchoOnset, .overEcho], expected: [2: .pause, 3: .cancel],
+            reason: .voiceInARowAfterOnset),
         Case(
             name: "level evidence without an onset does nothing",
             frames: repeated(.level, 10) + repeated(.quiet, 10), expected: [:]),
