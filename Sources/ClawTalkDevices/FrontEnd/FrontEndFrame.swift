@@ -34,12 +34,18 @@ public struct FrontEndFrame: Sendable, Equatable {
     public var inputBands: BandLevels
     /// ``farEndRMS`` by band: each band's highest level over the same far-end frames.
     public var farEndBands: BandLevels
+    /// How long before this frame's capture the newest far-end frame was written, in nanoseconds
+    /// (nil: none yet). The playback thread writes on while anything plays, the speech's own
+    /// silences included, so a long wait while a reply plays is output that starved (its queue ran
+    /// dry, or a pause flushed it), not a pause in the speech.
+    public var sinceFarEndWriteNanoseconds: UInt64?
 
     /// Creates a frame.
     public init(
         aec: [Int16], clean: [Int16], timestampNanoseconds: UInt64, sequence: UInt64, isSpeech: Bool, rms: Double,
         noiseFloor: Double, energyGateSpeech: Bool, echoActive: Bool, inputRMS: Double = 0, farEndRMS: Double = 0,
-        inputBands: BandLevels = BandLevels(), farEndBands: BandLevels = BandLevels()
+        inputBands: BandLevels = BandLevels(), farEndBands: BandLevels = BandLevels(),
+        sinceFarEndWriteNanoseconds: UInt64? = nil
     ) {
         self.aec = aec
         self.clean = clean
@@ -54,5 +60,6 @@ public struct FrontEndFrame: Sendable, Equatable {
         self.farEndRMS = farEndRMS
         self.inputBands = inputBands
         self.farEndBands = farEndBands
+        self.sinceFarEndWriteNanoseconds = sinceFarEndWriteNanoseconds
     }
 }

@@ -145,7 +145,10 @@ final class FrontEndProcessor {
             inputRMS: frame.samples.withUnsafeBufferPointer { LevelMeter.rms($0) },
             farEndRMS: farEndLevels.loudest(since: windowStart),
             inputBands: echoActive ? inputBands(frame.samples) : BandLevels(),
-            farEndBands: echoActive ? farEndLevels.loudestBands(since: windowStart) : BandLevels())
+            farEndBands: echoActive ? farEndLevels.loudestBands(since: windowStart) : BandLevels(),
+            sinceFarEndWriteNanoseconds: lastFarEnd.map {
+                frame.timestampNanoseconds > $0 ? frame.timestampNanoseconds - $0 : 0
+            })
     }
 
     /// The raw capture's band levels (the analyser is made again only when the frame length changes).

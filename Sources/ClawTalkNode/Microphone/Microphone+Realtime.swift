@@ -25,9 +25,7 @@ extension Microphone: RealtimeMicrophone {
                         RealtimeMicFrame(
                             samples: frame.clean, sampleRate: rate, isSpeech: frame.isSpeech, rms: frame.rms,
                             echoActive: frame.echoActive,
-                            reference: EchoReference(
-                                input: frame.inputRMS, farEnd: frame.farEndRMS, inputBands: frame.inputBands,
-                                farEndBands: frame.farEndBands),
+                            reference: EchoReference(frame),
                             timestampNanoseconds: frame.timestampNanoseconds))
                 }
                 continuation.finish()
@@ -48,5 +46,15 @@ extension Microphone: RealtimeMicrophone {
         }
         continuation.onTermination = { _ in forwarding.cancel() }
         return stream
+    }
+}
+
+extension EchoReference {
+    /// The double-talk test's reference of a processed capture frame.
+    init(_ frame: FrontEndFrame) {
+        self.init(
+            input: frame.inputRMS, farEnd: frame.farEndRMS, inputBands: frame.inputBands,
+            farEndBands: frame.farEndBands,
+            sinceFarEndWrite: frame.sinceFarEndWriteNanoseconds.map { Double($0) / 1_000_000_000 })
     }
 }

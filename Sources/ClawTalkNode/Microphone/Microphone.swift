@@ -59,9 +59,7 @@ package actor Microphone: UtteranceCapturing {
                 return .init(
                     samples: frame.clean, isSpeech: frame.isSpeech, rms: frame.rms,
                     timestampNanoseconds: frame.timestampNanoseconds, echoActive: frame.echoActive,
-                    reference: EchoReference(
-                        input: frame.inputRMS, farEnd: frame.farEndRMS, inputBands: frame.inputBands,
-                        farEndBands: frame.farEndBands))
+                    reference: EchoReference(frame))
             }
             return LiveUtteranceCapture(preRoll: frontEnd.preRoll(), frames: frames)
         }

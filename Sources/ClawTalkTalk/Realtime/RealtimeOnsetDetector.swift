@@ -77,6 +77,8 @@ public struct RealtimeOnsetDetector: Sendable {
         public var frameBand = 0.0
         /// Whether the newest frame was strong evidence.
         public var frameStrong = false
+        /// The newest frame's seconds since an output write (nil: not known).
+        public var sinceWrite: Double?
     }
 
     /// A frame's input this far above the learned echo (×2, 6 dB) is strong evidence of a voice:
@@ -132,27 +134,34 @@ public struct RealtimeOnsetDetector: Sendable {
     /// a gap in the reply (2, 40 ms): see ``afterGapFrames``.
     public static let gapFrames = 2
 
-    /// Audible frames after a gap of ``gapFrames`` that are no evidence (6, 0.12 s): as a reply's
-    /// sound comes back after a gap (its queue ran dry on a loaded machine, or a pause between
-    /// sentences) its echo and its reference do not line up yet. In 30 min of reading alone at
+    /// Audible frames after a gap of ``gapFrames``, or after the output starved (``starvedAfter``),
+    /// that are no evidence (6, 0.12 s): as a reply's sound comes back after its queue ran dry (a
+    /// loaded machine) its echo and its reference do not line up yet: the sink's buffer is empty,
+    /// so the sound plays sooner than the echo delay the reference assumes. In 30 min of reading alone at
     /// load 8–16 (bench, 2026-12-06, run I) the node cancelled its own reply four times, each on
     /// the 1st–6th audible frame after a gap of 2–11 frames (strong by a band ×4–12 or the input
     /// ×2.1–2.7 over the echo, 12–44 × the residual); of 111 logged interruptions two had their
     /// evidence there (they wait for the confirmation).
     public static let afterGapFrames = 6
 
-    /// A frame's raw input below this (RMS, full scale 1) while the reference holds the reply is
-    /// digital silence: the reply's sound did not reach the microphone (the capture dropped out,
-    /// or the output skipped), below one least significant bit in a 20 ms frame. While the reply
-    /// plays, the audible frames after it are no evidence either (``afterGapFrames``), however
-    /// short: in a bench run reading alone (2026-12-06, load 1.5–2) five frames of zeros came while
-    /// the reply played, and the next audible frames stood ×5.9 over the echo with a band ×4.8
-    /// (strong, twice): the reply was cancelled. A single frame of zeros preceded two band-strong
-    /// frames at load 12 the same way. Not while paused (from the onset on): the silenced reply's
-    /// echo stops at once while its reference still holds it for a few frames, and a voice there is
-    /// what the pause is for (counted then, a voice in such a pause had its strong frames withheld
-    /// and waited for the confirmation: cancelled 238 ms after it began).
+    /// A frame's raw input below this (RMS, full scale 1) is digital silence, below one least
+    /// significant bit in a 20 ms frame: no evidence of its own, and it teaches the echo path
+    /// nothing. It no longer withholds the evidence after it (as it did from 2026-12-06): on the
+    /// loopback rig, whose microphone has no noise, the microphone reads digital silence in every
+    /// pause of the reply's speech, and a voice just after one waited two or three frames for the
+    /// cancel (2 of 30 interruptions in a quiet bench run, 2026-12-07, the run's slowest, 167 and
+    /// 168 ms). What that rule was for, five frames of zeros while the reply played and then two
+    /// strong frames (a bench run at load 1.5–2, 2026-12-06, its reply's chunks acknowledged in
+    /// bursts), is an output that starved: ``starvedAfter`` keeps that.
     public static let deadInput = 1e-6
+
+    /// Seconds without an output write (``EchoReference/sinceFarEndWrite``) after which the
+    /// reply's output starved (0.05 s, the front end's idle gap): the playback thread writes on
+    /// through the speech's own silences, and stops only when the reply's queue runs dry. From
+    /// then on, and for ``afterGapFrames`` audible frames after the writes resume, frames are no
+    /// evidence. Not while paused (from the onset on): a pause flushes the output and writes
+    /// nothing, and a voice there is what the pause is for.
+    public static let starvedAfter = 0.05
 
     /// Native Talk's onset decision; its echo path is kept across replies.
     private var detector: BargeInDetector
@@ -164,8 +173,8 @@ public struct RealtimeOnsetDetector: Sendable {
     private var inaudibleFrames = 0
     /// Audible frames since the last gap (nil: none since output started).
     private var audibleSinceGap: Int?
-    /// The capture gave digital silence (``deadInput``) since the last audible frame.
-    private var captureDropped = false
+    /// The output starved (``starvedAfter``) since the last audible frame.
+    private var outputStarved = false
 
     /// The run so far (logs).
     public private(set) var evidence = Evidence()
@@ -269,6 +278,7 @@ public struct RealtimeOnsetDetector: Sendable {
         evidence.frameStrong = observation.strong
         evidence.input = reference?.input ?? 0
         evidence.farEnd = reference?.farEnd ?? 0
+        evidence.sinceWrite = reference?.sinceFarEndWrite
         evidence.residual = detector.residualEchoLevel
         evidence.echoGain = path.gain
         evidence.echoFrames = path.frames
@@ -283,29 +293,28 @@ public struct RealtimeOnsetDetector: Sendable {
         if !reported, verdict == .onset {
             reported = true
             observation.onset = true
-            // Paused from here: the silenced reply's echo stops before its reference does.
-            captureDropped = false
+            // Paused from here: a pause flushes the output and writes nothing.
+            outputStarved = false
         }
         return observation
     }
 
-    /// Counts gaps in the reply's reference and dropouts of the capture; whether this frame is
-    /// among the first ``afterGapFrames`` audible ones after either.
+    /// Counts gaps in the reply's reference and starvation of its output; whether this frame is
+    /// among the first ``afterGapFrames`` audible ones after either (or within a starvation).
     private mutating func noteGap(_ reference: EchoReference?) -> Bool {
+        let starved = !reported && (reference?.sinceFarEndWrite ?? 0) > Self.starvedAfter
+        if starved { outputStarved = true }
         guard let reference, reference.farEnd >= EchoPathEstimate.audibleFarEnd else {
             inaudibleFrames += 1
             return false
         }
-        guard reference.input >= Self.deadInput else {
-            // A silent frame is no evidence of its own.
-            if !reported { captureDropped = true }
-            return false
-        }
-        if inaudibleFrames >= Self.gapFrames || captureDropped {
+        // Digital silence is no evidence of its own (``deadInput``).
+        guard reference.input >= Self.deadInput else { return false }
+        if inaudibleFrames >= Self.gapFrames || outputStarved {
             audibleSinceGap = 0
         }
         inaudibleFrames = 0
-        captureDropped = false
+        outputStarved = starved
         audibleSinceGap = audibleSinceGap.map { $0 + 1 }
         return (audibleSinceGap ?? Int.max) <= Self.afterGapFrames
     }

@@ -209,26 +209,42 @@ extension RealtimeTalkSession {
 
     // MARK: - Microphone pump hooks
 
-    /// A microphone frame: runs the onset detector; returns the session's input rate when audio
-    /// should flow (live), else nil.
+    /// A frame that reaches the onset detector later than this after its capture read (0.3 s) is
+    /// not judged: the reply it would pause or cancel has played on since. In a bench run
+    /// (2026-12-07) frames 5 s late, queued behind appends the gateway did not answer, cancelled
+    /// the node's own reply; the sender no longer holds them up (``RealtimeMicPump``), and this
+    /// keeps any other stall from deciding on the past.
+    static let staleFrameAge = 0.3
+
+    /// A microphone frame: runs the onset detector (unless it comes too late,
+    /// ``staleFrameAge``); returns the session's input rate when audio should flow (live), else
+    /// nil.
     func microphoneFrame(_ frame: RealtimeMicFrame) -> Int? {
         let seconds = Double(frame.samples.count) / Double(max(frame.sampleRate, 1))
         if pushToTalk {
             lastActivity = now
             return nil
         }
-        let observation = onset.frame(
-            isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, echo: frame.echoActive,
-            reference: frame.reference)
-        trace(isSpeech: frame.isSpeech, onsetFrame: observation.onset)
-        if outputTurn != nil,
-            let decision = bargeIn.frame(
-                isSpeech: frame.isSpeech, seconds: seconds, observation: observation, silence: silence(at: frame))
-        {
-            decisionFrameAgeMs = frame.timestampNanoseconds.map {
-                Double(MonotonicTime.nanoseconds() &- $0) / 1_000_000
+        let age = frame.timestampNanoseconds.map { Double(MonotonicTime.nanoseconds() &- $0) / 1_000_000_000 }
+        if let age, age > Self.staleFrameAge {
+            // Too late to judge: the reply has moved on since (logged once per stall).
+            if !microphoneBehind {
+                microphoneBehind = true
+                logger.warning("realtime.microphone_behind", ["ageMs": .int(Int(age * 1000))])
             }
-            decided(decision, onsetFrame: observation.onset)
+        } else {
+            microphoneBehind = false
+            let observation = onset.frame(
+                isSpeech: frame.isSpeech, seconds: seconds, rms: frame.rms, echo: frame.echoActive,
+                reference: frame.reference)
+            trace(isSpeech: frame.isSpeech, onsetFrame: observation.onset)
+            if outputTurn != nil,
+                let decision = bargeIn.frame(
+                    isSpeech: frame.isSpeech, seconds: seconds, observation: observation, silence: silence(at: frame))
+            {
+                decisionFrameAgeMs = age.map { $0 * 1000 }
+                decided(decision, onsetFrame: observation.onset)
+            }
         }
         guard machine.phase == .live, let current else { return nil }
         // The idle timeout, as in native Talk: no speech from the user and no reply for that long.
@@ -242,14 +258,17 @@ extension RealtimeTalkSession {
     }
 
     /// Keeps the newest frames' evidence and logs the 0.3 s before and after an onset
-    /// (`realtime.onset.frames`, debug): `s`/`-` speech, RMS over the residual, input over the
-    /// echo, highest band ratio, `!` strong.
+    /// (`realtime.onset.frames`, debug): `s`/`-` speech (`~`: the output starved), RMS over the
+    /// residual, input over the echo, highest band ratio, milliseconds since an output write, `!`
+    /// strong.
     private func trace(isSpeech: Bool, onsetFrame: Bool) {
         let evidence = onset.evidence
         let ratio = evidence.residual > 0 ? evidence.frameRms / evidence.residual : 0
+        let starved = (evidence.sinceWrite ?? 0) > RealtimeOnsetDetector.starvedAfter
         let entry =
-            "\(isSpeech ? "s" : "-")\(onsetFrame ? "O" : ""):\(String(format: "%.1f", ratio))"
+            "\(isSpeech ? "s" : "-")\(onsetFrame ? "O" : "")\(starved ? "~" : ""):\(String(format: "%.1f", ratio))"
             + ":\(String(format: "%.2f", evidence.frameExcess)):\(String(format: "%.2f", evidence.frameBand))"
+            + ":\(evidence.sinceWrite.map { String(Int($0 * 1000)) } ?? "-")"
             + (evidence.frameStrong ? "!" : "")
         frameTrace.append(entry)
         if frameTrace.count > 30 { frameTrace.removeFirst(frameTrace.count - 30) }
@@ -315,6 +334,12 @@ extension RealtimeTalkSession {
             // The reply plays on after silence: watched again after a short hold-off.
             if outputTurn != nil { onset.outputResumed() }
         }
+    }
+
+    /// Whether chunks claimed under `generation` still belong to the live session (a replaced or
+    /// closed one takes no more audio).
+    func isLive(generation: Int) -> Bool {
+        machine.phase == .live && current != nil && generation == self.generation
     }
 
     /// Claims the next `count` samples of the current session: its id, the chunk's integer

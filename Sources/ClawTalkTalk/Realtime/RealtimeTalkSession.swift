@@ -78,6 +78,8 @@ public actor RealtimeTalkSession {
     /// How long the frame of the last barge-in decision took from its capture read to its decision,
     /// in milliseconds (nil: the frame carried no timestamp; logs).
     var decisionFrameAgeMs: Double?
+    /// Microphone frames come later than ``staleFrameAge`` (logged once per stall).
+    var microphoneBehind = false
 
     /// A run over `session` with the given audio seams.
     public init(

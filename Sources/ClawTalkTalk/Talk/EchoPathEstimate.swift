@@ -13,15 +13,20 @@ public struct EchoReference: Sendable, Hashable {
     public var inputBands: BandLevels
     /// ``farEnd`` by band: each band's highest level over the same far-end frames.
     public var farEndBands: BandLevels
+    /// Seconds since the node last wrote output (silence included) when the frame was captured
+    /// (nil: not known): long while a reply plays means its output starved.
+    public var sinceFarEndWrite: Double?
 
     /// Creates a reference.
     public init(
-        input: Double, farEnd: Double, inputBands: BandLevels = BandLevels(), farEndBands: BandLevels = BandLevels()
+        input: Double, farEnd: Double, inputBands: BandLevels = BandLevels(), farEndBands: BandLevels = BandLevels(),
+        sinceFarEndWrite: Double? = nil
     ) {
         self.input = input
         self.farEnd = farEnd
         self.inputBands = inputBands
         self.farEndBands = farEndBands
+        self.sinceFarEndWrite = sinceFarEndWrite
     }
 }
 

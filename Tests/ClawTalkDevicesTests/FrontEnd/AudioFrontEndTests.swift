@@ -168,6 +168,23 @@ struct AudioFrontEndTests {
         #expect(!result.echoActive)
     }
 
+    @Test("each frame tells how long ago the far end was last written, silence included (nil before any write)")
+    func sinceFarEndWrite() throws {
+        let frontEnd = try AudioFrontEnd()
+        let capture = { (stamp: UInt64, sequence: UInt64) in
+            try frontEnd.process(
+                CapturedFrame(
+                    samples: [Int16](repeating: 0, count: 320), timestampNanoseconds: stamp, sequence: sequence))
+        }
+        #expect(try capture(1_000_000_000, 0).sinceFarEndWriteNanoseconds == nil)
+        // Digital silence written (a pause in the speech) counts as a write.
+        let silent = [Int16](repeating: 0, count: 160)
+        silent.withUnsafeBufferPointer { frontEnd.pushFarEnd($0, timestampNanoseconds: 1_005_000_000) }
+        #expect(try capture(1_020_000_000, 1).sinceFarEndWriteNanoseconds == 15_000_000)
+        // Nothing written since: the wait grows with the capture clock.
+        #expect(try capture(1_100_000_000, 2).sinceFarEndWriteNanoseconds == 95_000_000)
+    }
+
     @Test("a capture frame that is not whole 10 ms steps is an error, counted, and processing goes on")
     func wrongFrameLength() throws {
         let frontEnd = try AudioFrontEnd()

@@ -34,7 +34,7 @@ struct RealtimeBargeInLoggedTests {
                 let excess = Double(fields[2]) ?? 0
                 var observation = RealtimeOnsetDetector.Observation()
                 observation.onset = flags.contains("O")
-                observation.strong = fields[3].hasSuffix("!")
+                observation.strong = entry.hasSuffix("!")
                 observation.level =
                     speech && overResidual >= RealtimeOnsetDetector.strongLevelFactor
                     && excess > EchoPathEstimate.margin

@@ -103,10 +103,13 @@ final class ClockedItem: RealtimePlaybackItem {
 final class ScriptedMicrophone: RealtimeMicrophone {
     private let speechFrames = Mutex(0)
     private let echo: @Sendable () -> Bool?
+    /// Each frame's capture stamp lies this far in the past (nil: frames carry no stamp).
+    private let captureAge: Duration?
     let framesSent = Atomic(0)
 
-    init(echo: @escaping @Sendable () -> Bool? = { nil }) {
+    init(echo: @escaping @Sendable () -> Bool? = { nil }, captureAge: Duration? = nil) {
         self.echo = echo
+        self.captureAge = captureAge
     }
 
     /// Speech frames not yet produced.
@@ -135,10 +138,11 @@ final class ScriptedMicrophone: RealtimeMicrophone {
                         phase += 2 * Double.pi * 200 / 16_000
                     }
                 }
+                let stamp = captureAge.map { MonotonicTime.nanoseconds() &- UInt64($0.wholeNanoseconds) }
                 continuation.yield(
                     RealtimeMicFrame(
                         samples: samples, sampleRate: 16_000, isSpeech: speech, rms: speech ? 0.26 : 0.002,
-                        echoActive: echo()))
+                        echoActive: echo(), timestampNanoseconds: stamp))
                 framesSent.add(1, ordering: .relaxed)
                 next += .milliseconds(20)
                 try? await Task.sleep(until: next)

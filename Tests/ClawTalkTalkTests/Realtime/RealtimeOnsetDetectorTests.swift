@@ -72,10 +72,12 @@ struct RealtimeOnsetDetectorTests {
 
     /// A reference frame: raw input `input`, far end `farEnd`; every band of the input at
     /// `bandInput` (nil: as the level) over far-end bands at the far end's level.
-    static func reference(input: Double, farEnd: Double, bandInput: Double? = nil) -> EchoReference {
+    static func reference(
+        input: Double, farEnd: Double, bandInput: Double? = nil, sinceWrite: Double? = 0.01
+    ) -> EchoReference {
         EchoReference(
             input: input, farEnd: farEnd, inputBands: BandLevels(SIMD8(repeating: bandInput ?? input)),
-            farEndBands: BandLevels(SIMD8(repeating: farEnd)))
+            farEndBands: BandLevels(SIMD8(repeating: farEnd)), sinceFarEndWrite: sinceWrite)
     }
 
     /// Output started and `frames` of echo alone at gain 0.5 (input 0.05 over far end 0.1).
@@ -184,25 +186,49 @@ struct RealtimeOnsetDetectorTests {
         #expect(judged == Array(repeating: false, count: withheld) + [true, true])
     }
 
-    /// A bench run of 31 min reading alone (2026-12-06): the capture gave five frames of digital
-    /// silence while the reply played, then two strong frames cancelled the reply. However short
-    /// the dropout, the first ``RealtimeOnsetDetector/afterGapFrames`` audible frames after it
-    /// are no evidence.
-    @Test(arguments: [1, 5])
-    func framesJustAfterTheCaptureDroppedOutAreNoEvidence(dropped: Int) {
+    /// The reply's output starved (its queue ran dry: no write for more than
+    /// ``RealtimeOnsetDetector/starvedAfter``): while it starves, and for
+    /// ``RealtimeOnsetDetector/afterGapFrames`` audible frames after the writes resume, frames are
+    /// no evidence, whether the microphone heard silence meanwhile (the rig) or not. A bench run at
+    /// load 1.5–2 (2026-12-06): five frames of zeros while the reply played, then two strong
+    /// frames cancelled the reply.
+    @Test(arguments: [(starved: 1, input: 0.0), (starved: 5, input: 0.0), (starved: 3, input: 0.05)])
+    func framesWhileAndJustAfterTheOutputStarvedAreNoEvidence(starved: Int, input: Double) {
         var detector = Self.learned()
-        for _ in 0..<dropped {
-            _ = detector.frame(
-                isSpeech: false, seconds: 0.02, rms: 0, echo: true, reference: Self.reference(input: 0, farEnd: 0.1))
-        }
         var judged: [Bool] = []
+        // The echo of what the sink still held (or silence), then nothing written for 80 ms.
+        for _ in 0..<starved {
+            let observation = detector.frame(
+                isSpeech: false, seconds: 0.02, rms: input > 0 ? 0.005 : 0, echo: true,
+                reference: Self.reference(input: input, farEnd: 0.1, sinceWrite: 0.08))
+            judged.append(observation.strong || observation.level || observation.overEcho)
+        }
         for _ in 0..<8 {
             let observation = detector.frame(
                 isSpeech: true, seconds: 0.02, rms: 0.1, echo: true,
                 reference: Self.reference(input: 0.3, farEnd: 0.1))
             judged.append(observation.strong || observation.level || observation.overEcho)
         }
-        #expect(judged == Array(repeating: false, count: RealtimeOnsetDetector.afterGapFrames) + [true, true])
+        #expect(
+            judged
+                == Array(repeating: false, count: starved + RealtimeOnsetDetector.afterGapFrames) + [true, true])
+    }
+
+    /// Digital silence while the output is written on (a pause in the reply's speech, heard by a
+    /// microphone without noise: the loopback rig) withholds nothing: a voice just after it is
+    /// evidence at once (2 of 30 interruptions in a bench run waited two or three frames for it,
+    /// 2026-12-07). Before, however short the silence, the 6 audible frames after it were no
+    /// evidence.
+    @Test(arguments: [1, 5])
+    func silenceInTheRepliesSpeechWithholdsNothing(silent: Int) {
+        var detector = Self.learned()
+        for _ in 0..<silent {
+            _ = detector.frame(
+                isSpeech: false, seconds: 0.02, rms: 0, echo: true, reference: Self.reference(input: 0, farEnd: 0.1))
+        }
+        let voice = detector.frame(
+            isSpeech: true, seconds: 0.02, rms: 0.1, echo: true, reference: Self.reference(input: 0.3, farEnd: 0.1))
+        #expect(voice.strong && voice.level && voice.overEcho)
     }
 
     /// A frame of digital silence that the voice detector still calls speech (its hangover) is
@@ -224,8 +250,8 @@ struct RealtimeOnsetDetectorTests {
         #expect(onsets == 0)
     }
 
-    /// Paused (from the onset on), the microphone's silence is the silenced reply: a voice after
-    /// it is evidence at once.
+    /// Paused (from the onset on), the microphone's silence is the silenced reply, and its output
+    /// writes nothing: a voice after it is evidence at once.
     @Test func silenceWhilePausedWithholdsNothing() {
         var detector = Self.learned()
         var onset = false
@@ -237,12 +263,15 @@ struct RealtimeOnsetDetectorTests {
                 ).onset
         }
         #expect(onset)
+        // The pause flushed the output, which writes nothing until it resumes.
         for _ in 0..<3 {
             _ = detector.frame(
-                isSpeech: false, seconds: 0.02, rms: 0, echo: true, reference: Self.reference(input: 0, farEnd: 0.1))
+                isSpeech: false, seconds: 0.02, rms: 0, echo: true,
+                reference: Self.reference(input: 0, farEnd: 0.1, sinceWrite: 0.2))
         }
         let voice = detector.frame(
-            isSpeech: true, seconds: 0.02, rms: 0.1, echo: true, reference: Self.reference(input: 0.3, farEnd: 0.1))
+            isSpeech: true, seconds: 0.02, rms: 0.1, echo: true,
+            reference: Self.reference(input: 0.3, farEnd: 0.1, sinceWrite: 0.22))
         #expect(voice.strong)
     }
 

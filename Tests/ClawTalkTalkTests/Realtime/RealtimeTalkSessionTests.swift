@@ -27,14 +27,15 @@ import Testing
         let sink = RecordingLogSink()
 
         init(
-            idleTimeout: Double? = nil, _ change: @Sendable (inout TestRealtimeScript) -> Void = { _ in }
+            idleTimeout: Double? = nil, captureAge: Duration? = nil,
+            _ change: @Sendable (inout TestRealtimeScript) -> Void = { _ in }
         ) async throws {
             var script = OperatorScript()
             change(&script.realtime)
             harness = try GatewayHarness(script: script)
             try await harness.startOperator()
             let speaker = speaker
-            microphone = ScriptedMicrophone(echo: { speaker.isPlaying })
+            microphone = ScriptedMicrophone(echo: { speaker.isPlaying }, captureAge: captureAge)
             var configuration = RealtimeTalkConfiguration(
                 sessionKey: "main", language: "en-US",
                 realtime: TalkRealtimeConfig(json: ["mode": "realtime", "transport": "gateway-relay", "voice": "v1"]))
@@ -151,6 +152,44 @@ import Testing
         #expect(session.stoppedTurns.contains("turn-1"))
         #expect(await eventually { (await run.realtime().first?.timestamps.count ?? 0) > appendedBefore + 20 })
         #expect(run.sink.events.contains("realtime.barge_in"))
+        #expect(await run.stop() == .ended)
+    }
+
+    @Test("barge-in is judged on time while the gateway is slow to answer appends; the audio follows in order")
+    func bargeInWhileAppendsWait() async throws {
+        // 4 appends in flight, each answered after 2 s: 2 chunks a second leave, 50 are made. The
+        // frame loop waited with them before, and the speech reached the onset detector minutes late.
+        let run = try await Run {
+            $0.reply = TestRealtimeScript.tone(seconds: 6)
+            $0.chunkPaceMs = 20
+            $0.appendDelayMs = 2000
+        }
+        try await run.live()
+        await run.gateway.startRealtimeReply()
+        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        run.microphone.speak(seconds: 1.0)
+        #expect(await eventually { await run.realtime().first?.cancels.count == 1 })
+        #expect(run.speaker.snapshot.pauses.first == true)
+        let session = try #require(await run.realtime().first)
+        #expect(session.timestamps == (0..<session.timestamps.count).map { Int64($0 * 20) })
+        #expect(session.maxInFlight == 4)
+        #expect(await run.stop() == .ended)
+    }
+
+    @Test("frames that reach the onset detector late are not judged (logged once): the reply plays on")
+    func lateFramesAreNotJudged() async throws {
+        let run = try await Run(captureAge: .seconds(1)) {
+            $0.reply = TestRealtimeScript.tone(seconds: 2)
+            $0.chunkPaceMs = 20
+        }
+        try await run.live()
+        await run.gateway.startRealtimeReply()
+        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        run.microphone.speak(seconds: 1.0)
+        #expect(await eventually { run.speaker.snapshot.playedChunks == 100 })
+        #expect(run.speaker.snapshot.pauses.isEmpty)
+        #expect(await run.realtime().first?.cancels.isEmpty == true)
+        #expect(run.sink.events.filter { $0 == "realtime.microphone_behind" }.count == 1)
         #expect(await run.stop() == .ended)
     }
 
