@@ -52,6 +52,8 @@ struct RealtimeMicPump: Sendable {
         var pending: [Int16] = []
         /// The converter's first output: its filter delay is padded to a whole chunk.
         var aligned = false
+        /// Chunks are being dropped: the sender is ``backlogChunks`` behind.
+        var backlogFull = false
         for await frame in frames {
             guard let rate = await owner.microphoneFrame(frame) else {
                 pending = []
@@ -89,10 +91,17 @@ struct RealtimeMicPump: Sendable {
                     pending = []
                     break
                 }
-                chunks.yield(
+                let result = chunks.yield(
                     Chunk(
                         sessionId: target.sessionId, samples: piece, timestamp: target.timestamp,
                         generation: target.generation))
+                if case .dropped = result {
+                    // Logged once per spell; the provider's timeline then skips the lost audio.
+                    if !backlogFull { await owner.appendBacklogFull() }
+                    backlogFull = true
+                } else {
+                    backlogFull = false
+                }
             }
         }
     }

@@ -336,6 +336,12 @@ extension RealtimeTalkSession {
         }
     }
 
+    /// The sender fell ``RealtimeMicPump/backlogChunks`` behind and microphone audio is dropped
+    /// (logged once per spell by the pump).
+    func appendBacklogFull() {
+        logger.warning("realtime.append_backlog_full", ["chunks": .int(RealtimeMicPump.backlogChunks)])
+    }
+
     /// Whether chunks claimed under `generation` still belong to the live session (a replaced or
     /// closed one takes no more audio).
     func isLive(generation: Int) -> Bool {

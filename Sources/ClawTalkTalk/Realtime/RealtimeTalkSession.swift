@@ -114,11 +114,17 @@ public actor RealtimeTalkSession {
 
     /// Runs until cancelled (Talk ended: ``RealtimeTalkOutcome/ended``, the session closed) or
     /// until the relay fails past its reconnects (``RealtimeTalkOutcome/fellBack(reason:)``).
+    ///
+    /// The work of each input (a chunk to play and report, a mark to acknowledge, a request) runs
+    /// as a child of a discarding group: a plain task group keeps every finished child until it
+    /// is awaited, and with dozens a second the node grew by 7.6 MiB a minute of realtime Talk
+    /// (bench, 2026-12-07: 1.2 → 228 MiB in use after 30 min), its reply queue overflowed again and
+    /// again, and its microphone path fell seconds behind.
     public func run() async -> RealtimeTalkOutcome {
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         self.continuation = continuation
         let events = await session.subscribe(events: [GatewayEventName.talkEvent.rawValue])
-        await withTaskGroup(of: Void.self) { group in
+        await withDiscardingTaskGroup { group in
             group.addTask {
                 for await event in events {
                     switch event {
