@@ -52,8 +52,6 @@ struct RealtimeMicPump: Sendable {
         var pending: [Int16] = []
         /// The converter's first output: its filter delay is padded to a whole chunk.
         var aligned = false
-        /// Chunks are being dropped: the sender is ``backlogChunks`` behind.
-        var backlogFull = false
         for await frame in frames {
             guard let rate = await owner.microphoneFrame(frame) else {
                 pending = []
@@ -96,11 +94,8 @@ struct RealtimeMicPump: Sendable {
                         sessionId: target.sessionId, samples: piece, timestamp: target.timestamp,
                         generation: target.generation))
                 if case .dropped = result {
-                    // Logged once per spell; the provider's timeline then skips the lost audio.
-                    if !backlogFull { await owner.appendBacklogFull() }
-                    backlogFull = true
-                } else {
-                    backlogFull = false
+                    // The provider's timeline skips the lost audio (its timestamps stay true).
+                    await owner.appendDropped()
                 }
             }
         }

@@ -336,10 +336,16 @@ extension RealtimeTalkSession {
         }
     }
 
-    /// The sender fell ``RealtimeMicPump/backlogChunks`` behind and microphone audio is dropped
-    /// (logged once per spell by the pump).
-    func appendBacklogFull() {
-        logger.warning("realtime.append_backlog_full", ["chunks": .int(RealtimeMicPump.backlogChunks)])
+    /// The sender is ``RealtimeMicPump/backlogChunks`` behind and a chunk of microphone audio was
+    /// dropped: logged at most every 30 s, with the chunks dropped since the last line.
+    func appendDropped() {
+        droppedChunks += 1
+        if let last = lastDropLog, now - last < 30 { return }
+        logger.warning(
+            "realtime.append_backlog_full",
+            ["backlogChunks": .int(RealtimeMicPump.backlogChunks), "droppedChunks": .int(droppedChunks)])
+        lastDropLog = now
+        droppedChunks = 0
     }
 
     /// Whether chunks claimed under `generation` still belong to the live session (a replaced or

@@ -111,7 +111,7 @@ extension TestGateway {
 
     private func appendRelayAudio(_ id: Int, _ requestId: String, params: WireJSON) {
         let sessionId = params["sessionId"]?.stringValue ?? ""
-        guard var session = relaySessions[sessionId], session.connection == id, !session.closed else {
+        guard let found = relaySessions[sessionId], found.connection == id, !found.closed else {
             respondError(id, requestId, ErrorShape(code: "INVALID_REQUEST", message: "unknown talk session"))
             return
         }
@@ -120,14 +120,14 @@ extension TestGateway {
             return
         }
         guard let bytes = Data(base64Encoded: params["audioBase64"]?.stringValue ?? ""),
-            session.form == .current || bytes.count % 2 == 0
+            found.form == .current || bytes.count % 2 == 0
         else {
-            let what = session.form == .current ? "base64 μ-law" : "base64 pcm16"
+            let what = found.form == .current ? "base64 μ-law" : "base64 pcm16"
             respondError(id, requestId, Self.invalidParams("talk.session.appendAudio", "audio is not \(what)"))
             return
         }
         let samples: [Int16]
-        switch session.form {
+        switch found.form {
         case .current:
             samples = G711.decodeMuLaw(bytes)
         case .legacy:
@@ -137,6 +137,8 @@ extension TestGateway {
                 }
             }
         }
+        // Taken out of the table while it grows, so that appending does not copy the recording.
+        guard var session = relaySessions.removeValue(forKey: sessionId) else { return }
         session.bytes += bytes.count
         session.audio.append(contentsOf: samples)
         session.timestamps.append(timestamp)
