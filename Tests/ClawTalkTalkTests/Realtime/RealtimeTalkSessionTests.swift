@@ -53,6 +53,22 @@ import Testing
             task = Task { await session.run() }
         }
 
+        /// A live run whose reply, a tone of `seconds` sent in real time, has played 0.8 s.
+        static func playing(
+            seconds: Double, captureAge: Duration? = nil,
+            _ change: @Sendable (inout TestRealtimeScript) -> Void = { _ in }
+        ) async throws -> Run {
+            let run = try await Run(captureAge: captureAge) {
+                $0.reply = TestRealtimeScript.tone(seconds: seconds)
+                $0.chunkPaceMs = 20
+                change(&$0)
+            }
+            try await run.live()
+            await run.gateway.startRealtimeReply()
+            #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+            return run
+        }
+
         var gateway: TestGateway { harness.gateway }
 
         func realtime() async -> [TestRealtimeSession] { await gateway.recordedRealtimeSessions() }
@@ -132,13 +148,7 @@ import Testing
         "barge-in: speech over the reply pauses output at once, then stops it and cancels the playing turn; audio keeps flowing"
     )
     func bargeIn() async throws {
-        let run = try await Run {
-            $0.reply = TestRealtimeScript.tone(seconds: 4)
-            $0.chunkPaceMs = 20
-        }
-        try await run.live()
-        await run.gateway.startRealtimeReply()
-        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        let run = try await Run.playing(seconds: 4)
         let appendedBefore = await run.realtime().first?.timestamps.count ?? 0
         run.microphone.speak(seconds: 1.0)
         #expect(await eventually { await run.realtime().first?.cancels.count == 1 })
@@ -159,14 +169,7 @@ import Testing
     func bargeInWhileAppendsWait() async throws {
         // 4 appends in flight, each answered after 2 s: 2 chunks a second leave, 50 are made. The
         // frame loop waited with them before, and the speech reached the onset detector minutes late.
-        let run = try await Run {
-            $0.reply = TestRealtimeScript.tone(seconds: 6)
-            $0.chunkPaceMs = 20
-            $0.appendDelayMs = 2000
-        }
-        try await run.live()
-        await run.gateway.startRealtimeReply()
-        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        let run = try await Run.playing(seconds: 6) { $0.appendDelayMs = 2000 }
         run.microphone.speak(seconds: 1.0)
         #expect(await eventually { await run.realtime().first?.cancels.count == 1 })
         #expect(run.speaker.snapshot.pauses.first == true)
@@ -178,13 +181,7 @@ import Testing
 
     @Test("frames that reach the onset detector late are not judged (logged once): the reply plays on")
     func lateFramesAreNotJudged() async throws {
-        let run = try await Run(captureAge: .seconds(1)) {
-            $0.reply = TestRealtimeScript.tone(seconds: 2)
-            $0.chunkPaceMs = 20
-        }
-        try await run.live()
-        await run.gateway.startRealtimeReply()
-        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        let run = try await Run.playing(seconds: 2, captureAge: .seconds(1))
         run.microphone.speak(seconds: 1.0)
         #expect(await eventually { run.speaker.snapshot.playedChunks == 100 })
         #expect(run.speaker.snapshot.pauses.isEmpty)
@@ -195,13 +192,7 @@ import Testing
 
     @Test("a short sound over the reply is no onset: nothing is cancelled and the reply plays to its end")
     func shortSoundDoesNotCancel() async throws {
-        let run = try await Run {
-            $0.reply = TestRealtimeScript.tone(seconds: 2)
-            $0.chunkPaceMs = 20
-        }
-        try await run.live()
-        await run.gateway.startRealtimeReply()
-        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        let run = try await Run.playing(seconds: 2)
         run.microphone.speak(seconds: 0.04)
         #expect(await eventually { run.speaker.snapshot.playedChunks == 100 })
         #expect(run.speaker.snapshot.pauses.count % 2 == 0, "every pause ended")
@@ -212,13 +203,7 @@ import Testing
 
     @Test("an onset the speech after the pause does not confirm resumes the reply: nothing is cancelled")
     func unconfirmedOnsetResumes() async throws {
-        let run = try await Run {
-            $0.reply = TestRealtimeScript.tone(seconds: 2)
-            $0.chunkPaceMs = 20
-        }
-        try await run.live()
-        await run.gateway.startRealtimeReply()
-        #expect(await eventually { run.speaker.snapshot.playedChunks >= 40 })
+        let run = try await Run.playing(seconds: 2)
         run.microphone.speak(seconds: 0.3)
         // Paused at the onset; the speech stopped, so the pause ended without a cancel (the
         // emulated provider's VAD takes the 0.3 s for a turn and answers: its new reply, not the
