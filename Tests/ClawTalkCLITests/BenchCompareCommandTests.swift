@@ -6,7 +6,7 @@ import Testing
 /// `clawtalk bench compare` through the shipped binary, which hands `bench` to `clawtalk-bench`.
 @Suite("clawtalk bench compare")
 struct BenchCompareCommandTests {
-    @Test func theCommandExitsOneOnARegressionAndExplainsUnreadableFiles() throws {
+    @Test func theCommandExitsOneOnARegressionAndExplainsUnreadableFiles() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ct-compare-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -17,14 +17,15 @@ struct BenchCompareCommandTests {
         slower.metrics[0] = .latency("eou.latency", condition: "700 ms window", samples: [900, 950, 990])
         try JSONEncoder().encode(slower).write(to: URL(fileURLWithPath: slowerPath))
 
-        let same = try ClawTalkBinary.run(["bench", "compare", basePath, basePath])
+        let same = try await ClawTalkBinary.run(["bench", "compare", basePath, basePath])
         #expect(same.status == 0)
         #expect(same.output.contains("No regression beyond 10 %"))
-        let worse = try ClawTalkBinary.run(["bench", "compare", basePath, slowerPath])
+        let worse = try await ClawTalkBinary.run(["bench", "compare", basePath, slowerPath])
         #expect(worse.status == 1)
         #expect(worse.output.contains("**regression**"))
-        #expect(try ClawTalkBinary.run(["bench", "compare", "--tolerance", "50", basePath, slowerPath]).status == 0)
-        let missing = try ClawTalkBinary.run(["bench", "compare", basePath, folder.path + "/nope.json"])
+        #expect(
+            try await ClawTalkBinary.run(["bench", "compare", "--tolerance", "50", basePath, slowerPath]).status == 0)
+        let missing = try await ClawTalkBinary.run(["bench", "compare", basePath, folder.path + "/nope.json"])
         #expect(missing.status != 0)
         #expect(missing.error.contains("cannot read"))
     }

@@ -1,4 +1,5 @@
 import ClawTalkCLI
+import ClawTalkTesting
 import Foundation
 import Testing
 
@@ -18,26 +19,16 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let alone = folder.appendingPathComponent("clawtalk")
-        try FileManager.default.copyItem(at: try ClawTalkBinary.require(), to: alone)
-        var process = Process()
-        var (output, error) = (Pipe(), Pipe())
-        // A child that another test forked while the copy was open for writing holds its write
-        // descriptor until that child execs: running the copy meanwhile fails with ETXTBSY
-        // ("Text file busy", seen once in a busy run). Tried again with a fresh process.
-        for attempt in 1...100 {
-            process = Process()
-            (output, error) = (Pipe(), Pipe())
-            process.executableURL = alone
-            process.arguments = ["bench", "--help"]
-            process.standardOutput = output
-            process.standardError = error
-            do {
-                try process.run()
-                break
-            } catch let failure as NSError where Self.isTextFileBusy(failure) && attempt < 100 {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
+        // Written close-on-exec: a copy that a child of another test inherited open for writing
+        // could not be run ("Text file busy").
+        try ExecutableFile.copy(try ClawTalkBinary.require().path, to: alone.path)
+        let process = Process()
+        let (output, error) = (Pipe(), Pipe())
+        process.executableURL = alone
+        process.arguments = ["bench", "--help"]
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
         let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -46,14 +37,8 @@ import Testing
         #expect(printed.isEmpty)
     }
 
-    /// Whether `error` is ETXTBSY, directly or as Foundation's underlying error.
-    static func isTextFileBusy(_ error: NSError) -> Bool {
-        if error.domain == NSPOSIXErrorDomain && error.code == Int(ETXTBSY) { return true }
-        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map(isTextFileBusy) ?? false
-    }
-
-    @Test func theBenchHelpComesFromTheBenchExecutable() throws {
-        let result = try ClawTalkBinary.run(["bench", "--help"])
+    @Test func theBenchHelpComesFromTheBenchExecutable() async throws {
+        let result = try await ClawTalkBinary.run(["bench", "--help"])
         #expect(result.status == 0)
         #expect(result.output.contains("USAGE: clawtalk bench <subcommand>"))
         #expect(result.output.contains("soak"))

@@ -39,21 +39,21 @@ struct BenchSmokeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let rig = try await PrivateAudioRig.start()
         defer { rig.stop() }
-        let result = try await ClawTalkBinary.runInBackground(
+        let result = try await ClawTalkBinary.run(
             arguments + ["--output", directory.path, "--cache", directory.appendingPathComponent("cache").path],
             environment: rig.environment)
         try check(result, directory)
     }
 
-    // The runs below are awaited on a thread of their own (`runInBackground`), not run where the
-    // test runs: a synchronous run holds one of the cooperative pool's threads (two on a 2-core
-    // machine) for its whole length, and a parallel run's other tests stalled behind it (a
+    // The runs below are awaited on a thread of their own (`ClawTalkBinary.run` does so), not
+    // where the test runs: a synchronous run holds one of the cooperative pool's threads (two on a
+    // 2-core machine) for its whole length, and a parallel run's other tests stalled behind it (a
     // loaded `bench cpu --quick` took 160 s; dozens of short tests ended together when it did).
 
     @Test func withoutASoundServerLoopbackMetricsAreNullWithAReason() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await ClawTalkBinary.runInBackground(
+        let result = try await ClawTalkBinary.run(
             ["bench", "loopback", "--quick", "--output", directory.path],
             environment: ["PULSE_SERVER": "unix:/nonexistent/pulse", "XDG_RUNTIME_DIR": directory.path])
         #expect(result.status == 0, "\(result.error)")
@@ -73,7 +73,7 @@ struct BenchSmokeTests {
     func cpuRunReportsRealTimeFactorsAndMemory() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await ClawTalkBinary.runInBackground([
+        let result = try await ClawTalkBinary.run([
             "bench", "cpu", "--quick", "--trigger", "computer", "--output", directory.path, "--cache",
             directory.appendingPathComponent("cache").path,
         ])

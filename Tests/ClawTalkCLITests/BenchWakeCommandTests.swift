@@ -47,12 +47,12 @@ struct BenchWakeCommandTests {
         try #require(process.terminationStatus == 0, "\(name) \(arguments) failed")
     }
 
-    static func withDataset<T>(_ body: (URL) throws -> T) throws -> T {
+    static func withDataset<T>(_ body: (URL) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-wake-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try makeDataset(in: directory)
-        return try body(directory)
+        return try await body(directory)
     }
 
     static var modelsEnvironment: [String: String] {
@@ -61,10 +61,10 @@ struct BenchWakeCommandTests {
         return ["CLAWTALK_MODELS_DIR": repo.appendingPathComponent("Models").path]
     }
 
-    @Test func pocketSphinxCountsPositivesAndNegativesAndWritesTheJSONSchema() throws {
-        try Self.withDataset { directory in
+    @Test func pocketSphinxCountsPositivesAndNegativesAndWritesTheJSONSchema() async throws {
+        try await Self.withDataset { directory in
             let json = directory.appendingPathComponent("out.json")
-            let result = try ClawTalkBinary.run([
+            let result = try await ClawTalkBinary.run([
                 "bench", "wake", "--dataset", directory.path, "--trigger", "computer", "--engine", "pocketsphinx",
                 "--json", json.path,
             ])
@@ -113,9 +113,9 @@ struct BenchWakeCommandTests {
         }
     }
 
-    @Test func microWakeWordEngineRunsTheAlexaModel() throws {
-        try Self.withDataset { directory in
-            let result = try ClawTalkBinary.run(
+    @Test func microWakeWordEngineRunsTheAlexaModel() async throws {
+        try await Self.withDataset { directory in
+            let result = try await ClawTalkBinary.run(
                 [
                     "bench", "wake", "--dataset", directory.path, "--trigger", "alexa", "--trigger", "computer",
                     "--engine", "microwakeword", "--clean-only",
@@ -130,24 +130,24 @@ struct BenchWakeCommandTests {
         }
     }
 
-    @Test func missingDatasetIsSkippedWithANotice() throws {
+    @Test func missingDatasetIsSkippedWithANotice() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")
-        let result = try ClawTalkBinary.run(["bench", "wake", "--dataset", missing.path])
+        let result = try await ClawTalkBinary.run(["bench", "wake", "--dataset", missing.path])
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
         #expect(result.error == "bench wake: skipped: no dataset at \(missing.path) (MANIFEST.txt not found)\n")
     }
 
     @Test(arguments: [["--threshold", "computer"], ["--threshold", "computer=2"], ["--limit", "0"]])
-    func badArgumentsAreUsageErrors(arguments: [String]) throws {
-        let result = try ClawTalkBinary.run(["bench", "wake"] + arguments)
+    func badArgumentsAreUsageErrors(arguments: [String]) async throws {
+        let result = try await ClawTalkBinary.run(["bench", "wake"] + arguments)
         #expect(result.status == 64)
         #expect(result.error.hasPrefix("Error: "))
     }
 
-    @Test func wyomingVerifierNeedsTheServer() throws {
-        try Self.withDataset { directory in
-            let result = try ClawTalkBinary.run(
+    @Test func wyomingVerifierNeedsTheServer() async throws {
+        try await Self.withDataset { directory in
+            let result = try await ClawTalkBinary.run(
                 [
                     "bench", "wake", "--dataset", directory.path, "--verify", "wyoming", "--engine", "pocketsphinx",
                 ], environment: ["CLAWTALK_STT_WYOMING_PORT": "1"])

@@ -6,8 +6,8 @@ import Testing
 
 @Suite("Binary exit codes")
 struct BinaryExitCodeTests {
-    @Test func unknownOptionIsAUsageError() throws {
-        let result = try ClawTalkBinary.run(["say", "--bogus"])
+    @Test func unknownOptionIsAUsageError() async throws {
+        let result = try await ClawTalkBinary.run(["say", "--bogus"])
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
         #expect(
@@ -19,8 +19,8 @@ struct BinaryExitCodeTests {
                 """)
     }
 
-    @Test func unknownSubcommandSuggestsTheNearestName() throws {
-        let result = try ClawTalkBinary.run(["devics"])
+    @Test func unknownSubcommandSuggestsTheNearestName() async throws {
+        let result = try await ClawTalkBinary.run(["devics"])
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
         #expect(
@@ -66,8 +66,8 @@ struct BinaryExitCodeTests {
     ]
 
     @Test(arguments: usageErrors)
-    func usageErrorsExit64WithUsage(arguments: [String], firstLine: String) throws {
-        let result = try ClawTalkBinary.run(arguments)
+    func usageErrorsExit64WithUsage(arguments: [String], firstLine: String) async throws {
+        let result = try await ClawTalkBinary.run(arguments)
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
         let lines = result.error.split(separator: "\n").map(String.init)
@@ -101,18 +101,18 @@ struct BinaryExitCodeTests {
 
     /// Input checked before anything is sent or stored: exit 64, one line, no usage.
     @Test(arguments: invalidInput)
-    func invalidPairingInputExits64WithoutUsage(arguments: [String], message: String) throws {
+    func invalidPairingInputExits64WithoutUsage(arguments: [String], message: String) async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let result = try ClawTalkBinary.run(arguments, environment: home.environment)
+        let result = try await ClawTalkBinary.run(arguments, environment: home.environment)
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
         #expect(result.error == "Error: \(message)\n")
         #expect(!FileManager.default.fileExists(atPath: home.state + "/clawtalk"), "no state was created")
     }
 
-    @Test func versionPrintsTheVersionConstant() throws {
-        let result = try ClawTalkBinary.run(["version"])
+    @Test func versionPrintsTheVersionConstant() async throws {
+        let result = try await ClawTalkBinary.run(["version"])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("clawtalk "))
         #expect(result.output.hasSuffix("\n"))

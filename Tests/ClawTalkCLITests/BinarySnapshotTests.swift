@@ -46,8 +46,8 @@ struct BinarySnapshotTests {
     ]
 
     @Test(arguments: cases)
-    func matchesSnapshot(name: String, arguments: [String]) throws {
-        let result = try ClawTalkBinary.run(arguments)
+    func matchesSnapshot(name: String, arguments: [String]) async throws {
+        let result = try await ClawTalkBinary.run(arguments)
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         try Snapshot.assertMatches(result.output, named: name)
@@ -75,9 +75,9 @@ struct BinarySnapshotTests {
     ]
 
     @Test(arguments: equivalents)
-    func helpSpellingsAgree(arguments: [String], sameAs: [String]) throws {
-        let result = try ClawTalkBinary.run(arguments)
-        let reference = try ClawTalkBinary.run(sameAs)
+    func helpSpellingsAgree(arguments: [String], sameAs: [String]) async throws {
+        let result = try await ClawTalkBinary.run(arguments)
+        let reference = try await ClawTalkBinary.run(sameAs)
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         #expect(result.output.hasPrefix("OVERVIEW: "))
@@ -85,16 +85,16 @@ struct BinarySnapshotTests {
     }
 
     /// `clawtalk --version` (what packagers and scripts ask) is `clawtalk version`.
-    @Test func dashDashVersionPrintsTheVersion() throws {
-        let result = try ClawTalkBinary.run(["--version"])
+    @Test func dashDashVersionPrintsTheVersion() async throws {
+        let result = try await ClawTalkBinary.run(["--version"])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("clawtalk "))
-        #expect(result.output == (try ClawTalkBinary.run(["version"])).output)
+        #expect(result.output == (try await ClawTalkBinary.run(["version"])).output)
     }
 
-    @Test func everyHelpListsHelpAndStaysWithin80Columns() throws {
+    @Test func everyHelpListsHelpAndStaysWithin80Columns() async throws {
         for (name, arguments) in Self.cases where name.hasSuffix("-help") {
-            let output = try ClawTalkBinary.run(arguments).output
+            let output = try await ClawTalkBinary.run(arguments).output
             #expect(output.contains("\n  -h, --help              Show help information.\n"), "\(name)")
             for line in output.split(separator: "\n") where !line.hasPrefix("USAGE: ") {
                 #expect(line.count <= 80, "\(name): \(line)")

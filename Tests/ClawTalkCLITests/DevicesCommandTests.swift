@@ -4,8 +4,9 @@ import Testing
 
 @Suite("clawtalk devices", .serialized, .audioRig)
 struct DevicesCommandTests {
-    @Test func aMissingSoundServerIsExit69WithAHint() throws {
-        let result = try ClawTalkBinary.run(["devices"], environment: ["PULSE_SERVER": "unix:/nonexistent/native"])
+    @Test func aMissingSoundServerIsExit69WithAHint() async throws {
+        let result = try await ClawTalkBinary.run(
+            ["devices"], environment: ["PULSE_SERVER": "unix:/nonexistent/native"])
         #expect(result.status == 69)
         #expect(result.output.isEmpty)
         #expect(result.error.hasPrefix("Error: no sound server:"))
@@ -13,8 +14,8 @@ struct DevicesCommandTests {
     }
 
     @Test(.needsAudioRig)
-    func listsTheRigDevicesWithDefaultsMarked() throws {
-        let result = try ClawTalkBinary.run(["devices"])
+    func listsTheRigDevicesWithDefaultsMarked() async throws {
+        let result = try await ClawTalkBinary.run(["devices"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "SOURCES (capture, --mic-device):")
@@ -25,8 +26,8 @@ struct DevicesCommandTests {
     }
 
     @Test(.needsAudioRig)
-    func jsonListsEveryDeviceWithItsFields() throws {
-        let result = try ClawTalkBinary.run(["devices", "--json"])
+    func jsonListsEveryDeviceWithItsFields() async throws {
+        let result = try await ClawTalkBinary.run(["devices", "--json"])
         #expect(result.status == 0, "\(result.error)")
         let parsed = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
         let devices = try #require(parsed)

@@ -5,13 +5,13 @@ import Testing
 
 @Suite("clawtalk doctor")
 struct DoctorCommandTests {
-    @Test func showsEverySettingWithItsSourceAndRedactsSecrets() throws {
+    @Test func showsEverySettingWithItsSourceAndRedactsSecrets() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
         try home.writeConfig("{ talk: { silenceTimeoutMs: 900 } }")
         var environment = home.environment
         environment["CLAWTALK_GATEWAY_TOKEN"] = "super-secret-token-value"
-        let result = try ClawTalkBinary.run(["doctor"], environment: environment)
+        let result = try await ClawTalkBinary.run(["doctor"], environment: environment)
         #expect(!result.output.contains("super-secret-token-value"))
         let lines = result.output.split(separator: "\n").map(String.init)
         let token = try #require(lines.first { $0.contains("gateway.token ") })
@@ -23,11 +23,11 @@ struct DoctorCommandTests {
         #expect(lines.contains { $0.hasPrefix("  OK   configuration: ") })
     }
 
-    @Test func aBadConfigFileFailsNamingTheKeyAndFile() throws {
+    @Test func aBadConfigFileFailsNamingTheKeyAndFile() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
         try home.writeConfig("{\n  talk: { silenceTimoutMs: 900 },\n}\n")
-        let result = try ClawTalkBinary.run(["doctor"], environment: home.environment)
+        let result = try await ClawTalkBinary.run(["doctor"], environment: home.environment)
         #expect(result.status == 1)
         let fail = try #require(result.output.split(separator: "\n").first { $0.hasPrefix("  FAIL configuration:") })
         #expect(fail.contains("talk.silenceTimoutMs"))
@@ -35,10 +35,10 @@ struct DoctorCommandTests {
         #expect(fail.contains("silenceTimeoutMs"), "expected a suggestion: \(fail)")
     }
 
-    @Test func jsonHasChecksAndSettings() throws {
+    @Test func jsonHasChecksAndSettings() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let result = try ClawTalkBinary.run(["doctor", "--json"], environment: home.environment)
+        let result = try await ClawTalkBinary.run(["doctor", "--json"], environment: home.environment)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let checks = try #require(object["checks"] as? [[String: Any]])
@@ -56,10 +56,10 @@ struct DoctorCommandTests {
     /// With nothing installed in the data directory, doctor names every missing speech piece
     /// and the command that installs them (the binary runs from .build: scripts/setup), offline
     /// too; with everything there, the check passes.
-    @Test func missingSpeechPiecesAreNamedWithTheirFix() throws {
+    @Test func missingSpeechPiecesAreNamedWithTheirFix() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let before = try ClawTalkBinary.run(["doctor", "--offline"], environment: home.environment)
+        let before = try await ClawTalkBinary.run(["doctor", "--offline"], environment: home.environment)
         #expect(before.status == 1)
         let lines = before.output.split(separator: "\n").map(String.init)
         let index = try #require(lines.firstIndex { $0.hasPrefix("  FAIL speech pieces: missing in ") })
@@ -75,7 +75,7 @@ struct DoctorCommandTests {
             #expect(
                 FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o755]))
         }
-        let after = try ClawTalkBinary.run(["doctor", "--offline"], environment: home.environment)
+        let after = try await ClawTalkBinary.run(["doctor", "--offline"], environment: home.environment)
         #expect(after.output.contains("  OK   speech pieces: all 6 installed in \(home.data)/clawtalk\n"))
     }
 }

@@ -44,17 +44,17 @@ struct RecordCommandTests {
 
     // MARK: - Without a sound server
 
-    @Test func anUnwritablePathFailsBeforeCapturing() throws {
+    @Test func anUnwritablePathFailsBeforeCapturing() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let missing = try ClawTalkBinary.run(
+        let missing = try await ClawTalkBinary.run(
             ["record", scratch.path("no/such/dir/out.wav")], environment: scratch.home.environment)
         #expect(missing.status == 1)
         #expect(
             missing.error
                 == "Error: cannot write '\(scratch.path("no/such/dir/out.wav"))': no such directory '\(scratch.path("no/such/dir"))'\n"
         )
-        let directory = try ClawTalkBinary.run(
+        let directory = try await ClawTalkBinary.run(
             ["record", scratch.directory.path], environment: scratch.home.environment)
         #expect(directory.status == 1)
         #expect(directory.error.contains("it is a directory"))
@@ -62,17 +62,17 @@ struct RecordCommandTests {
     }
 
     @Test(arguments: ["0", "0.05", "3600.5", "-1", "abc"])
-    func secondsOutOfRangeIsAUsageError(seconds: String) throws {
-        let result = try ClawTalkBinary.run(["record", "--seconds", seconds, "/tmp/never-written.wav"])
+    func secondsOutOfRangeIsAUsageError(seconds: String) async throws {
+        let result = try await ClawTalkBinary.run(["record", "--seconds", seconds, "/tmp/never-written.wav"])
         #expect(result.status == 64)
         #expect(result.error.contains("Usage: clawtalk record"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.wav"))
     }
 
-    @Test func aMissingSoundServerIsExit69WithAHint() throws {
+    @Test func aMissingSoundServerIsExit69WithAHint() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let result = try ClawTalkBinary.run(
+        let result = try await ClawTalkBinary.run(
             ["record", "--seconds", "1", scratch.path("out.wav")],
             environment: scratch.home.environment.merging(["PULSE_SERVER": "unix:/nonexistent/native"]) { $1 })
         #expect(result.status == 69)
@@ -148,15 +148,15 @@ struct RecordCommandTests {
     }
 
     @Test(.needsAudioRig, arguments: [["--raw"], []])
-    func recordsTheDefaultSourceToA16kMonoWAV(extra: [String]) throws {
+    func recordsTheDefaultSourceToA16kMonoWAV(extra: [String]) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         // Longer than the test needs (it is killed after): the binary may be slow to start recording.
         let player = try Self.playTone(seconds: 30)
         defer { Self.kill(player) }
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .milliseconds(500))
         let out = scratch.path("out.wav")
-        let result = try ClawTalkBinary.run(
+        let result = try await ClawTalkBinary.run(
             ["record", "--seconds", "1", out] + extra, environment: scratch.home.environment)
         #expect(result.status == 0, "\(result.error)")
         let samples = try Self.readWAV(out)
@@ -176,10 +176,10 @@ struct RecordCommandTests {
     }
 
     @Test(.needsAudioRig)
-    func anUnknownDeviceListsTheSources() throws {
+    func anUnknownDeviceListsTheSources() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let result = try ClawTalkBinary.run(
+        let result = try await ClawTalkBinary.run(
             ["record", "--mic-device", "no-such-mic", scratch.path("out.wav")], environment: scratch.home.environment)
         #expect(result.status == 69)
         #expect(result.error.hasPrefix("Error: no capture device named 'no-such-mic'; available sources: "))

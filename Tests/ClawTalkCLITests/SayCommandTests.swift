@@ -7,24 +7,24 @@ import Testing
 
 @Suite("clawtalk say", .serialized, .audioRig)
 struct SayCommandTests {
-    @Test func aCorruptClipIsAClearErrorBeforeAnyPlayback() throws {
+    @Test func aCorruptClipIsAClearErrorBeforeAnyPlayback() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("say-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = dir.appendingPathComponent("garbage.mp3")
         try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: clip)
-        let result = try ClawTalkBinary.run(["say", "--file", clip.path])
+        let result = try await ClawTalkBinary.run(["say", "--file", clip.path])
         #expect(result.status == 1)
         #expect(result.error.hasPrefix("Error: cannot play '\(clip.path)':"))
-        let missing = try ClawTalkBinary.run(["say", "--file", dir.appendingPathComponent("none.wav").path])
+        let missing = try await ClawTalkBinary.run(["say", "--file", dir.appendingPathComponent("none.wav").path])
         #expect(missing.status == 64)
         #expect(missing.error.contains("no such file"))
     }
 
-    @Test func withoutAGatewaySayNotesTheLocalFallback() throws {
+    @Test func withoutAGatewaySayNotesTheLocalFallback() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let result = try ClawTalkBinary.run(["say", "hello"], environment: home.environment)
+        let result = try await ClawTalkBinary.run(["say", "hello"], environment: home.environment)
         #expect(
             result.error.hasPrefix("Note: no gateway is configured; speaking with espeak-ng on this machine.\n"),
             "\(result.error)")
@@ -35,53 +35,53 @@ struct SayCommandTests {
         }
     }
 
-    @Test func aConfiguredGatewayWithoutADeviceIdentityIsNotContacted() throws {
+    @Test func aConfiguredGatewayWithoutADeviceIdentityIsNotContacted() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
         var environment = home.environment
         environment["CLAWTALK_GATEWAY_URL"] = "ws://127.0.0.1:9"
-        let result = try ClawTalkBinary.run(["say", "hello"], environment: environment)
+        let result = try await ClawTalkBinary.run(["say", "hello"], environment: environment)
         #expect(result.error.hasPrefix("Note: this device has no identity yet"), "\(result.error)")
         #expect(!FileManager.default.fileExists(atPath: home.state + "/clawtalk/identity.json"))
     }
 
-    @Test func sayLastNeedsASavedReply() throws {
+    @Test func sayLastNeedsASavedReply() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let missing = try ClawTalkBinary.run(["say", "--last"], environment: home.environment)
+        let missing = try await ClawTalkBinary.run(["say", "--last"], environment: home.environment)
         #expect(missing.status == 1)
         #expect(missing.error.hasPrefix("Error: no reply has been spoken yet"))
         let state = try StateDirectory(path: home.state + "/clawtalk")
         try LastReplyStore(directory: state).save(.init(text: "The saved reply.", savedAtMs: 1))
-        let again = try ClawTalkBinary.run(["say", "--last"], environment: home.environment)
+        let again = try await ClawTalkBinary.run(["say", "--last"], environment: home.environment)
         #expect(again.error.hasPrefix("Note: no gateway is configured"), "\(again.error)")
         #expect(again.status == 0 || again.error.contains("no sound server"))
     }
 
     @Test(.needsAudioRig)
-    func localSpeechIsHeardOnTheSpeaker() throws {
-        let heard = try Self.recordSpeaker {
-            try ClawTalkBinary.run(["say", "--local", "Hello there. Testing one two."])
+    func localSpeechIsHeardOnTheSpeaker() async throws {
+        let heard = try await Self.recordSpeaker {
+            try await ClawTalkBinary.run(["say", "--local", "Hello there. Testing one two."])
         }
         #expect(heard.status == 0, "\(heard.error)")
         #expect(heard.loudSeconds > 0.8, "only \(heard.loudSeconds) s of speech reached the speaker monitor")
     }
 
     @Test(.needsAudioRig)
-    func aWavClipIsPlayedWholeOnTheSpeaker() throws {
+    func aWavClipIsPlayedWholeOnTheSpeaker() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("say-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = dir.appendingPathComponent("tone.wav")
         try Self.toneWAV(seconds: 0.6, frequency: 500, rate: 22050).write(to: clip)
-        let heard = try Self.recordSpeaker { try ClawTalkBinary.run(["say", "--file", clip.path]) }
+        let heard = try await Self.recordSpeaker { try await ClawTalkBinary.run(["say", "--file", clip.path]) }
         #expect(heard.status == 0, "\(heard.error)")
         #expect(abs(heard.loudSeconds - 0.6) < 0.1, "heard \(heard.loudSeconds) s of a 0.6 s tone")
     }
 
     /// Runs `body` while `parec` records the rig's speaker monitor; returns the exit status and
     /// how many seconds of the recording were above −40 dBFS (in 10 ms windows).
-    static func recordSpeaker(_ body: () throws -> ClawTalkBinary.Result) throws -> (
+    static func recordSpeaker(_ body: () async throws -> ClawTalkBinary.Result) async throws -> (
         status: Int32, error: String, loudSeconds: Double
     ) {
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("speaker-\(UUID().uuidString).raw")
@@ -98,11 +98,11 @@ struct SayCommandTests {
         // running, so its monitor always has data), then give it time to write the end.
         let recording = Date().addingTimeInterval(30)
         while recorder.isRunning, Date() < recording, (try? Data(contentsOf: raw))?.isEmpty ?? true {
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
-        Thread.sleep(forTimeInterval: 0.4)
-        let result = try body()
-        Thread.sleep(forTimeInterval: 1.0)
+        try await Task.sleep(for: .milliseconds(400))
+        let result = try await body()
+        try await Task.sleep(for: .seconds(1))
         // SIGKILL: the in-process ServiceRunner tests leave SIGTERM/SIGINT ignored in this process,
         // and children inherit ignored signals.
         kill(recorder.processIdentifier, SIGKILL)

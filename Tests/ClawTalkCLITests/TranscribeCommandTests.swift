@@ -34,7 +34,7 @@ struct TranscribeCommandTests {
         try #require(process.terminationStatus == 0, "\(name) \(arguments) failed")
     }
 
-    static func withScratch<T>(_ body: (URL, TemporaryHome) throws -> T) throws -> T {
+    static func withScratch<T>(_ body: (URL, TemporaryHome) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transcribe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let home = try TemporaryHome()
@@ -42,13 +42,13 @@ struct TranscribeCommandTests {
             try? FileManager.default.removeItem(at: directory)
             home.remove()
         }
-        return try body(directory, home)
+        return try await body(directory, home)
     }
 
-    @Test func pocketSphinxTranscribesAStereo44kClip() throws {
-        try Self.withScratch { directory, home in
+    @Test func pocketSphinxTranscribesAStereo44kClip() async throws {
+        try await Self.withScratch { directory, home in
             let clip = try Self.speechFile("set a timer for ten minutes", voice: "en-us+klatt3", in: directory)
-            let result = try ClawTalkBinary.run(
+            let result = try await ClawTalkBinary.run(
                 ["transcribe", "--engine", "pocketsphinx", clip.path], environment: home.environment)
             #expect(result.status == 0, "\(result.error)")
             let words = result.output.split(whereSeparator: \.isWhitespace)
@@ -61,13 +61,13 @@ struct TranscribeCommandTests {
         }
     }
 
-    @Test func anUnreachableServerFallsBackWithoutEngineAndFailsWithIt() throws {
-        try Self.withScratch { directory, home in
+    @Test func anUnreachableServerFallsBackWithoutEngineAndFailsWithIt() async throws {
+        try await Self.withScratch { directory, home in
             let clip = try Self.speechFile("computer", voice: "en-us+klatt3", in: directory)
             let port = closedLoopbackPort()
             var environment = home.environment
             environment["CLAWTALK_STT_WYOMING_PORT"] = "\(port)"
-            let strict = try ClawTalkBinary.run(
+            let strict = try await ClawTalkBinary.run(
                 ["transcribe", "--engine", "wyoming", clip.path], environment: environment)
             #expect(strict.status == 69)
             #expect(strict.output.isEmpty)
@@ -75,7 +75,7 @@ struct TranscribeCommandTests {
                 strict.error.hasPrefix("Error: speech-to-text server unreachable at 127.0.0.1:\(port) "),
                 "\(strict.error)")
             #expect(strict.error.contains("stt.wyomingSocket"))
-            let fallback = try ClawTalkBinary.run(["transcribe", clip.path], environment: environment)
+            let fallback = try await ClawTalkBinary.run(["transcribe", clip.path], environment: environment)
             #expect(fallback.status == 0, "\(fallback.error)")
             #expect(fallback.error.hasPrefix("engine: pocketsphinx (en-us language model) in "), "\(fallback.error)")
             #expect(
@@ -83,22 +83,22 @@ struct TranscribeCommandTests {
         }
     }
 
-    @Test func badInputIsAClearError() throws {
-        try Self.withScratch { directory, home in
-            let missing = try ClawTalkBinary.run(
+    @Test func badInputIsAClearError() async throws {
+        try await Self.withScratch { directory, home in
+            let missing = try await ClawTalkBinary.run(
                 ["transcribe", directory.appendingPathComponent("none.wav").path], environment: home.environment)
             #expect(missing.status == 64)
             #expect(missing.error.contains("no such file"))
             let garbage = directory.appendingPathComponent("garbage.wav")
             try Data("RIFF but not really a wave file".utf8).write(to: garbage)
-            let unreadable = try ClawTalkBinary.run(["transcribe", garbage.path], environment: home.environment)
+            let unreadable = try await ClawTalkBinary.run(["transcribe", garbage.path], environment: home.environment)
             #expect(unreadable.status == 1)
             #expect(unreadable.error.hasPrefix("Error: cannot transcribe '\(garbage.path)': "), "\(unreadable.error)")
-            let conflict = try ClawTalkBinary.run(
+            let conflict = try await ClawTalkBinary.run(
                 ["transcribe", "--engine", "pocketsphinx", "--start-server", garbage.path],
                 environment: home.environment)
             #expect(conflict.status == 64)
-            let engine = try ClawTalkBinary.run(
+            let engine = try await ClawTalkBinary.run(
                 ["transcribe", "--engine", "vosk", garbage.path], environment: home.environment)
             #expect(engine.status == 64)
             #expect(engine.error.contains("'vosk'"))
@@ -107,12 +107,12 @@ struct TranscribeCommandTests {
 
     /// The real server and model, started by the command itself for this one transcription.
     @Test(.enabled(if: whisperInstalled, "needs scripts/setup and scripts/fetch-whisper-model"))
-    func wyomingTranscribesWithAServerItStarts() throws {
-        try Self.withScratch { directory, home in
+    func wyomingTranscribesWithAServerItStarts() async throws {
+        try await Self.withScratch { directory, home in
             let clip = try Self.speechFile("set a timer for ten minutes", voice: "en-us", in: directory)
             var environment = home.environment
             environment["XDG_DATA_HOME"] = XDGPaths().dataHome
-            let result = try ClawTalkBinary.run(
+            let result = try await ClawTalkBinary.run(
                 ["transcribe", "--engine", "wyoming", "--start-server", "--language", "en", clip.path],
                 environment: environment)
             #expect(result.status == 0, "\(result.error)")

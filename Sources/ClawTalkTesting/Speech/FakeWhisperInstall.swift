@@ -25,8 +25,7 @@ public enum FakeWhisperInstall {
         }
         try Data().write(to: URL(fileURLWithPath: model + "/model.bin"))
         let executable = bin + "/wyoming-faster-whisper"
-        try Data(script.utf8).write(to: URL(fileURLWithPath: executable))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable)
+        try ExecutableFile.write(Array(script.utf8), to: executable)
         return executable
     }
 

@@ -35,13 +35,10 @@ struct DiscoverLiveTests {
             host: host)
         var environment = home.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = avahi.systemBusAddress
-        // The test gateway answers from this busy test process: in a CI run its connect.challenge
-        // came later than the default 10 s (2026-12-07), so the pairing waits as long as allowed.
-        environment["CLAWTALK_GATEWAY_CHALLENGE_TIMEOUT_MS"] = "120000"
 
-        var listed = try ClawTalkBinary.run(["discover", "--json", "--timeout", "2"], environment: environment)
+        var listed = try await ClawTalkBinary.run(["discover", "--json", "--timeout", "2"], environment: environment)
         for _ in 0..<5 where !listed.output.contains("Loop Gateway") {
-            listed = try ClawTalkBinary.run(["discover", "--json", "--timeout", "2"], environment: environment)
+            listed = try await ClawTalkBinary.run(["discover", "--json", "--timeout", "2"], environment: environment)
         }
         #expect(listed.status == 0, "\(listed.error) \(avahi.logs)")
         let entries = try #require(
@@ -51,14 +48,14 @@ struct DiscoverLiveTests {
         #expect(entry["host"] as? String == host)
 
         // No confirmation without a terminal: refused, nothing sent or stored.
-        let refused = try ClawTalkBinary.run(
+        let refused = try await ClawTalkBinary.run(
             ["discover", "--connect", "Loop", "--token", "s3cret", "--no-wait"], environment: environment)
         #expect(refused.status == 1)
         #expect(refused.error.contains(certificate.pin), "\(refused.error)")
         #expect(await gateway.pendingPairingRequests.isEmpty)
 
         // Confirmed: dials the SRV target and port (not gatewayPort=1, not lanHost) and pins.
-        let paired = try ClawTalkBinary.run(
+        let paired = try await ClawTalkBinary.run(
             ["discover", "--connect", "Loop", "--token", "s3cret", "--tls-fingerprint", certificate.pin, "--no-wait"],
             environment: environment)
         #expect(paired.status == 0, "\(paired.error)")

@@ -137,12 +137,12 @@ struct DiscoveryConnectTests {
         #expect(try DiscoverCommand.select("PLAIN", in: [record]) == record)
     }
 
-    @Test func withoutAvahiDiscoverExits69WithTheFix() throws {
+    @Test func withoutAvahiDiscoverExits69WithTheFix() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
         var environment = home.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(home.root)/no-such-bus"
-        let result = try ClawTalkBinary.run(["discover", "--timeout", "1"], environment: environment)
+        let result = try await ClawTalkBinary.run(["discover", "--timeout", "1"], environment: environment)
         #expect(result.status == 69)
         #expect(result.error.contains("Avahi is not available"), "\(result.error)")
         #expect(result.error.contains("apt install avahi-daemon"))

@@ -17,7 +17,7 @@ struct JoinURLEndToEndTests {
         let joinURL = await gateway.mintJoinURL()
         #expect(joinURL.hasPrefix("http://127.0.0.1:"))
 
-        let paired = try await ClawTalkBinary.runInBackground(["pair", joinURL], environment: home.environment)
+        let paired = try await ClawTalkBinary.run(["pair", joinURL], environment: home.environment)
         #expect(paired.status == 0, "stderr: \(paired.error)")
         let identity = try EndToEnd.identity(home)
         #expect(paired.output.contains("paired with \(url)/ as device \(identity.deviceId); token stored"))
@@ -28,7 +28,7 @@ struct JoinURLEndToEndTests {
         let shortcode = String(joinURL.suffix(JoinURL.shortcodeLength))
         #expect(!paired.output.contains(shortcode) && !paired.error.contains(shortcode))
 
-        let again = try await ClawTalkBinary.runInBackground(["pair", joinURL], environment: home.environment)
+        let again = try await ClawTalkBinary.run(["pair", joinURL], environment: home.environment)
         #expect(again.status == 64)
         #expect(again.error.contains("mint a new one with `openclaw devices join-code`"), "\(again.error)")
         #expect(!again.error.contains(shortcode))
@@ -45,7 +45,7 @@ struct JoinURLEndToEndTests {
         #expect(joinURL.hasPrefix("https://127.0.0.1:"))
 
         // No pin: the self-signed certificate is refused before the request; the code survives.
-        let untrusted = try await ClawTalkBinary.runInBackground(["pair", joinURL], environment: home.environment)
+        let untrusted = try await ClawTalkBinary.run(["pair", joinURL], environment: home.environment)
         #expect(untrusted.status == 1)
         #expect(untrusted.error.contains("not trusted"), "\(untrusted.error)")
         #expect(untrusted.error.contains("--tls-fingerprint <sha256>"))
@@ -53,7 +53,7 @@ struct JoinURLEndToEndTests {
         #expect(EndToEnd.gatewayFiles(home).isEmpty)
 
         // With the pin: fetched, then the gateway (same certificate) is pinned and paired.
-        let paired = try await ClawTalkBinary.runInBackground(
+        let paired = try await ClawTalkBinary.run(
             ["pair", joinURL, "--tls-fingerprint", "sha256:" + certificate.pin], environment: home.environment)
         #expect(paired.status == 0, "stderr: \(paired.error)")
         #expect(gateway.joinCodes.redeemedCount == 1)
@@ -62,7 +62,7 @@ struct JoinURLEndToEndTests {
         let connection = try await EndToEnd.connected(gateway)
         #expect(await gateway.session(connection: connection)?.authMethod == .bootstrapToken)
 
-        let again = try await ClawTalkBinary.runInBackground(
+        let again = try await ClawTalkBinary.run(
             ["pair", joinURL, "--tls-fingerprint", certificate.pin], environment: home.environment)
         #expect(again.status == 64)
         #expect(again.error.contains("mint a new one with `openclaw devices join-code`"), "\(again.error)")
@@ -71,7 +71,7 @@ struct JoinURLEndToEndTests {
     @Test func plainHTTPToARemoteHostIsRefusedBeforeAnyRequest() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let refused = try await ClawTalkBinary.runInBackground(
+        let refused = try await ClawTalkBinary.run(
             ["pair", "http://gateway.example.com:18789/j/AbCdEfGhIjKlMnOpQrStUv"], environment: home.environment)
         #expect(refused.status == 64)
         #expect(refused.error.contains("refusing plain http:// to gateway.example.com"), "\(refused.error)")

@@ -15,7 +15,7 @@ struct PairingEndToEndTests {
         defer { Task { await gateway.stopListening() } }
         let code = await gateway.setupCode(.validURL, url: url)
 
-        let paired = try await ClawTalkBinary.runInBackground(["pair", code], environment: home.environment)
+        let paired = try await ClawTalkBinary.run(["pair", code], environment: home.environment)
         #expect(paired.status == 0, "stderr: \(paired.error)")
         let identity = try EndToEnd.identity(home)
         #expect(paired.output.contains("paired with \(url)/ as device \(identity.deviceId); token stored"))
@@ -108,7 +108,7 @@ struct PairingEndToEndTests {
         defer { home.remove() }
         let (gateway, url) = try await EndToEnd.gateway { $0.auth = .token("s3cret") }
         defer { Task { await gateway.stopListening() } }
-        let result = try await ClawTalkBinary.runInBackground(
+        let result = try await ClawTalkBinary.run(
             ["pair", "--gateway-url", url, "--token", "s3cret", "--no-wait"], environment: home.environment)
         #expect(result.status == 0, "stderr: \(result.error)")
         let request = try #require(await gateway.pendingPairingRequests.first)
@@ -128,7 +128,7 @@ struct PairingEndToEndTests {
         ]
         for (variant, message) in cases {
             let code = await gateway.setupCode(variant, url: url)
-            let result = try await ClawTalkBinary.runInBackground(["pair", code], environment: home.environment)
+            let result = try await ClawTalkBinary.run(["pair", code], environment: home.environment)
             #expect(result.status == 64, "\(variant)")
             #expect(result.error.contains(message), "\(variant): \(result.error)")
             #expect(result.error.contains("nothing was sent"))
@@ -147,7 +147,7 @@ struct PairingEndToEndTests {
 
         // A wrong pin: refused with a clear message, nothing stored.
         let wrong = String(repeating: "ab", count: 32)
-        let refused = try await ClawTalkBinary.runInBackground(
+        let refused = try await ClawTalkBinary.run(
             ["pair", await gateway.setupCode(.valid, url: url), "--tls-fingerprint", wrong],
             environment: home.environment)
         #expect(refused.status == 1)
@@ -158,7 +158,7 @@ struct PairingEndToEndTests {
         #expect(try EndToEnd.store(home).list().isEmpty)
 
         // No pin: the self-signed certificate is not trusted; the message says how to pin.
-        let untrusted = try await ClawTalkBinary.runInBackground(
+        let untrusted = try await ClawTalkBinary.run(
             ["pair", await gateway.setupCode(.valid, url: url)], environment: home.environment)
         #expect(untrusted.status == 1)
         #expect(untrusted.error.contains("not trusted"), "\(untrusted.error)")
@@ -172,7 +172,7 @@ struct PairingEndToEndTests {
                 let start = certificate.pin.index(certificate.pin.startIndex, offsetBy: index)
                 return certificate.pin[start..<certificate.pin.index(start, offsetBy: 2)].uppercased()
             }.joined(separator: ":")
-        let paired = try await ClawTalkBinary.runInBackground(
+        let paired = try await ClawTalkBinary.run(
             ["pair", await gateway.setupCode(.valid, url: url), "--tls-fingerprint", spelled],
             environment: home.environment)
         #expect(paired.status == 0, "stderr: \(paired.error)")

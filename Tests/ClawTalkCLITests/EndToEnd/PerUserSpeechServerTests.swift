@@ -61,7 +61,7 @@ struct PerUserSpeechServerTests {
                 }, "\(String(describing: EndToEnd.status(node.home)))")
             #expect(try Self.mode(node.home.runtime + "/clawtalk") == 0o700)
             #expect(try Self.mode(node.home.speechSocket) & 0o077 == 0)
-            let status = try ClawTalkBinary.run(["status"], environment: node.environment)
+            let status = try await ClawTalkBinary.run(["status"], environment: node.environment)
             #expect(
                 status.output.split(separator: "\n").contains {
                     $0.hasPrefix("stt server:") && $0.hasSuffix("ready (pid \(server)) at \(node.home.speechSocket)")

@@ -38,13 +38,13 @@ struct ServiceEndToEndTests {
         let firstConnId = EndToEnd.roleField(EndToEnd.status(home), "node", "connId")
 
         // `clawtalk status` reads the snapshot.
-        let status = try await ClawTalkBinary.runInBackground(["status"], environment: environment)
+        let status = try await ClawTalkBinary.run(["status"], environment: environment)
         #expect(status.status == 0)
         #expect(status.output.contains("running (pid \(run.pid)"), "\(status.output)")
         #expect(status.output.contains("\(url)/ (key 127.0.0.1:"), "\(status.output)")
         #expect(status.output.contains("device:      \(session.deviceId)"), "\(status.output)")
         #expect(status.output.contains("node:        connected as node (protocol 4"), "\(status.output)")
-        let json = try await ClawTalkBinary.runInBackground(["status", "--json"], environment: environment)
+        let json = try await ClawTalkBinary.run(["status", "--json"], environment: environment)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(report["running"] as? Bool == true)
         #expect(EndToEnd.roleField(report["service"] as? [String: Any], "node", "state") == "connected")
@@ -73,7 +73,7 @@ struct ServiceEndToEndTests {
         #expect(try await EndToEnd.closeCode(gateway, connection: again) == 1000)
         #expect(try await EndToEnd.closeCode(gateway, connection: operatorConnection) == 1000)
         #expect(EndToEnd.status(home) == nil)
-        let offline = try await ClawTalkBinary.runInBackground(["status"], environment: environment)
+        let offline = try await ClawTalkBinary.run(["status"], environment: environment)
         #expect(offline.output.hasPrefix("clawtalk is not running"))
     }
 
@@ -95,7 +95,7 @@ struct ServiceEndToEndTests {
         let node = EndToEnd.status(home)?["node"] as? [String: Any]
         #expect((node?["pairing"] as? [String: Any])?["approvalCommand"] as? String == approve)
         #expect(EndToEnd.roleField(EndToEnd.status(home), "operator", "state") == "waiting-for-node")
-        let status = try await ClawTalkBinary.runInBackground(["status"], environment: environment)
+        let status = try await ClawTalkBinary.run(["status"], environment: environment)
         #expect(status.output.contains("node request \(request.requestId) pending"), "\(status.output)")
         #expect(status.output.contains(approve))
 
@@ -147,13 +147,13 @@ struct ServiceEndToEndTests {
         }
         // Register both as `clawtalk pair --gateway-url … --token …` would, the second current.
         for url in [firstURL, secondURL] {
-            let paired = try await ClawTalkBinary.runInBackground(
+            let paired = try await ClawTalkBinary.run(
                 ["pair", "--gateway-url", url, "--token", "s3cret"], environment: home.environment)
             #expect(paired.status == 0, "stderr: \(paired.error)")
         }
         let firstKey = try GatewayEndpoint.parse(firstURL).gatewayKey
         let secondKey = try GatewayEndpoint.parse(secondURL).gatewayKey
-        let list = try await ClawTalkBinary.runInBackground(["gateways", "list"], environment: home.environment)
+        let list = try await ClawTalkBinary.run(["gateways", "list"], environment: home.environment)
         #expect(list.output.contains("  \(firstKey)\n    url:    \(firstURL)/\n    tokens: node\n"), "\(list.output)")
         #expect(list.output.contains("* \(secondKey)\n"), "\(list.output)")
 
@@ -163,7 +163,7 @@ struct ServiceEndToEndTests {
         defer { run.kill() }
         let onSecond = try await EndToEnd.connected(second, number: 2)
         #expect(await run.waitUntil { EndToEnd.roleField(EndToEnd.status(home), "node", "state") == "connected" })
-        let use = try await ClawTalkBinary.runInBackground(
+        let use = try await ClawTalkBinary.run(
             ["gateways", "use", firstURL], environment: home.environment)
         #expect(use.status == 0)
         #expect(use.output.contains("\(firstKey) is now the current gateway"))
@@ -180,14 +180,14 @@ struct ServiceEndToEndTests {
         #expect(await run.waitForExit() == 0)
 
         // forget needs --yes without a terminal; with it, the gateway's files are gone.
-        let unconfirmed = try await ClawTalkBinary.runInBackground(
+        let unconfirmed = try await ClawTalkBinary.run(
             ["gateways", "forget", secondKey], environment: home.environment)
         #expect(unconfirmed.status == 64)
         #expect(unconfirmed.error.contains("pass --yes"))
         #expect(
             EndToEnd.gatewayFiles(home).filter { $0.contains(secondKey.replacingOccurrences(of: ":", with: "%3A")) }
                 .count == 2)
-        let forgot = try await ClawTalkBinary.runInBackground(
+        let forgot = try await ClawTalkBinary.run(
             ["gateways", "forget", "--yes", secondKey], environment: home.environment)
         #expect(forgot.status == 0)
         #expect(forgot.output.contains("forgot \(secondKey)"))
@@ -195,12 +195,12 @@ struct ServiceEndToEndTests {
         #expect(
             !remaining.contains { $0.contains(secondKey.replacingOccurrences(of: ":", with: "%3A")) }, "\(remaining)")
         #expect(remaining.count == 2, "the first gateway's record and secret stay: \(remaining)")
-        let after = try await ClawTalkBinary.runInBackground(
+        let after = try await ClawTalkBinary.run(
             ["gateways", "list", "--json"], environment: home.environment)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(after.output.utf8)) as? [[String: Any]])
         #expect(entries.map { $0["key"] as? String } == [firstKey])
         #expect(entries.first?["current"] as? Bool == true)
-        let unknown = try await ClawTalkBinary.runInBackground(
+        let unknown = try await ClawTalkBinary.run(
             ["gateways", "use", secondKey], environment: home.environment)
         #expect(unknown.status == 64)
         #expect(unknown.error.contains("unknown gateway"))

@@ -60,7 +60,7 @@ struct SpeechServerSupervisionTests {
                 let server = EndToEnd.status(setup.home)?["speechServer"] as? [String: Any]
                 return server?["role"] as? String == "supervised" && server?["ready"] as? Bool == true
             }, "\(String(describing: EndToEnd.status(setup.home)))")
-        let status = try ClawTalkBinary.run(["status"], environment: setup.environment)
+        let status = try await ClawTalkBinary.run(["status"], environment: setup.environment)
         #expect(
             status.output.split(separator: "\n").contains {
                 $0.hasPrefix("stt server:")

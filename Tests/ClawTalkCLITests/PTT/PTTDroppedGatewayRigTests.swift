@@ -44,7 +44,7 @@ struct PTTDroppedGatewayRigTests {
         defer { run.kill() }
         let first = try await EndToEnd.connected(gateway)
 
-        let start = try await ClawTalkBinary.runInBackground(["ptt", "start"], environment: environment)
+        let start = try await ClawTalkBinary.run(["ptt", "start"], environment: environment)
         #expect(start.status == 0, "\(start.error)\n\(run.stderr)")
         #expect(start.output.hasPrefix("started "), "\(start.output)")
         // The gateway goes away in the middle of the question.
@@ -56,7 +56,7 @@ struct PTTDroppedGatewayRigTests {
             await run.waitUntil { run.stderr.contains("gateway.disconnected") },
             "\(run.stderr)")
 
-        let stop = try await ClawTalkBinary.runInBackground(["ptt", "stop", "--json"], environment: environment)
+        let stop = try await ClawTalkBinary.run(["ptt", "stop", "--json"], environment: environment)
         #expect(stop.status == 0, "\(stop.error)")
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(stop.output.utf8)) as? [String: Any])
         #expect(answer["status"] as? String == "offline", "\(answer)\n\(run.stderr)")

@@ -10,11 +10,11 @@ import Testing
 /// its control socket. Only idle commands are used, so no sound server is needed.
 @Suite("Push-to-talk end to end", .serialized, .timeLimit(.minutes(3)))
 struct PTTEndToEndTests {
-    @Test func pttWithoutARunningServiceExits69() throws {
+    @Test func pttWithoutARunningServiceExits69() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
         for action in ["start", "stop", "toggle", "cancel", "once"] {
-            let result = try ClawTalkBinary.run(["ptt", action], environment: home.environment)
+            let result = try await ClawTalkBinary.run(["ptt", action], environment: home.environment)
             #expect(result.status == 69)
             #expect(result.output.isEmpty)
             #expect(
@@ -48,20 +48,20 @@ struct PTTEndToEndTests {
         #expect(payload["transcript"] == .null)
         #expect(payload["captureId"]?.stringValue?.count == 36)
 
-        let local = try await ClawTalkBinary.runInBackground(["ptt", "cancel"], environment: environment)
+        let local = try await ClawTalkBinary.run(["ptt", "cancel"], environment: environment)
         #expect(local.status == 0, "\(local.error)")
         #expect(local.output.hasPrefix("idle "))
-        let json = try await ClawTalkBinary.runInBackground(["ptt", "stop", "--json"], environment: environment)
+        let json = try await ClawTalkBinary.run(["ptt", "stop", "--json"], environment: environment)
         #expect(json.status == 0)
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(answer["ok"] as? Bool == true)
         #expect(answer["status"] as? String == "idle")
         #expect(answer.keys.contains("transcript"))
 
-        let status = try await ClawTalkBinary.runInBackground(["talk", "status"], environment: environment)
+        let status = try await ClawTalkBinary.run(["talk", "status"], environment: environment)
         #expect(status.status == 0, "\(status.error)")
         #expect(status.output == "off\n")
-        let off = try await ClawTalkBinary.runInBackground(["talk", "off", "--json"], environment: environment)
+        let off = try await ClawTalkBinary.run(["talk", "off", "--json"], environment: environment)
         #expect(off.output == #"{"enabled":false,"ok":true,"status":"idle"}"# + "\n")
 
         run.send(SIGTERM)
@@ -69,10 +69,10 @@ struct PTTEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: home.runtime + "/clawtalk/control.sock"))
     }
 
-    @Test func talkWithoutARunningServiceExits69() throws {
+    @Test func talkWithoutARunningServiceExits69() async throws {
         let home = try TemporaryHome()
         defer { home.remove() }
-        let result = try ClawTalkBinary.run(["talk", "on"], environment: home.environment)
+        let result = try await ClawTalkBinary.run(["talk", "on"], environment: home.environment)
         #expect(result.status == 69)
         #expect(result.error.hasPrefix("Error: no clawtalk service is listening on "))
     }

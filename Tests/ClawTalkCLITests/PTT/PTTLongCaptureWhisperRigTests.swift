@@ -41,11 +41,11 @@ struct PTTLongCaptureWhisperRigTests {
         #expect(await run.waitForOutput("stt.server.ready", timeout: .seconds(120)), "\(run.stderr)")
 
         // A local capture (its controller stays), the sentence, then silence past 30 s.
-        let start = try await ClawTalkBinary.runInBackground(["ptt", "start"], environment: environment)
+        let start = try await ClawTalkBinary.run(["ptt", "start"], environment: environment)
         #expect(start.output.hasPrefix("started "), "\(start.output)\(start.error)\n\(run.stderr)")
         try runTool("paplay", ["-s", rig.server, "-d", "vspk", clip])
         try await Task.sleep(for: .seconds(36))
-        let stop = try await ClawTalkBinary.runInBackground(["ptt", "stop", "--json"], environment: environment)
+        let stop = try await ClawTalkBinary.run(["ptt", "stop", "--json"], environment: environment)
         let answer = try #require(
             try JSONSerialization.jsonObject(with: Data(stop.output.utf8)) as? [String: Any], "\(stop.error)")
         guard let transcript = answer["transcript"] as? String else {

@@ -66,8 +66,22 @@ enum ClawTalkBinary {
     }
 
     /// Runs `arguments` to completion and collects both output streams.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    ///
+    /// The wait happens on a thread of its own, never on one of Swift concurrency's: on a 2-core
+    /// machine the cooperative pool has two threads, and two tests each blocking one while their
+    /// children waited for this process's test gateway deadlocked until a child timed out (a CI
+    /// run of 2026-12-07: `discover --connect` got no hello-ok within 30 s).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         let process = try process(arguments, environment: environment)
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try collect(process) })
+            }
+        }
+    }
+
+    /// Starts `process`, drains both pipes and waits for its exit, blocking the calling thread.
+    private static func collect(_ process: Process) throws -> Result {
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -108,17 +108,3 @@ final class TextBuffer: Sendable {
     /// Everything so far.
     var text: String { storage.locked { $0 } }
 }
-
-extension ClawTalkBinary {
-    /// ``run(_:environment:)`` on a dispatch thread, so the test's gateway keeps running.
-    static func runInBackground(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-        // The sound server is chosen here, in the test's task: the dispatch thread below does not
-        // see which turn the test holds.
-        let environment = soundServer(environment)
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try run(arguments, environment: environment) })
-            }
-        }
-    }
-}

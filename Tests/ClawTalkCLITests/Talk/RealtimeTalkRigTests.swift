@@ -95,7 +95,7 @@ struct RealtimeTalkRigTests {
 
         /// Talk on, and the relay live (audio arriving at the gateway).
         func talkOn() async throws {
-            let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: environment)
+            let on = try await ClawTalkBinary.run(["talk", "on"], environment: environment)
             #expect(on.output.hasPrefix("on"), "\(on.error)\n\(run.stderr)")
             #expect(
                 await eventually(within: .seconds(60)) { (await self.sessions().first?.timestamps.count ?? 0) > 10 },
@@ -187,7 +187,7 @@ struct RealtimeTalkRigTests {
         // The transcripts and the privacy note reach `clawtalk status`.
         #expect(
             await eventually(within: .seconds(10)) {
-                guard let status = try? await ClawTalkBinary.runInBackground(["status"], environment: node.environment)
+                guard let status = try? await ClawTalkBinary.run(["status"], environment: node.environment)
                 else { return false }
                 return status.output.contains("heard:") && status.output.contains("\"what time is it\"")
                     && status.output.contains("replied:") && status.output.contains("realtime:")
@@ -288,7 +288,7 @@ struct RealtimeTalkRigTests {
                     == marks
             }, "\(node.run.stderr)")
         #expect(await node.sessions().count == 1)
-        let off = try await ClawTalkBinary.runInBackground(["talk", "off"], environment: node.environment)
+        let off = try await ClawTalkBinary.run(["talk", "off"], environment: node.environment)
         #expect(off.output.hasPrefix("off"))
         #expect(await eventually(within: .seconds(30)) { await node.sessions().first?.closed == true })
         await node.stop()
@@ -298,13 +298,13 @@ struct RealtimeTalkRigTests {
     func failuresFallBack() async throws {
         let node = try await Node { $0.failCreates = 3 }
         defer { node.printLog() }
-        let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: node.environment)
+        let on = try await ClawTalkBinary.run(["talk", "on"], environment: node.environment)
         #expect(on.output.hasPrefix("on"))
         #expect(
             await node.run.waitForOutput("realtime.fallback_to_native", timeout: .seconds(60)), "\(node.run.stderr)")
         let notices = node.run.stderr.split(separator: "\n").filter { $0.contains("realtime.fallback_to_native") }
         #expect(notices.count == 1)
-        let status = try await ClawTalkBinary.runInBackground(["talk", "status"], environment: node.environment)
+        let status = try await ClawTalkBinary.run(["talk", "status"], environment: node.environment)
         #expect(status.output.hasPrefix("on"), "native Talk runs on")
         #expect(await node.sessions().isEmpty)
         await node.stop()

@@ -103,7 +103,7 @@ struct TalkModeRigTests {
 
     /// `clawtalk talk status` → `on <phase>` or `off`.
     static func talkStatus(_ environment: [String: String]) async throws -> String {
-        let result = try await ClawTalkBinary.runInBackground(["talk", "status"], environment: environment)
+        let result = try await ClawTalkBinary.run(["talk", "status"], environment: environment)
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -208,7 +208,7 @@ struct TalkModeRigTests {
         let question = try node.clip("question", "What is the capital of France?")
         let story = try node.clip("story", "Tell me a story.")
         let interruption = try node.clip("interruption", "Stop. What is the weather tomorrow?")
-        let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: environment)
+        let on = try await ClawTalkBinary.run(["talk", "on"], environment: environment)
         #expect(on.output == "on listening\n", "\(on.error)\n\(run.stderr)")
         try await Task.sleep(for: .milliseconds(500))
 
@@ -282,7 +282,7 @@ struct TalkModeRigTests {
         print("talk rig: the interrupting turn had \(turnSeconds) s of audio")
 
         node.printTalkLog()
-        _ = try await ClawTalkBinary.runInBackground(["talk", "off"], environment: environment)
+        _ = try await ClawTalkBinary.run(["talk", "off"], environment: environment)
         #expect(try await Self.talkStatus(environment) == "off")
         run.send(SIGTERM)
         #expect(await run.waitForExit(timeout: .seconds(30)) == 0)
@@ -313,7 +313,7 @@ struct TalkModeRigTests {
         let story = try node.clip("story", "Tell me a story.")
         let sound = node.directory + "/sound.wav"
         try Self.burst("Hey there.", seconds: 0.22, to: sound)
-        let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: node.environment)
+        let on = try await ClawTalkBinary.run(["talk", "on"], environment: node.environment)
         #expect(on.output == "on listening\n", "\(on.error)\n\(node.run.stderr)")
         try await Task.sleep(for: .milliseconds(500))
         try await Self.play(story)
@@ -361,7 +361,7 @@ struct TalkModeRigTests {
         let story = try node.clip("story", "Tell me a story.")
         let interruption = try node.clip("interruption", "Stop. What is the weather tomorrow?")
         let question = try node.clip("question", "What is the weather tomorrow?")
-        let on = try await ClawTalkBinary.runInBackground(["talk", "on"], environment: node.environment)
+        let on = try await ClawTalkBinary.run(["talk", "on"], environment: node.environment)
         #expect(on.output == "on listening\n", "\(on.error)\n\(node.run.stderr)")
         try await Task.sleep(for: .milliseconds(500))
         try await Self.play(story)
