@@ -132,7 +132,9 @@ public struct TranscribeCommand: Command {
             context.io.writeError("note: \(reason); the gateway relay cannot be used\n")
             return (relay, nil)
         }
-        switch await SayFlow.openOperator(access, timeout: .seconds(5), logger: logger) {
+        // As long as a connection may take (`gateway.connectTimeoutMs`): the user asked for the
+        // gateway, and a busy gateway answered after 5 s (a parallel test run, 2026-12-07).
+        switch await SayFlow.openOperator(access, timeout: settings.gateway.connectTimeout, logger: logger) {
         case .success(let open):
             relay.attach(operator: open.session)
             return (relay, open)
