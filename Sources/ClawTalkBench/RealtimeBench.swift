@@ -77,9 +77,7 @@ struct RealtimeBench {
         guard
             await BenchTool.wait(
                 seconds: 60,
-                until: {
-                    (await Self.session(gateway)?.timestamps.count ?? 0) > 10
-                })
+                until: { await gateway.realtimeAppendCount > 10 })
         else { throw BenchTool.Failure(description: "the relay did not start: \(rig.text.suffix(2000))") }
         // One reply played out first: the echo canceller converges on it, as on a node that has
         // spoken before.
@@ -123,8 +121,8 @@ struct RealtimeBench {
         for index in 0..<probes {
             try await Task.sleep(for: .milliseconds(700))
             await gateway.startRealtimeReply()
-            guard let turn = await Self.session(gateway)?.turns.last,
-                await BenchTool.wait(seconds: 10, until: { await Self.firstChunk(gateway, turn) != nil })
+            guard let turn = await gateway.realtimeTurn()?.turnId,
+                await BenchTool.wait(seconds: 10, until: { await gateway.realtimeTurn(turn)?.startedAt != nil })
             else { continue }
             try await Task.sleep(for: .milliseconds(Int(Double.random(in: 2...4, using: &random) * 1000)))
             let start = LoopbackBench.speechBounds(interruption)?.start ?? 0
@@ -132,7 +130,7 @@ struct RealtimeBench {
             guard let onset = played.timing?.startedAt.map({ $0 + BenchClock.duration(samples: start) }) else {
                 continue
             }
-            _ = await BenchTool.wait(seconds: 10) { await Self.session(gateway)?.activeTurn != turn }
+            _ = await BenchTool.wait(seconds: 10) { await gateway.realtimeTurn(turn)?.active != true }
             try await Task.sleep(for: .milliseconds(300))
             let (timeline, now) = monitor.timeline
             let pause = RealtimeFigures.silent(onset: onset, monitor: timeline, now: now)
@@ -216,33 +214,25 @@ struct RealtimeBench {
 
     /// Starts a reply (or, with `turn`, follows that one) and waits until it ended: played out
     /// (its last chunk sent and its marks acknowledged) or cancelled. Its first chunk → its end.
+    /// It polls ``TestGateway/realtimeTurn(_:)``, never the whole session: a copy of the session
+    /// held while the gateway appended made the append copy the session's whole recording.
     private func play(_ gateway: TestGateway, until turn: String?) async throws
         -> (start: ContinuousClock.Instant, end: ContinuousClock.Instant)?
     {
         var id = turn
         if id == nil {
             await gateway.startRealtimeReply()
-            id = await Self.session(gateway)?.turns.last
+            id = await gateway.realtimeTurn()?.turnId
         }
         guard let id else { return nil }
-        let ended = await BenchTool.wait(seconds: 120) {
-            guard let session = await Self.session(gateway) else { return true }
-            if session.stoppedTurns.contains(id) { return true }
-            let marks = session.marks.filter { $0.turnId == id }
-            return session.activeTurn != id && !marks.isEmpty && marks.allSatisfy { $0.acknowledgedAt != nil }
-        }
-        guard ended, let start = await Self.firstChunk(gateway, id) else { return nil }
+        let ended = await BenchTool.wait(seconds: 120) { await gateway.realtimeTurn(id)?.ended ?? true }
+        guard ended, let start = await gateway.realtimeTurn(id)?.startedAt else { return nil }
         return (start, .now)
     }
 
     /// The newest open realtime session.
     static func session(_ gateway: TestGateway) async -> TestRealtimeSession? {
         await gateway.recordedRealtimeSessions().last { !$0.closed && !$0.dropped }
-    }
-
-    /// When the gateway sent `turn`'s first chunk (its marks carry it).
-    static func firstChunk(_ gateway: TestGateway, _ turn: String) async -> ContinuousClock.Instant? {
-        await session(gateway)?.marks.first { $0.turnId == turn }?.turnStartedAt
     }
 
     private func report(

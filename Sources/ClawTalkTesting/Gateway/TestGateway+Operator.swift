@@ -102,7 +102,9 @@ extension TestGateway {
             respondError(id, request.id, Self.invalidParams(method, error))
             return
         }
-        emit(.operatorCall(connection: id, method: method, params: request.params))
+        if configuration.recordsAudio || method != "talk.session.appendAudio" {
+            emit(.operatorCall(connection: id, method: method, params: request.params))
+        }
         if method.hasPrefix("talk.session.") || method == "talk.realtime.relayMark",
             queuedReplies[method]?.isEmpty ?? true
         {

@@ -252,6 +252,25 @@ extension TestGateway {
         realtimeSessions.values.sorted { $0.ordinal < $1.ordinal }
     }
 
+    /// `turnId` of the newest open session (its latest turn when nil), or nil when there is no
+    /// open session or no such turn in it. Cheap enough to poll: it copies no recording (a
+    /// bench polling whole sessions made each append copy the growing audio it still held).
+    public func realtimeTurn(_ turnId: String? = nil) -> TestRealtimeTurn? {
+        guard let sessionId = newestOpenRealtimeSession, let session = realtimeSessions[sessionId],
+            let id = turnId ?? session.turns.last, session.turns.contains(id)
+        else { return nil }
+        let marks = session.marks.filter { $0.turnId == id }
+        return TestRealtimeTurn(
+            turnId: id, active: session.activeTurn == id, stopped: session.stoppedTurns.contains(id),
+            marksSent: marks.count, marksAcknowledged: marks.filter { $0.acknowledgedAt != nil }.count,
+            startedAt: marks.first?.turnStartedAt)
+    }
+
+    /// Appends the newest open session received (0 when there is none).
+    public var realtimeAppendCount: Int {
+        newestOpenRealtimeSession.flatMap { realtimeSessions[$0]?.timestamps.count } ?? 0
+    }
+
     /// Drops the newest open session: an `error` event (or `close` when `error` is false); its
     /// later calls fail "unknown talk session".
     public func dropRealtimeSession(error: Bool = true) {

@@ -235,7 +235,7 @@ public actor TestGateway {
         case .message(let data):
             guard let connection = connections[id], connection.phase != .closed else { return }
             let text = String(decoding: data, as: UTF8.self)
-            frames.append(RecordedFrame(connection: id, direction: .received, text: text))
+            record(id, .received, text)
             if connection.phase == .handshaking {
                 handleHandshakeMessage(id, data: data)
             } else {
@@ -285,8 +285,15 @@ public actor TestGateway {
 
     func sendText(_ id: Int, _ text: String) {
         guard let connection = connections[id], connection.phase != .closed, !connection.stalled else { return }
-        frames.append(RecordedFrame(connection: id, direction: .sent, text: text))
+        record(id, .sent, text)
         connection.link.send(text: text)
+    }
+
+    /// Keeps `text` in ``frames``, unless it carries audio and audio is not recorded
+    /// (``TestGatewayConfiguration/recordsAudio``).
+    private func record(_ id: Int, _ direction: RecordedFrame.Direction, _ text: String) {
+        guard configuration.recordsAudio || !text.contains("\"audioBase64\"") else { return }
+        frames.append(RecordedFrame(connection: id, direction: direction, text: text))
     }
 
     /// A directly addressed event (no `seq`).

@@ -86,6 +86,12 @@ public struct TestGatewayConfiguration: Sendable {
     public var pairingRequestLifetimeMs: Int64 = 300_000
     /// Bootstrap tokens expire this long after minting (10 minutes).
     public var bootstrapTokenLifetimeMs: Int64 = 600_000
+    /// Whether the traffic log keeps audio: the frames that carry `audioBase64` (the node's
+    /// appends, the provider's audio events) in ``TestGateway/recordedFrames(connection:)``, and the
+    /// `talk.session.appendAudio` calls in ``TestGateway/observedEvents`` and
+    /// ``TestGateway/events``. The bench's realtime runs turn it off: 40 minutes of them held
+    /// 600 MB in the bench process (2026-12-07).
+    public var recordsAudio = true
 
     /// The defaults: no auth, v3 then v2, 25 MiB / 50 MiB / 30 s policy, all methods.
     public init() {}

@@ -68,6 +68,27 @@ public struct TestRealtimeMark: Sendable, Hashable {
     public var acknowledgedAt: ContinuousClock.Instant?
 }
 
+/// Where one reply turn of the newest open realtime session stands
+/// (``TestGateway/realtimeTurn(_:)``): a few values, where a copy of the whole session would
+/// hold its recording.
+public struct TestRealtimeTurn: Sendable, Equatable {
+    /// The turn's id.
+    public var turnId: String
+    /// Its audio is being sent now.
+    public var active: Bool
+    /// Its audio ended because of a cancel, replacement or close.
+    public var stopped: Bool
+    /// Marks sent in it.
+    public var marksSent: Int
+    /// Of those, the ones acknowledged.
+    public var marksAcknowledged: Int
+    /// When its first chunk was sent (its first mark carries it; nil before that).
+    public var startedAt: ContinuousClock.Instant?
+
+    /// Ended: stopped, or sent whole with every mark acknowledged (played out at the node).
+    public var ended: Bool { stopped || (!active && marksSent > 0 && marksAcknowledged == marksSent) }
+}
+
 /// What the emulated realtime provider recorded for one `talk.session.create` (talk.md §9.2).
 public struct TestRealtimeSession: Sendable {
     /// `sessionId`, also the `relaySessionId` of its events.
