@@ -29,14 +29,18 @@ extension TestGateway {
             return
         }
         let sessionId = params["sessionId"]?.stringValue ?? ""
-        guard var session = realtimeSessions[sessionId], session.connection == id, !session.closed, !session.dropped
-        else {
+        guard isOpenRealtimeSession(sessionId, connection: id) else {
             respondError(id, requestId, ErrorShape(code: "INVALID_REQUEST", message: "unknown talk session"))
             return
         }
-        switch method {
-        case "talk.session.appendAudio":
+        // Before any copy of the session is taken here: a copy alive while the append grows the
+        // recording makes the append copy all of it (the bench process took a core, 2026-12-07).
+        if method == "talk.session.appendAudio" {
             appendRealtimeAudio(id, requestId, params: params)
+            return
+        }
+        guard var session = realtimeSessions[sessionId] else { return }
+        switch method {
         case "talk.session.cancelOutput":
             let turnId = params["turnId"]?.stringValue ?? ""
             let status: String
@@ -72,6 +76,13 @@ extension TestGateway {
         default:
             respondError(id, requestId, ErrorShape(code: "INVALID_REQUEST", message: "unknown method: \(method)"))
         }
+    }
+
+    /// Whether `sessionId` is an open session of connection `id` (no copy of it is kept).
+    private func isOpenRealtimeSession(_ sessionId: String, connection id: Int) -> Bool {
+        guard let index = realtimeSessions.index(forKey: sessionId) else { return false }
+        let session = realtimeSessions.values[index]
+        return session.connection == id && !session.closed && !session.dropped
     }
 
     private func createRealtimeSession(_ id: Int, _ requestId: String, params: WireJSON) {
