@@ -95,7 +95,7 @@ struct RealtimeMicPump: Sendable {
                         generation: target.generation))
                 if case .dropped = result {
                     // The provider's timeline skips the lost audio (its timestamps stay true).
-                    await owner.appendDropped()
+                    owner.appendDropped()
                 }
             }
         }

@@ -337,15 +337,10 @@ extension RealtimeTalkSession {
     }
 
     /// The sender is ``RealtimeMicPump/backlogChunks`` behind and a chunk of microphone audio was
-    /// dropped: logged at most every 30 s, with the chunks dropped since the last line.
-    func appendDropped() {
-        droppedChunks += 1
-        if let last = lastDropLog, now - last < 30 { return }
-        logger.warning(
-            "realtime.append_backlog_full",
-            ["backlogChunks": .int(RealtimeMicPump.backlogChunks), "droppedChunks": .int(droppedChunks)])
-        lastDropLog = now
-        droppedChunks = 0
+    /// dropped: logged at most every 30 s (`suppressed`: the drops between two lines).
+    nonisolated func appendDropped() {
+        logger.throttled(key: "realtime.append_backlog_full", every: .seconds(30)).warning(
+            "realtime.append_backlog_full", ["backlogChunks": .int(RealtimeMicPump.backlogChunks)])
     }
 
     /// Whether chunks claimed under `generation` still belong to the live session (a replaced or

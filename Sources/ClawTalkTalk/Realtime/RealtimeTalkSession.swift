@@ -80,9 +80,6 @@ public actor RealtimeTalkSession {
     var decisionFrameAgeMs: Double?
     /// Microphone frames come later than ``staleFrameAge`` (logged once per stall).
     var microphoneBehind = false
-    /// Microphone chunks dropped since the last `realtime.append_backlog_full` line, and when it was.
-    var droppedChunks = 0
-    var lastDropLog: Double?
 
     /// A run over `session` with the given audio seams.
     public init(

@@ -80,9 +80,7 @@ extension TestGateway {
 
     /// Whether `sessionId` is an open session of connection `id` (no copy of it is kept).
     private func isOpenRealtimeSession(_ sessionId: String, connection id: Int) -> Bool {
-        guard let index = realtimeSessions.index(forKey: sessionId) else { return false }
-        let session = realtimeSessions.values[index]
-        return session.connection == id && !session.closed && !session.dropped
+        realtimeSessions[sessionId].map { $0.connection == id && !$0.closed && !$0.dropped } ?? false
     }
 
     private func createRealtimeSession(_ id: Int, _ requestId: String, params: WireJSON) {
@@ -139,21 +137,11 @@ extension TestGateway {
                 Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))
             }
         }
-        // Taken out of the table while it grows: a copy left in it made every append copy the
-        // whole recording, and after 12 min of a bench run the emulator took a core by itself and
-        // answered appends seconds late (2026-12-07).
-        guard var session = realtimeSessions.removeValue(forKey: sessionId) else { return }
-        session.audio.append(contentsOf: samples)
-        session.timestamps.append(timestamp)
-        session.chunkSamples.append(samples.count)
-        session.arrivals.append(arrived)
-        session.inFlight += 1
-        session.maxInFlight = max(session.maxInFlight, session.inFlight)
-        // A turn needs 100 ms of speech before the 300 ms of silence that ends it (a provider's
-        // server VAD ignores clicks too).
-        let heard = session.vad.append(samples).filter { $0.count >= 9_600 }.count
+        // Recorded in place in the table: a copy of the session alive meanwhile (taken here or by
+        // the caller) made every append copy the whole recording, and after 12 min of a bench run
+        // the emulator took a core by itself and answered appends seconds late (2026-12-07).
+        let heard = realtimeSessions[sessionId]?.record(samples, timestamp: timestamp, arrived: arrived) ?? 0
         let turnsEnded = script.realtime.serverVAD ? heard : 0
-        realtimeSessions[sessionId] = session
         for _ in 0..<turnsEnded { startRealtimeTurn(sessionId) }
         let delay = script.realtime.appendDelayMs
         guard delay > 0 else {

@@ -111,7 +111,7 @@ extension TestGateway {
 
     private func appendRelayAudio(_ id: Int, _ requestId: String, params: WireJSON) {
         let sessionId = params["sessionId"]?.stringValue ?? ""
-        guard let found = relaySessions[sessionId], found.connection == id, !found.closed else {
+        guard let form = relaySessions[sessionId].flatMap({ $0.connection == id && !$0.closed ? $0.form : nil }) else {
             respondError(id, requestId, ErrorShape(code: "INVALID_REQUEST", message: "unknown talk session"))
             return
         }
@@ -120,14 +120,14 @@ extension TestGateway {
             return
         }
         guard let bytes = Data(base64Encoded: params["audioBase64"]?.stringValue ?? ""),
-            found.form == .current || bytes.count % 2 == 0
+            form == .current || bytes.count % 2 == 0
         else {
-            let what = found.form == .current ? "base64 μ-law" : "base64 pcm16"
+            let what = form == .current ? "base64 μ-law" : "base64 pcm16"
             respondError(id, requestId, Self.invalidParams("talk.session.appendAudio", "audio is not \(what)"))
             return
         }
         let samples: [Int16]
-        switch found.form {
+        switch form {
         case .current:
             samples = G711.decodeMuLaw(bytes)
         case .legacy:
@@ -137,16 +137,9 @@ extension TestGateway {
                 }
             }
         }
-        // Taken out of the table while it grows, so that appending does not copy the recording.
-        guard var session = relaySessions.removeValue(forKey: sessionId) else { return }
-        session.bytes += bytes.count
-        session.audio.append(contentsOf: samples)
-        session.timestamps.append(timestamp)
-        session.chunkSamples.append(samples.count)
-        session.inFlight += 1
-        session.maxInFlight = max(session.maxInFlight, session.inFlight)
-        relaySessions[sessionId] = session
-        switch session.form {
+        // Recorded in place in the table, so that appending does not copy the recording.
+        relaySessions[sessionId]?.record(samples, bytes: bytes.count, timestamp: timestamp)
+        switch form {
         case .current:
             // Segmented at close (the commit); acknowledged with `inputAudio` after the answer.
             break

@@ -136,4 +136,17 @@ public struct TestRealtimeSession: Sendable {
     /// The server VAD: −30 dBFS, so the residual of the node's own reply after echo cancellation
     /// is not taken for the user (a provider's neural VAD is not fooled by it either).
     var vad = RelaySpeechSegmenter(sampleRate: 24_000, threshold: 0.03)
+
+    /// Records one append (its audio, timestamp, length and arrival; one more in flight) and
+    /// returns how many user turns the server VAD heard end in it: a turn needs 100 ms of speech
+    /// before the 300 ms of silence that ends it (a provider's server VAD ignores clicks too).
+    mutating func record(_ samples: [Int16], timestamp: Int64, arrived: ContinuousClock.Instant) -> Int {
+        audio.append(contentsOf: samples)
+        timestamps.append(timestamp)
+        chunkSamples.append(samples.count)
+        arrivals.append(arrived)
+        inFlight += 1
+        maxInFlight = max(maxInFlight, inFlight)
+        return vad.append(samples).filter { $0.count >= 9_600 }.count
+    }
 }

@@ -43,6 +43,16 @@ public struct TestRelaySession: Sendable {
     public var finals: [String] = []
     /// Whether `talk.session.close` arrived.
     public var closed = false
+
+    /// Records one append of `bytes` bytes that decoded to `samples` (one more in flight).
+    mutating func record(_ samples: [Int16], bytes count: Int, timestamp: Int64) {
+        bytes += count
+        audio.append(contentsOf: samples)
+        timestamps.append(timestamp)
+        chunkSamples.append(samples.count)
+        inFlight += 1
+        maxInFlight = max(maxInFlight, inFlight)
+    }
 }
 
 /// The emulated relay's endpointing: 20 ms frames, speech when RMS ≥ 0.01 of full scale, a
