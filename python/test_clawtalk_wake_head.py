@@ -189,6 +189,29 @@ class TrainerAgreesWithScorerTests(unittest.TestCase):
                 self.assert_agree(trainer, item, item.mean, item.scale, seqs, delta=1e-4)
 
 
+class SpeakerWarpTests(unittest.TestCase):
+    """The trainer's speed-warped renderings (train_wake_heads.warped): more speakers from the same voices."""
+
+    def test_half_the_clips_are_warped_by_five_to_sixteen_percent_either_way(self):
+        warped = trainer_module().warped
+        tone = np.sin(2 * np.pi * 200 * np.arange(16000) / 16000).astype(np.float32)
+        speeds = []
+        for seed in range(200):
+            samples, speed = warped(np, np.random.default_rng(seed), tone)
+            if samples is None:
+                self.assertIsNone(speed)
+                continue
+            speeds.append(speed)
+            self.assertTrue(0.05 <= abs(speed - 1) <= 0.16 + 1e-3, speed)
+            self.assertEqual(samples.dtype, np.float32)
+            # Played at `speed`: a clip that many times shorter, its 200 Hz tone at 200 x speed.
+            self.assertAlmostEqual(len(samples), len(tone) / speed, delta=2)
+            crossings = np.count_nonzero(np.diff(np.signbit(samples)))
+            self.assertAlmostEqual(crossings / 2 / (len(samples) / 16000), 200 * speed, delta=3)
+        self.assertTrue(70 <= len(speeds) <= 130, len(speeds))
+        self.assertTrue(any(s < 1 for s in speeds) and any(s > 1 for s in speeds))
+
+
 class RealAudioTests(unittest.TestCase):
     """tiny.en's encoder frames of espeak-ng speech, as the scorer computes them."""
 
