@@ -4,8 +4,10 @@ and the heads on real audio through tiny.en (which needs the model and espeak-ng
 last test fails, unless CLAWTALK_SPEECH_TESTS_NO_MODELS=1)."""
 
 import argparse
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
 import json
 import logging
 import os
@@ -25,11 +27,10 @@ TRAINER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "script
 def tiny_head(**changes):
     """A head on 2-dim frames whose part j reads the frame's dimension j: a window of two parts
     of one frame each scores x[t][0] + x[t + 1][1]."""
-    values = dict(
-        name="t", w1=np.eye(2, dtype=np.float32), b1=np.zeros(2, np.float32), w2=np.eye(2, dtype=np.float32),
-        c=np.zeros(2, np.float32), b2=0.0, mean=np.zeros(2, np.float32), scale=np.ones(2, np.float32), parts=2,
-        part_frames=1, sharpness=50.0, threshold=0.0,
-    )
+    net = head.HeadNet(w1=np.eye(2, dtype=np.float32), b1=np.zeros(2, np.float32), w2=np.eye(2, dtype=np.float32),
+                       c=np.zeros(2, np.float32), b2=0.0)
+    values = dict(name="t", nets=(net,), mean=np.zeros(2, np.float32), scale=np.ones(2, np.float32), parts=2,
+                  part_frames=1, sharpness=50.0, threshold=0.0)
     values.update(changes)
     return head.KeywordHead(**values)
 
@@ -39,9 +40,11 @@ class ShippedHeadsTests(unittest.TestCase):
         heads = head.load_heads(np)
         self.assertEqual(sorted(heads), ["claude", "openclaw"])
         for item in heads.values():
-            self.assertEqual(item.w1.shape[0], 384)
+            self.assertGreaterEqual(len(item.nets), 1)
             self.assertEqual(item.mean.shape, (384,))
-            self.assertEqual(item.w2.shape, (item.w1.shape[1], item.parts))
+            for net in item.nets:
+                self.assertEqual(net.w1.shape[0], 384)
+                self.assertEqual(net.w2.shape, (net.w1.shape[1], item.parts))
             self.assertTrue(np.isfinite(item.threshold))
 
     def test_silence_is_far_below_every_threshold(self):
@@ -64,19 +67,39 @@ class HeadFileTests(unittest.TestCase):
     def test_malformed_files_are_refused_with_their_reason(self):
         missing = os.path.join(tempfile.gettempdir(), "clawtalk-no-such-heads.json")
         document = self.good()
-        document["heads"]["claude"]["w1"]["f16"] = "not base64!"
+        document["heads"]["claude"]["nets"][0]["w1"]["f16"] = "not base64!"
         wrong_shape = self.good()
-        wrong_shape["heads"]["claude"]["w1"]["shape"] = [3, 3]
+        wrong_shape["heads"]["claude"]["nets"][-1]["w1"]["shape"] = [3, 3]
+        other_width = self.good()
+        net = other_width["heads"]["claude"]["nets"][-1]
+        net["w1"] = head.encode_array(np, np.zeros((384, 5)))
+        net["b1"] = head.encode_array(np, np.zeros(5))
+        no_nets = self.good()
+        no_nets["heads"]["openclaw"]["nets"] = []
         no_key = self.good()
         del no_key["heads"]["openclaw"]["threshold"]
         cases = {
-            "missing": missing, "not json": self.write("{"), "other format": self.write('{"format": 2, "heads": {}}'),
+            "missing": missing, "not json": self.write("{"), "other format": self.write('{"format": 3, "heads": {}}'),
             "bad base64": self.write(json.dumps(document)), "wrong shape": self.write(json.dumps(wrong_shape)),
+            "layers that do not fit": self.write(json.dumps(other_width)), "no networks": self.write(json.dumps(no_nets)),
             "no threshold": self.write(json.dumps(no_key)),
         }
         for label, path in cases.items():
             with self.assertRaises(head.HeadFileError, msg=label):
                 head.load_heads(np, path)
+
+    def test_a_format_1_file_is_a_head_of_one_network(self):
+        document = self.good()
+        for entry in document["heads"].values():
+            entry.update(entry.pop("nets")[0])
+        document["format"] = 1
+        heads = head.load_heads(np, self.write(json.dumps(document)))
+        shipped = head.load_heads(np)
+        frames = np.random.default_rng(1).normal(0, 1, (60, 384)).astype(np.float32)
+        for name, item in heads.items():
+            self.assertEqual(len(item.nets), 1)
+            first = head.KeywordHead(**{**shipped[name].__dict__, "nets": shipped[name].nets[:1]})
+            self.assertAlmostEqual(item.logit(np, frames), first.logit(np, frames), places=5)
 
     def test_arrays_survive_the_files_float16_form(self):
         values = np.array([[0.5, -1.25], [3.0, 0.001]], np.float32)
@@ -105,6 +128,17 @@ class WindowTests(unittest.TestCase):
         frames = np.array([[1, 0], [0, 1], [1, 0], [0, 1]], np.float32)
         # Positions 0..2 score 2, 0 and 2: log(e^2 + e^0 + e^2).
         self.assertAlmostEqual(item.logit(np, frames), float(np.log(2 * np.exp(2) + 1)), places=5)
+
+    def test_a_heads_logit_is_the_mean_of_its_networks(self):
+        one = tiny_head(sharpness=1.0)
+        # A second network that reads the parts the other way round, with a bias of its own.
+        swapped = head.HeadNet(w1=np.eye(2, dtype=np.float32)[::-1].copy(), b1=np.zeros(2, np.float32),
+                               w2=np.eye(2, dtype=np.float32), c=np.zeros(2, np.float32), b2=-1.0)
+        other = tiny_head(sharpness=1.0, nets=(swapped,))
+        both = tiny_head(sharpness=1.0, nets=(one.nets[0], swapped))
+        frames = np.array([[1, 0], [0, 1], [0, 0], [2, 0]], np.float32)
+        self.assertNotAlmostEqual(one.logit(np, frames), other.logit(np, frames), places=2)
+        self.assertAlmostEqual(both.logit(np, frames), (one.logit(np, frames) + other.logit(np, frames)) / 2, places=5)
 
     def test_fewer_frames_than_a_window_are_padded_with_the_mean_frame(self):
         mean = np.array([0.5, -0.25], np.float32)
@@ -166,27 +200,39 @@ class TrainerAgreesWithScorerTests(unittest.TestCase):
         for dim, hidden, parts, part_frames, sharpness in self.SHAPES:
             with self.subTest(dim=dim, parts=parts, part_frames=part_frames):
                 trainer, mean, scale, seqs = self.trainer(dim, hidden, parts, part_frames, sharpness)
-                item = head.KeywordHead(
-                    name="t", w1=trainer.w1, b1=trainer.b1, w2=trainer.w2, c=trainer.c, b2=float(trainer.b2), mean=mean,
-                    scale=scale, parts=parts, part_frames=part_frames, sharpness=sharpness, threshold=0.0,
-                )
+                net = head.HeadNet(w1=trainer.w1, b1=trainer.b1, w2=trainer.w2, c=trainer.c, b2=float(trainer.b2))
+                item = head.KeywordHead(name="t", nets=(net,), mean=mean, scale=scale, parts=parts,
+                                        part_frames=part_frames, sharpness=sharpness, threshold=0.0)
                 self.assert_agree(trainer, item, mean, scale, seqs, delta=1e-4)
 
-    def test_so_does_the_files_float16_form(self):
+    def test_so_does_the_file_the_trainer_exports_with_the_mean_of_its_networks(self):
         for dim, hidden, parts, part_frames, sharpness in self.SHAPES:
             with self.subTest(dim=dim, parts=parts, part_frames=part_frames):
                 trainer, mean, scale, seqs = self.trainer(dim, hidden, parts, part_frames, sharpness)
-                # The entry as scripts/train-wake-heads exports it, read back by load_heads.
-                entry = {name: head.encode_array(np, getattr(trainer, name)) for name in ("w1", "b1", "w2", "c")}
-                entry.update(parts=parts, part_frames=part_frames, sharpness=sharpness, threshold=0.0,
-                             b2=float(trainer.b2), mean=head.encode_array(np, mean), scale=head.encode_array(np, scale))
-                with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-                    json.dump({"format": head.FORMAT, "heads": {"t": entry}}, f)
-                self.addCleanup(os.unlink, f.name)
-                item = head.load_heads(np, f.name)["t"]
-                for name in ("w1", "b1", "w2", "c"):
-                    setattr(trainer, name, getattr(item, name))
-                self.assert_agree(trainer, item, item.mean, item.scale, seqs, delta=1e-4)
+                second = self.train.Trainer(np, dim, hidden=hidden, parts=parts, part_frames=part_frames,
+                                            sharpness=sharpness, seed=dim + 1)
+                work = tempfile.mkdtemp()
+                self.addCleanup(shutil.rmtree, work)
+                for trigger in ("openclaw", "claude"):
+                    for seed, net in enumerate((trainer, second)):
+                        np.savez(self.train.net_path(work, trigger, seed), w1=net.w1, b1=net.b1, w2=net.w2, c=net.c,
+                                 b2=net.b2, mean=mean, scale=scale, parts=parts, part_frames=part_frames,
+                                 sharpness=sharpness)
+                out = os.path.join(work, "heads.json")
+                args = argparse.Namespace(work=work, nets=2, out=out, thresholds={"openclaw": 0.5, "claude": -1.0})
+                with contextlib.redirect_stderr(io.StringIO()):
+                    self.train.export(args)
+                item = head.load_heads(np, out)["claude"]
+                self.assertEqual((len(item.nets), item.threshold), (2, -1.0))
+                # The trainers with the file's float16 weights: the head's logit is the mean of theirs.
+                for net, loaded in zip((trainer, second), item.nets):
+                    for name in ("w1", "b1", "w2", "c"):
+                        setattr(net, name, getattr(loaded, name))
+                    net.b2 = np.array(loaded.b2, np.float32)
+                logits = (trainer.predict(seqs, item.mean, item.scale) + second.predict(seqs, item.mean, item.scale)) / 2
+                self.assertGreater(np.ptp(logits), 0.5, "the sequences' logits should differ")
+                for frames, logit in zip(seqs, logits):
+                    self.assertAlmostEqual(logit, item.logit(np, frames), delta=1e-4, msg=f"{len(frames)} frames")
 
 
 class SpeakerWarpTests(unittest.TestCase):
