@@ -135,18 +135,20 @@ def load_heads(np, path: Optional[str] = HEADS_FILE) -> Dict[str, KeywordHead]:
     except (OSError, ValueError) as error:
         raise HeadFileError(f"{path}: {error}") from error
     if not isinstance(document, dict) or document.get("format") not in (1, FORMAT):
-        raise HeadFileError(f"{path}: not a format {FORMAT} heads file")
+        raise HeadFileError(f"{path}: not a heads file of format 1 or {FORMAT}")
     heads = {}
     try:
         for name, entry in document["heads"].items():
-            mean, parts = _array(np, entry["mean"]), int(entry["parts"])
+            mean, scale, parts = _array(np, entry["mean"]), _array(np, entry["scale"]), int(entry["parts"])
+            if mean.ndim != 1 or scale.shape != mean.shape:
+                raise HeadFileError(f"head {name}: a normalisation of {mean.shape} and {scale.shape}")
             # Format 1 held one network in the head's own entry.
             nets = entry["nets"] if document["format"] == FORMAT else [entry]
             if not isinstance(nets, list) or not nets:
                 raise HeadFileError(f"head {name} has no networks")
             heads[name] = KeywordHead(
                 name=name, nets=tuple(_net(np, net, mean.shape[0], parts) for net in nets), mean=mean,
-                scale=_array(np, entry["scale"]), parts=parts, part_frames=int(entry["part_frames"]),
+                scale=scale, parts=parts, part_frames=int(entry["part_frames"]),
                 sharpness=float(entry["sharpness"]), threshold=float(entry["threshold"]),
             )
     except HeadFileError as error:

@@ -74,6 +74,8 @@ class HeadFileTests(unittest.TestCase):
         net = other_width["heads"]["claude"]["nets"][-1]
         net["w1"] = head.encode_array(np, np.zeros((384, 5)))
         net["b1"] = head.encode_array(np, np.zeros(5))
+        bad_scale = self.good()
+        bad_scale["heads"]["openclaw"]["scale"] = head.encode_array(np, np.ones(3))
         no_nets = self.good()
         no_nets["heads"]["openclaw"]["nets"] = []
         no_key = self.good()
@@ -82,6 +84,7 @@ class HeadFileTests(unittest.TestCase):
             "missing": missing, "not json": self.write("{"), "other format": self.write('{"format": 3, "heads": {}}'),
             "bad base64": self.write(json.dumps(document)), "wrong shape": self.write(json.dumps(wrong_shape)),
             "layers that do not fit": self.write(json.dumps(other_width)), "no networks": self.write(json.dumps(no_nets)),
+            "scale of another size": self.write(json.dumps(bad_scale)),
             "no threshold": self.write(json.dumps(no_key)),
         }
         for label, path in cases.items():
