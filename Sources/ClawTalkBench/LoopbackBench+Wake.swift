@@ -191,8 +191,8 @@ extension LoopbackBench {
         guard onsets != nil else { return [metric] }
         let falseOnsets = onsetCount.locked { $0 }
         progress(
-            "bench loopback: Talk onsets on the echo (\(processing)): \(falseOnsets) in \(Int(playedSeconds)) s\n"
-        )
+            "bench loopback: Talk onsets on the echo (\(processing)): \(falseOnsets) in \(Int(playedSeconds)) s "
+                + "(\(onsets?.heldBack ?? 0) more held back as echo by the double-talk test)\n")
         return [
             metric,
             Self.rate(

@@ -63,6 +63,29 @@ import Testing
         #expect(onsets == 2, "the check was answered as echo: the next voice starts another onset")
     }
 
+    @Test func theTalkOnsetRuleHoldsBackABurstThatTheEchoExplains() {
+        // As the microphone owner hands frames to Talk mode: with the raw input's level and the
+        // far end's, the double-talk test learns the echo path (gain 0.5) on echo alone and holds
+        // back a loud run that this echo explains; the level rule alone would pause for it.
+        let monitor = TalkOnsetMonitor()
+        var onsets = 0
+        func feed(_ seconds: Double, speech: Bool, rms: Double, input: Double) {
+            let samples = [Int16](repeating: 0, count: 320)
+            let frame = FrontEndFrame(
+                aec: samples, clean: samples, timestampNanoseconds: 0, sequence: 0, isSpeech: speech, rms: rms,
+                noiseFloor: 0.001, energyGateSpeech: speech, echoActive: true, inputRMS: input, farEndRMS: 0.1)
+            for _ in 0..<Int((seconds / 0.02).rounded()) where monitor.feed(frame) { onsets += 1 }
+        }
+        feed(0.5, speech: false, rms: 0.008, input: 0.05)
+        feed(2, speech: false, rms: 0.008, input: 0.05)
+        feed(0.2, speech: true, rms: 0.3, input: 0.05)
+        #expect(onsets == 0, "a burst of echo the canceller let through, no louder than the echo path brings")
+        #expect(monitor.heldBack == 1)
+        feed(0.5, speech: false, rms: 0.008, input: 0.05)
+        feed(0.06, speech: true, rms: 0.1, input: 0.11)
+        #expect(onsets == 1, "a voice over the echo")
+    }
+
     @Test func aLongExposureIsPlayedAsClipsUnderThePlayersLimit() {
         let samples = (0..<(16_000 * 10 + 5)).map { Int16(truncatingIfNeeded: $0) }
         let clips = LoopbackBench.clips(samples, seconds: 4)

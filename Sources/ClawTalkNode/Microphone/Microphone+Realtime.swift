@@ -48,13 +48,3 @@ extension Microphone: RealtimeMicrophone {
         return stream
     }
 }
-
-extension EchoReference {
-    /// The double-talk test's reference of a processed capture frame.
-    init(_ frame: FrontEndFrame) {
-        self.init(
-            input: frame.inputRMS, farEnd: frame.farEndRMS, inputBands: frame.inputBands,
-            farEndBands: frame.farEndBands,
-            sinceFarEndWrite: frame.sinceFarEndWriteNanoseconds.map { Double($0) / 1_000_000_000 })
-    }
-}
