@@ -10,9 +10,9 @@ import Synchronization
 /// microphone owner hands it to Talk mode: its speech decision and level, whether the far end
 /// may echo in it, and the double-talk test's reference (``EchoReference``); without the last
 /// two the machine cannot hold back an onset that the echo explains, and the count would be the
-/// level rule's alone. Every confirmation the machine asks for is
-/// answered with the reply's own text (an echo), as if the transcriber heard the echo: the
-/// machine then restores the volume and may take the next onset. Whisper is not run.
+/// level rule's alone. Every confirmation the machine asks for is answered with the reply's own
+/// text (an echo), as if the transcriber heard the echo: the machine then restores the volume
+/// and may take the next onset. Whisper is not run.
 final class TalkOnsetMonitor: Sendable {
     private let machine: Mutex<TalkModeStateMachine>
     private static let replyText = "the node's own reply"
