@@ -31,6 +31,8 @@ struct EchoCancellationRigTests {
         var nearStartedAt: UInt64?
         var stats: FrontEndStats
         var outputLatency: Duration?
+        /// The echo delay the front end handed the canceller, every 50 ms while the far end played.
+        var echoDelays: [Int]
 
         /// The sample index of capture-clock time `time`.
         func position(of time: UInt64) -> Int {
@@ -69,6 +71,7 @@ struct EchoCancellationRigTests {
         }
         try await Task.sleep(for: .milliseconds(300))
         let farHandle = controller.enqueue(.pcm(PCMBuffer(format: .speech, samples: far), kind: .speech))
+        async let echoDelays = Self.echoDelays(of: frontEnd, while: farHandle)
         var nearStartedAt: UInt64?
         if let near {
             try await Task.sleep(for: .seconds(nearAfter))
@@ -94,7 +97,20 @@ struct EchoCancellationRigTests {
         return Session(
             raw: rawFrames.flatMap(\.samples), aec: frames.flatMap(\.aec), frames: frames,
             origin: UInt64(origins[origins.count / 2]), far: recorder.recorded, nearStartedAt: nearStartedAt,
-            stats: frontEnd.stats, outputLatency: controller.outputLatency)
+            stats: frontEnd.stats, outputLatency: controller.outputLatency, echoDelays: await echoDelays)
+    }
+
+    /// Samples the echo delay that `frontEnd` hands the canceller every 50 ms until `handle` is
+    /// done. It follows the output stream's latency frame by frame, so one reading at the end is
+    /// one snapshot of that latency, which a busy machine can spike (a run with a core held busy
+    /// read 46 ms at the end of a clip whose echo came 32 ms after its writes).
+    static func echoDelays(of frontEnd: AudioFrontEnd, while handle: PlaybackHandle) async -> [Int] {
+        var delays: [Int] = []
+        while !handle.isDone {
+            delays.append(frontEnd.stats.echoDelayMilliseconds)
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return delays
     }
 
     @Test("echo of the node's own playback is attenuated ≥ 10 dB (ERLE) while a near talker survives")
@@ -175,13 +191,17 @@ struct EchoCancellationRigTests {
         try #require(windows.count >= 3, "seconds of speech in the reference: \(windows.count)")
         let found = windows[windows.count / 2]
         let measured = Double(found.lag - farOrigin) / 16
-        let reported = Double(session.stats.echoDelayMilliseconds)
+        // What the canceller was told while the clip played (the median of the samples).
+        try #require(!session.echoDelays.isEmpty, "the far end finished before a sample was taken")
+        let reported = Double(session.echoDelays.sorted()[session.echoDelays.count / 2])
         let headroom = Double(FrontEndSettings().echoDelayHeadroom.components.attoseconds) / 1e15
         print(
             "rig echo delay: measured \(measured) ms (echo gain \(String(format: "%.2f", found.gain)), median of "
                 + "\(windows.count) seconds at lags \(windows.map { ($0.lag - farOrigin) / 16 }) ms); estimate "
                 + "\(reported + headroom) ms (output latency \(session.outputLatency.map { "\($0)" } ?? "-") + capture "
-                + "latency 0); handed to the canceller \(reported) ms")
+                + "latency 0); handed to the canceller \(reported) ms (median of \(session.echoDelays.count) readings, "
+                + "\(session.echoDelays.min() ?? 0)–\(session.echoDelays.max() ?? 0) ms; at the end "
+                + "\(session.stats.echoDelayMilliseconds) ms)")
         #expect(found.gain > 0.8 && found.gain < 1.2, "the echo was not found (gain \(found.gain))")
         // On PipeWire the output latency pipewire-pulse reports leaves out about one graph quantum
         // (1024 samples at 48 kHz, 21 ms): the estimate falls short of the path by about that much
