@@ -101,12 +101,13 @@ struct EchoCancellationRigTests {
     }
 
     /// Samples the echo delay that `frontEnd` hands the canceller every 50 ms until `handle` is
-    /// done. It follows the output stream's latency frame by frame, so one reading at the end is
-    /// one snapshot of that latency, which a busy machine can spike (a run with a core held busy
-    /// read 46 ms at the end of a clip whose echo came 32 ms after its writes).
+    /// done (or the recording gave up and cancelled it). That delay follows the output stream's
+    /// latency frame by frame, so one reading at the end is one snapshot of that latency, which a
+    /// busy machine can spike (a run with a core held busy read 46 ms at the end of a clip whose
+    /// echo came 32 ms after its writes).
     static func echoDelays(of frontEnd: AudioFrontEnd, while handle: PlaybackHandle) async -> [Int] {
         var delays: [Int] = []
-        while !handle.isDone {
+        while !handle.isDone, !Task.isCancelled {
             delays.append(frontEnd.stats.echoDelayMilliseconds)
             try? await Task.sleep(for: .milliseconds(50))
         }
