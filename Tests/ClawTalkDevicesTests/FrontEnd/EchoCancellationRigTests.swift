@@ -141,8 +141,7 @@ struct EchoCancellationRigTests {
         let whole = Correlation.bestLag(
             of: near, in: session.raw, lags: (predicted - 1600)...(predicted + 12800), range: 0..<near.count)
         let halves = Swift.stride(from: 0, to: near.count - 8000 + 1, by: 8000).map { $0..<($0 + 8000) }
-        let loudest = halves.map { Correlation.power(near, range: $0) }.max() ?? 0
-        let windows = halves.filter { Correlation.power(near, range: $0) > loudest / 10 }.map { range in
+        let windows = Correlation.carryingSpeech(halves, of: near).map { range in
             let inRaw = Correlation.bestLag(
                 of: near, in: session.raw, lags: (whole.lag - 8000)...(whole.lag + 8000), range: range)
             let inAEC = Correlation.bestLag(
@@ -183,8 +182,7 @@ struct EchoCancellationRigTests {
         // seconds is the path (one playback underrun on a busy machine shifts the seconds after
         // it, and one correlation over the whole clip would then find neither alignment).
         let seconds = Swift.stride(from: 8000, to: reference.count - 8000 - 16000, by: 16000).map { $0..<($0 + 16000) }
-        let loudest = seconds.map { Correlation.power(reference, range: $0) }.max() ?? 0
-        let windows = seconds.filter { Correlation.power(reference, range: $0) > loudest / 10 }.map {
+        let windows = Correlation.carryingSpeech(seconds, of: reference).map {
             Correlation.bestLag(
                 of: reference, in: session.raw, lags: (farOrigin - 1600)...(farOrigin + 4800), range: $0)
         }

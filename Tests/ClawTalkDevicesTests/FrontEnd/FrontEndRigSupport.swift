@@ -69,6 +69,13 @@ enum Correlation {
         dot(reference, reference, lag: 0, range: range)
     }
 
+    /// The `ranges` of `reference` that carry speech: power above a tenth of the loudest one's.
+    static func carryingSpeech(_ ranges: [Range<Int>], of reference: [Int16]) -> [Range<Int>] {
+        let powers = ranges.map { power(reference, range: $0) }
+        let loudest = powers.max() ?? 0
+        return zip(ranges, powers).filter { $0.1 > loudest / 10 }.map(\.0)
+    }
+
     /// The lag in `lags` where `reference` (over `range`) best matches `signal`, found on every
     /// `coarse`-th lag and sample first, then refined sample by sample; with the least-squares
     /// gain there.
